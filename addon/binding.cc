@@ -1,0 +1,265 @@
+// The Node surface of weft: load a harness library, list its tests, run one execution.
+// The trace lives in the runtime's memory and is exposed as typed arrays created once
+// per harness, so a run allocates no JavaScript objects.
+#include <dlfcn.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include <napi.h>
+
+extern "C" {
+#include "runtime/abi.h"
+}
+
+namespace {
+
+constexpr uint32_t kTraceCapacity = 1u << 18;
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+constexpr size_t kAltStackSize = 64 * 1024;
+
+// The harness running on this thread, if any: faults on this thread go to it.
+thread_local const weft_runtime_api* tls_running = nullptr;
+
+struct sigaction previous_actions[NSIG];
+
+void ChainToPrevious(int signal, siginfo_t* info, void* context) {
+  const struct sigaction& previous = previous_actions[signal];
+  if (previous.sa_flags & SA_SIGINFO) {
+    if (previous.sa_sigaction) previous.sa_sigaction(signal, info, context);
+    return;
+  }
+  if (previous.sa_handler == SIG_IGN) return;
+  if (previous.sa_handler == SIG_DFL) {
+    // Re-raise with the default action: returning re-executes the faulting instruction.
+    struct sigaction fallback;
+    std::memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(signal, &fallback, nullptr);
+    return;
+  }
+  previous.sa_handler(signal);
+}
+
+void OnFault(int signal, siginfo_t* info, void* context) {
+  const weft_runtime_api* running = tls_running;
+  if (running) running->on_fault(signal, info, context);  // does not return when it is ours
+  ChainToPrevious(signal, info, context);
+}
+
+// Installed once per process, chaining to whatever was there (V8's handlers included).
+void InstallFaultHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int signal : kFaultSignals) {
+      struct sigaction action;
+      std::memset(&action, 0, sizeof action);
+      action.sa_sigaction = OnFault;
+      action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&action.sa_mask);
+      sigaction(signal, &action, &previous_actions[signal]);
+    }
+  });
+}
+
+// Stack overflow in a fiber can only be reported from an alternate signal stack.
+void EnsureAltStack() {
+  thread_local bool ready = false;
+  if (ready) return;
+  stack_t current;
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE) &&
+      current.ss_size >= kAltStackSize) {
+    ready = true;
+    return;
+  }
+  stack_t stack;
+  stack.ss_sp = new char[kAltStackSize];
+  stack.ss_size = kAltStackSize;
+  stack.ss_flags = 0;
+  sigaltstack(&stack, nullptr);
+  ready = true;
+}
+
+// dlopen returns the same library (and so the same runtime state) for a path it has
+// open already; a second Harness of the same file (another Vitest worker, say) loads a
+// private copy instead.
+std::string PrivateInstance(const std::string& path) {
+  static std::mutex mutex;
+  static std::set<std::string> loaded;
+  static uint64_t copies = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  char resolved[PATH_MAX];
+  std::string key = realpath(path.c_str(), resolved) ? resolved : path;
+  if (loaded.insert(key).second) return path;
+  std::string copy = path + ".instance-" + std::to_string(getpid()) + "-" + std::to_string(++copies);
+  std::ifstream source(path, std::ios::binary);
+  std::ofstream target(copy, std::ios::binary);
+  target << source.rdbuf();
+  return target.good() ? copy : path;
+}
+
+class Harness : public Napi::ObjectWrap<Harness> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "Harness",
+                       {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
+                        InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
+                        InstanceMethod<&Harness::Output>("output")});
+  }
+
+  explicit Harness(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Harness>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsString()) {
+      Napi::TypeError::New(env, "Harness(path): path must be a string").ThrowAsJavaScriptException();
+      return;
+    }
+    std::string path = info[0].As<Napi::String>();
+    std::string instance = PrivateInstance(path);
+    // RTLD_LOCAL: every harness keeps its own runtime; RTLD_NOW: fail here, not mid-run.
+    handle_ = dlopen(instance.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (instance != path) unlink(instance.c_str());  // stays mapped
+    if (!handle_) {
+      Napi::Error::New(env, std::string("cannot load harness: ") + dlerror()).ThrowAsJavaScriptException();
+      return;
+    }
+    auto open = reinterpret_cast<weft_runtime_open_fn>(dlsym(handle_, WEFT_RUNTIME_OPEN_SYMBOL));
+    if (!open) {
+      Napi::Error::New(env, "not a weft harness (no " WEFT_RUNTIME_OPEN_SYMBOL "): " + path)
+          .ThrowAsJavaScriptException();
+      return;
+    }
+    char error[512] = "";
+    api_ = open(kTraceCapacity, error, sizeof error);
+    if (!api_) {
+      Napi::Error::New(env, std::string("cannot start the weft runtime: ") + error).ThrowAsJavaScriptException();
+      return;
+    }
+    if (api_->abi_version != WEFT_ABI_VERSION) {
+      Napi::Error::New(env, "harness built for another weft runtime version: rebuild it").ThrowAsJavaScriptException();
+      api_ = nullptr;
+      return;
+    }
+    InstallFaultHandlers();
+  }
+
+ private:
+  Napi::Value Tests(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    Napi::Array tests = Napi::Array::New(env, api_->test_count);
+    for (uint32_t i = 0; i < api_->test_count; i++) {
+      Napi::Object test = Napi::Object::New(env);
+      test.Set("name", api_->test_name(i));
+      test.Set("file", api_->test_file(i));
+      test.Set("line", api_->test_line(i));
+      tests.Set(i, test);
+    }
+    return tests;
+  }
+
+  // run(test, decisions: Uint16Array, length, maxSteps, mode) -> outcome code
+  Napi::Value Run(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    uint32_t test = info[0].As<Napi::Number>().Uint32Value();
+    Napi::Uint16Array decisions = info[1].As<Napi::Uint16Array>();
+    uint32_t length = info[2].As<Napi::Number>().Uint32Value();
+    weft_run_options options;
+    options.max_steps = info[3].As<Napi::Number>().Uint32Value();
+    options.mode = info[4].As<Napi::Number>().Uint32Value();
+    if (test >= api_->test_count || length > decisions.ElementLength()) {
+      Napi::RangeError::New(env, "run: test index or schedule length out of range").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    if (tls_running) {
+      Napi::Error::New(env, "run: an execution is already running on this thread").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    EnsureAltStack();
+    tls_running = api_;
+    uint32_t outcome = api_->run(test, decisions.Data(), length, &options);
+    tls_running = nullptr;
+    return Napi::Number::New(env, outcome);
+  }
+
+  template <typename Array, typename Element>
+  static Array View(Napi::Env env, Element* data, uint32_t count) {
+    auto buffer = Napi::ArrayBuffer::New(env, data, count * sizeof(Element));
+    return Array::New(env, count, buffer, 0);
+  }
+
+  // The typed arrays over the trace: same objects for the harness's whole life.
+  Napi::Value Trace(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (!trace_.IsEmpty()) return trace_.Value();
+    const weft_trace* t = api_->trace;
+    Napi::Object trace = Napi::Object::New(env);
+    trace.Set("thread", View<Napi::Uint8Array>(env, t->thread, t->capacity));
+    trace.Set("op", View<Napi::Uint8Array>(env, t->op, t->capacity));
+    trace.Set("object", View<Napi::Float64Array>(env, t->object, t->capacity));
+    trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
+    trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity));
+    trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
+    trace.Set("capacity", t->capacity);
+    // [steps, outcome] of the last execution, read after every run without a call
+    trace.Set("status", View<Napi::Uint32Array>(env, &api_->result->steps, 2));
+    trace_ = Napi::Persistent(trace);
+    return trace;
+  }
+
+  // Scalars of the last execution; steps and outcome are what the explorer reads.
+  Napi::Value Result(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const weft_result* r = api_->result;
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("steps", r->steps);
+    result.Set("outcome", r->outcome);
+    result.Set("thread", r->thread);
+    result.Set("threadCount", r->thread_count);
+    result.Set("pc", r->pc);
+    result.Set("signal", r->signal);
+    result.Set("exitStatus", r->exit_status);
+    result.Set("line", r->line);
+    result.Set("file", r->file);
+    result.Set("message", r->message);
+    result.Set("faultAddress", r->fault_address);
+    result.Set("libraryBase", r->library_base);
+    result.Set("heapBase", r->heap_base);
+    Napi::Array threads = Napi::Array::New(env, r->thread_count);
+    for (uint32_t i = 0; i < r->thread_count; i++) {
+      Napi::Object thread = Napi::Object::New(env);
+      thread.Set("state", r->thread_state[i]);
+      thread.Set("op", r->pending_op[i]);
+      thread.Set("object", r->pending_object[i]);
+      thread.Set("pc", r->pending_pc[i]);
+      threads.Set(i, thread);
+    }
+    result.Set("threads", threads);
+    return result;
+  }
+
+  Napi::Value Output(const Napi::CallbackInfo& info) {
+    const weft_result* r = api_->result;
+    return Napi::String::New(info.Env(), r->output, r->output_length);
+  }
+
+  void* handle_ = nullptr;
+  const weft_runtime_api* api_ = nullptr;
+  Napi::ObjectReference trace_;
+};
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("Harness", Harness::Define(env));
+  exports.Set("abiVersion", Napi::Number::New(env, WEFT_ABI_VERSION));
+  exports.Set("maxThreads", Napi::Number::New(env, WEFT_MAX_THREADS));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(weft, Init)

@@ -1,0 +1,81 @@
+/* The interface between a harness library (which links the runtime in) and the
+ * Node binding that loads it with dlopen. Plain C structs: the binding exposes the
+ * trace arrays to JavaScript as typed arrays over this memory, without copying. */
+#ifndef WEFT_ABI_H
+#define WEFT_ABI_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#define WEFT_ABI_VERSION 1
+#define WEFT_MAX_THREADS 32
+#define WEFT_MESSAGE_SIZE 1024
+#define WEFT_OUTPUT_SIZE (64 * 1024)
+
+enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
+
+struct weft_run_options {
+  uint32_t max_steps;
+  uint32_t mode; /* enum weft_mode */
+};
+
+/* One entry per scheduling point (step), structure of arrays. */
+struct weft_trace {
+  uint32_t capacity;
+  uint8_t *thread;   /* who executed the step (for CHOOSE: the thread that chose) */
+  uint8_t *op;       /* enum weft_op */
+  double *object;    /* address, or thread id for create/join, or n for CHOOSE */
+  double *value;     /* value read/written/returned; the decision for CHOOSE */
+  uint32_t *enabled; /* bit i set: thread i could have been chosen at this step */
+  uint32_t *pc;      /* code offset of the call in the harness library */
+};
+
+/* Scalar facts about the last execution; fixed layout, read by the binding. */
+struct weft_result {
+  uint32_t steps;
+  uint32_t outcome; /* enum weft_outcome */
+  int32_t thread;   /* the thread at fault, or -1 */
+  uint32_t thread_count;
+  uint32_t pc;      /* code offset where it failed (0 when unknown) */
+  int32_t signal;
+  int32_t exit_status;
+  int32_t line;     /* from assert()/weft_assert: the source line */
+  double fault_address;
+  double library_base; /* to name globals: object addresses minus this are symbol values */
+  double heap_base;
+  char message[WEFT_MESSAGE_SIZE];
+  char file[256];
+  /* every thread at the end: 0 unused, 1 runnable, 2 finished; and what it was about to do */
+  uint8_t thread_state[WEFT_MAX_THREADS];
+  uint8_t pending_op[WEFT_MAX_THREADS];
+  double pending_object[WEFT_MAX_THREADS];
+  uint32_t pending_pc[WEFT_MAX_THREADS];
+  /* the execution's own stdout/stderr, in order */
+  uint32_t output_length;
+  char output[WEFT_OUTPUT_SIZE];
+};
+
+struct weft_runtime_api {
+  uint32_t abi_version;
+  uint32_t test_count;
+  const char *(*test_name)(uint32_t index);
+  const char *(*test_file)(uint32_t index);
+  int32_t (*test_line)(uint32_t index);
+  /* Runs one whole execution: follows `decisions` (thread ids, or values at CHOOSE
+   * steps) for the first `length` steps, then the default policy. */
+  uint32_t (*run)(uint32_t test, const uint16_t *decisions, uint32_t length,
+                  const struct weft_run_options *options);
+  /* Called from the binding's signal handler; returns 0 when the fault is not the
+   * harness's (the binding then chains to the previous handler). Never returns otherwise. */
+  int (*on_fault)(int signal, siginfo_t *info, void *context);
+  struct weft_trace *trace;
+  struct weft_result *result;
+};
+
+/* Exported by every harness library: initialises the runtime (snapshot of the
+ * writable data, stacks, heap arena) once, returns NULL with `error` set on failure. */
+typedef const struct weft_runtime_api *(*weft_runtime_open_fn)(uint32_t trace_capacity, char *error,
+                                                               uint32_t error_size);
+#define WEFT_RUNTIME_OPEN_SYMBOL "weft_runtime_open"
+
+#endif

@@ -1,0 +1,82 @@
+/* Every __tsan_atomic* entry point the compiler emits for C11/GCC atomics and __sync
+ * builtins. Each is one scheduling point; memory orders are accepted and explored as
+ * sequentially consistent. */
+#include <stdint.h>
+
+#include "runtime.h"
+
+#define LOAD_BODY(type)                                                    \
+  uintptr_t pc = WEFT_CALLER_PC();                                         \
+  sched_point(WEFT_OP_ATOMIC_LOAD, (uintptr_t)a, 0, pc);                   \
+  type v = *a;                                                             \
+  sched_record_value((uint64_t)(int64_t)v);                                \
+  sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
+  return v;
+
+#define RMW(bits, type, name, expression)                                                  \
+  WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
+    (void)mo;                                                                              \
+    sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, WEFT_CALLER_PC()); \
+    type old = *a;                                                                         \
+    *a = (type)(expression);                                                               \
+    sched_record_value((uint64_t)(int64_t)old);                                            \
+    return old;                                                                            \
+  }
+
+/* A failed compare-exchange is recorded as such: it only read. */
+#define ATOMIC_FAMILY(bits, type)                                                                  \
+  WEFT_HIDDEN type __tsan_atomic##bits##_load(const volatile type *a, int mo) {                    \
+    (void)mo;                                                                                      \
+    LOAD_BODY(type)                                                                                \
+  }                                                                                                \
+  WEFT_HIDDEN void __tsan_atomic##bits##_store(volatile type *a, type v, int mo) {                 \
+    (void)mo;                                                                                      \
+    sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, WEFT_CALLER_PC());       \
+    *a = v;                                                                                        \
+  }                                                                                                \
+  RMW(bits, type, exchange, v)                                                                     \
+  RMW(bits, type, fetch_add, old + v)                                                              \
+  RMW(bits, type, fetch_sub, old - v)                                                              \
+  RMW(bits, type, fetch_and, old &v)                                                               \
+  RMW(bits, type, fetch_or, old | v)                                                               \
+  RMW(bits, type, fetch_xor, old ^ v)                                                              \
+  RMW(bits, type, fetch_nand, ~(old & v))                                                          \
+  static int cas##bits(volatile type *a, type *expected_in, type v, uintptr_t pc) {                \
+    type expected = *expected_in;                                                                  \
+    sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
+    type old = *a;                                                                                 \
+    sched_record_value((uint64_t)(int64_t)old);                                                    \
+    if (old == expected) {                                                                         \
+      *a = v;                                                                                      \
+      return 1;                                                                                    \
+    }                                                                                              \
+    sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
+    *expected_in = old;                                                                            \
+    return 0;                                                                                      \
+  }                                                                                                \
+  WEFT_HIDDEN int __tsan_atomic##bits##_compare_exchange_strong(volatile type *a, type *c, type v, \
+                                                                int mo, int fail_mo) {             \
+    (void)mo, (void)fail_mo;                                                                       \
+    return cas##bits(a, c, v, WEFT_CALLER_PC());                                                   \
+  }                                                                                                \
+  WEFT_HIDDEN int __tsan_atomic##bits##_compare_exchange_weak(volatile type *a, type *c, type v,   \
+                                                              int mo, int fail_mo) {               \
+    (void)mo, (void)fail_mo;                                                                       \
+    return cas##bits(a, c, v, WEFT_CALLER_PC());                                                   \
+  }                                                                                                \
+  WEFT_HIDDEN type __tsan_atomic##bits##_compare_exchange_val(volatile type *a, type c, type v,    \
+                                                              int mo, int fail_mo) {               \
+    (void)mo, (void)fail_mo;                                                                       \
+    cas##bits(a, &c, v, WEFT_CALLER_PC());                                                         \
+    return c;                                                                                      \
+  }
+
+ATOMIC_FAMILY(8, int8_t)
+ATOMIC_FAMILY(16, int16_t)
+ATOMIC_FAMILY(32, int32_t)
+ATOMIC_FAMILY(64, int64_t)
+ATOMIC_FAMILY(128, __int128)
+
+/* Under sequential consistency fences order nothing further: not scheduling points. */
+WEFT_HIDDEN void __tsan_atomic_thread_fence(int mo) { (void)mo; }
+WEFT_HIDDEN void __tsan_atomic_signal_fence(int mo) { (void)mo; }

@@ -1,0 +1,88 @@
+/* weft_runtime_open: the one symbol a harness library exports. The binding calls it
+ * once after dlopen; it sets up the runtime's memory (state, fiber stacks with guard
+ * pages, heap arena, trace arrays) and takes the snapshot of the harness's globals. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "runtime.h"
+
+#define STACK_SIZE ((size_t)1 << 20)
+#define GUARD_SIZE ((size_t)4096)
+
+static void *map_or_report(size_t size, const char *what, char *error, uint32_t error_size) {
+  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    snprintf(error, error_size, "cannot map %s: %s", what, strerror(errno));
+    return NULL;
+  }
+  return memory;
+}
+
+static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
+  r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
+  r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
+  if (!r->stacks) return -1;
+  for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++)
+    if (mprotect(r->stacks + i * r->stack_slot_size, GUARD_SIZE, PROT_NONE) != 0) {
+      snprintf(error, error_size, "cannot protect a stack guard page: %s", strerror(errno));
+      return -1;
+    }
+  return 0;
+}
+
+static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_t error_size) {
+  size_t per_step = sizeof(uint8_t) * 2 + sizeof(double) * 2 + sizeof(uint32_t) * 2;
+  char *memory = map_or_report(per_step * capacity + 64, "the trace", error, error_size);
+  if (!memory) return -1;
+  struct weft_trace *trace = &r->trace;
+  trace->capacity = capacity;
+  trace->object = (double *)memory;
+  trace->value = trace->object + capacity;
+  trace->enabled = (uint32_t *)(trace->value + capacity);
+  trace->pc = trace->enabled + capacity;
+  trace->thread = (uint8_t *)(trace->pc + capacity);
+  trace->op = trace->thread + capacity;
+  return 0;
+}
+
+static const char *api_test_name(uint32_t index) { return tests_get(index)->name; }
+static const char *api_test_file(uint32_t index) { return tests_get(index)->file; }
+static int32_t api_test_line(uint32_t index) { return tests_get(index)->line; }
+
+WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capacity, char *error,
+                                                             uint32_t error_size) {
+  if (weft_rt) return &weft_rt->api;
+  struct runtime *r = map_or_report(sizeof(struct runtime), "the runtime state", error, error_size);
+  if (!r) return NULL;
+  Dl_info self;
+  if (!dladdr((void *)weft_runtime_open, &self)) {
+    snprintf(error, error_size, "cannot find the harness library's load address");
+    return NULL;
+  }
+  r->library_base = (uintptr_t)self.dli_fbase;
+  weft_rt = r;
+  if (open_stacks(r, error, error_size) || heap_open(error, error_size) ||
+      open_trace(r, trace_capacity, error, error_size)) {
+    weft_rt = NULL;
+    return NULL;
+  }
+  r->api.abi_version = WEFT_ABI_VERSION;
+  r->api.test_count = tests_count();
+  r->api.test_name = api_test_name;
+  r->api.test_file = api_test_file;
+  r->api.test_line = api_test_line;
+  r->api.run = sched_run;
+  r->api.on_fault = faults_handle;
+  r->api.trace = &r->trace;
+  r->api.result = &r->result;
+  /* last, so that the snapshot holds weft_rt already set */
+  if (snapshot_take(error, error_size)) {
+    weft_rt = NULL;
+    return NULL;
+  }
+  return &r->api;
+}

@@ -1,0 +1,86 @@
+/* Plain memory accesses, as instrumented by -fsanitize=thread. In sc mode an access to
+ * shared memory (the harness's globals, the heap arena, another thread's stack) is a
+ * scheduling point; in drf mode they are not. A thread's own stack stays private until
+ * another thread touches it. */
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static int shared_address(struct runtime *r, uintptr_t address) {
+  if (address - r->data_start < r->data_end - r->data_start) return 1;
+  if (heap_contains(address)) return 1;
+  uintptr_t stacks = (uintptr_t)r->stacks;
+  if (address - stacks < (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size) {
+    uint32_t owner = (uint32_t)((address - stacks) / r->stack_slot_size);
+    if (owner != r->current) {
+      r->threads[owner].stack_shared = 1;
+      return 1;
+    }
+    return r->threads[owner].stack_shared;
+  }
+  return 0;
+}
+
+static void visible_read(uintptr_t address, uint32_t size, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (!r->in_execution || !shared_address(r, address)) return;
+  sched_point(WEFT_OP_PLAIN_READ, address, size, pc);
+  uint64_t value = 0;
+  memcpy(&value, (const void *)address, size > 8 ? 8 : size);
+  sched_record_value(value);
+  sched_note_read(address, value, pc);
+}
+
+static void visible_write(uintptr_t address, uint32_t size, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (!r->in_execution || !shared_address(r, address)) return;
+  sched_point(WEFT_OP_PLAIN_WRITE, address, size, pc);
+  sched_record_write(address, (uint8_t)(size > 8 ? 8 : size));
+}
+
+#define ACCESS_HOOKS(size)                                                                     \
+  WEFT_HIDDEN void __tsan_read##size(void *a) {                                                \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_read((uintptr_t)a, size, WEFT_CALLER_PC());                                      \
+  }                                                                                            \
+  WEFT_HIDDEN void __tsan_write##size(void *a) {                                               \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_write((uintptr_t)a, size, WEFT_CALLER_PC());                                     \
+  }                                                                                            \
+  WEFT_HIDDEN void __tsan_unaligned_read##size(void *a) {                                      \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_read((uintptr_t)a, size, WEFT_CALLER_PC());                                      \
+  }                                                                                            \
+  WEFT_HIDDEN void __tsan_unaligned_write##size(void *a) {                                     \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_write((uintptr_t)a, size, WEFT_CALLER_PC());                                     \
+  }                                                                                            \
+  WEFT_HIDDEN void __tsan_volatile_read##size(void *a) {                                       \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_read((uintptr_t)a, size, WEFT_CALLER_PC());                                      \
+  }                                                                                            \
+  WEFT_HIDDEN void __tsan_volatile_write##size(void *a) {                                      \
+    if (WEFT_UNLIKELY(weft_plain_accesses_visible))                                            \
+      visible_write((uintptr_t)a, size, WEFT_CALLER_PC());                                     \
+  }
+
+ACCESS_HOOKS(1)
+ACCESS_HOOKS(2)
+ACCESS_HOOKS(4)
+ACCESS_HOOKS(8)
+ACCESS_HOOKS(16)
+
+WEFT_HIDDEN void __tsan_read_range(void *a, unsigned long size) {
+  if (WEFT_UNLIKELY(weft_plain_accesses_visible)) visible_read((uintptr_t)a, (uint32_t)size, WEFT_CALLER_PC());
+}
+WEFT_HIDDEN void __tsan_write_range(void *a, unsigned long size) {
+  if (WEFT_UNLIKELY(weft_plain_accesses_visible)) visible_write((uintptr_t)a, (uint32_t)size, WEFT_CALLER_PC());
+}
+
+/* Function entry/exit and C++ vtable hooks carry nothing weft needs. */
+WEFT_HIDDEN void __tsan_init(void) {}
+WEFT_HIDDEN void __tsan_func_entry(void *caller) { (void)caller; }
+WEFT_HIDDEN void __tsan_func_exit(void) {}
+WEFT_HIDDEN void __tsan_vptr_update(void **vptr, void *value) { (void)vptr, (void)value; }
+WEFT_HIDDEN void __tsan_vptr_read(void **vptr) { (void)vptr; }

@@ -1,0 +1,77 @@
+/* Mutexes. The state lives in the pthread_mutex_t itself (glibc's field names, our
+ * meaning: __owner = holder + 1, __count = recursion depth, __kind = type), so the
+ * static initialisers work and restoring the harness's globals resets every lock. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "runtime.h"
+
+/* normal, recursive or errorcheck; glibc's "adaptive" behaves as normal */
+static inline int kind_of(const pthread_mutex_t *m) {
+  int kind = m->__data.__kind & 3;
+  return kind == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : kind;
+}
+
+int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
+  const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
+  int owner = m->__data.__owner;
+  if (owner == 0) return 1;
+  /* a recursive or error-checking mutex answers its owner at once */
+  return owner == (int)thread + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL;
+}
+
+WEFT_HIDDEN int weft_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attributes) {
+  int kind = PTHREAD_MUTEX_NORMAL;
+  if (attributes) pthread_mutexattr_gettype(attributes, &kind);
+  m->__data.__owner = 0;
+  m->__data.__count = 0;
+  m->__data.__kind = kind == PTHREAD_MUTEX_DEFAULT ? PTHREAD_MUTEX_NORMAL : kind;
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
+  return m->__data.__owner ? EBUSY : 0;
+}
+
+/* After the scheduler let this thread go, the lock is free or ours. */
+static int acquire(pthread_mutex_t *m) {
+  int self = (int)weft_rt->current + 1;
+  if (m->__data.__owner == self) {
+    if (kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
+    m->__data.__count++;
+    return 0;
+  }
+  m->__data.__owner = self;
+  m->__data.__count = 1;
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
+  sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, 0, WEFT_CALLER_PC());
+  return acquire(m);
+}
+
+WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
+  sched_point(WEFT_OP_MUTEX_TRYLOCK, (uintptr_t)m, 0, WEFT_CALLER_PC());
+  int self = (int)weft_rt->current + 1;
+  int owner = m->__data.__owner;
+  int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m)
+                                                                                        : EBUSY;
+  sched_record_value(result == 0);
+  return result;
+}
+
+WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_MUTEX_UNLOCK, (uintptr_t)m, 0, pc);
+  int self = (int)weft_rt->current + 1;
+  if (m->__data.__owner != self) {
+    if (kind_of(m) != PTHREAD_MUTEX_NORMAL) return EPERM;
+    if (m->__data.__owner)
+      execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex held by thread %d",
+                     m->__data.__owner - 1);
+    execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex that is not locked");
+  }
+  if (--m->__data.__count == 0) m->__data.__owner = 0;
+  return 0;
+}

@@ -1,0 +1,54 @@
+/* Operation kinds recorded per scheduling point. Mirrored in src/native/ops.ts
+ * (a test checks that both lists agree). Append only: replay strings and traces
+ * depend on the numbers. */
+#ifndef WEFT_OPS_H
+#define WEFT_OPS_H
+
+#define WEFT_OPS(X)                                                                    \
+  X(THREAD_START, "start")         /* first step of a created thread */                 \
+  X(THREAD_EXIT, "exit")           /* the thread's function returned / pthread_exit */   \
+  X(MAIN_RETURN, "return")         /* the test body or main returned: execution ends */ \
+  X(PROCESS_EXIT, "exit()")        /* exit()/abort(): execution ends */                  \
+  X(THREAD_CREATE, "create")       /* object = child thread id */                        \
+  X(THREAD_JOIN, "join")           /* object = joined thread id */                       \
+  X(YIELD, "yield")                                                                     \
+  X(MUTEX_LOCK, "lock")                                                                 \
+  X(MUTEX_TRYLOCK, "trylock")                                                           \
+  X(MUTEX_UNLOCK, "unlock")                                                             \
+  X(ATOMIC_LOAD, "atomic load")                                                         \
+  X(ATOMIC_STORE, "atomic store")                                                       \
+  X(ATOMIC_RMW, "atomic rmw")                                                           \
+  X(ATOMIC_CAS, "cas")             /* successful compare-exchange */                     \
+  X(ATOMIC_CAS_FAIL, "failed cas") /* a failed compare-exchange only reads */            \
+  X(PLAIN_READ, "read")            /* sc mode only */                                   \
+  X(PLAIN_WRITE, "write")          /* sc mode only */                                   \
+  X(CHOOSE, "choose")              /* weft_choose: the decision is a value, not a thread */
+
+enum weft_op {
+#define WEFT_OP_ENUM(name, text) WEFT_OP_##name,
+  WEFT_OPS(WEFT_OP_ENUM)
+#undef WEFT_OP_ENUM
+  WEFT_OP_COUNT
+};
+
+/* How an execution ended. Mirrored in src/native/ops.ts. */
+#define WEFT_OUTCOMES(X)   \
+  X(OK, "ok")              \
+  X(ASSERTION, "assertion")\
+  X(DEADLOCK, "deadlock")  \
+  X(CRASH, "crash")        \
+  X(LIVELOCK, "livelock")  \
+  X(EXIT, "exit")          \
+  X(DIVERGENCE, "divergence") \
+  X(MISUSE, "misuse")      \
+  X(PRUNED, "pruned")      \
+  X(MEMORY, "memory")
+
+enum weft_outcome {
+#define WEFT_OUTCOME_ENUM(name, text) WEFT_OUTCOME_##name,
+  WEFT_OUTCOMES(WEFT_OUTCOME_ENUM)
+#undef WEFT_OUTCOME_ENUM
+  WEFT_OUTCOME_COUNT
+};
+
+#endif

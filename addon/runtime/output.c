@@ -1,0 +1,131 @@
+/* The harness's stdout and stderr are captured per execution, in order, so that the
+ * output of the failing execution can be shown and nothing is interleaved with weft's
+ * own output. Other streams go to libc unchanged. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static const char truncated[] = "\n[weft: output truncated]\n";
+
+void output_reset(void) { weft_rt->result.output_length = 0; }
+
+void output_append(const char *text, size_t length) {
+  struct weft_result *result = &weft_rt->result;
+  size_t room = WEFT_OUTPUT_SIZE - sizeof truncated - result->output_length;
+  if (length > room) {
+    if (result->output_length + sizeof truncated > WEFT_OUTPUT_SIZE) return;
+    memcpy(result->output + result->output_length, text, room);
+    result->output_length += (uint32_t)room;
+    memcpy(result->output + result->output_length, truncated, sizeof truncated - 1);
+    result->output_length = WEFT_OUTPUT_SIZE; /* full: later output is dropped */
+    return;
+  }
+  memcpy(result->output + result->output_length, text, length);
+  result->output_length += (uint32_t)length;
+}
+
+static int captured(FILE *stream) { return stream == stdout || stream == stderr; }
+
+static int capture_formatted(const char *format, va_list args) {
+  char buffer[4096];
+  va_list copy;
+  va_copy(copy, args);
+  int length = vsnprintf(buffer, sizeof buffer, format, copy);
+  va_end(copy);
+  if (length < 0) return length;
+  output_append(buffer, (size_t)length < sizeof buffer ? (size_t)length : sizeof buffer - 1);
+  return length;
+}
+
+WEFT_HIDDEN int weft_vfprintf(FILE *stream, const char *format, va_list args) {
+  if (!captured(stream)) return vfprintf(stream, format, args);
+  return capture_formatted(format, args);
+}
+
+WEFT_HIDDEN int weft_vprintf(const char *format, va_list args) { return capture_formatted(format, args); }
+
+WEFT_HIDDEN int weft_printf(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int length = capture_formatted(format, args);
+  va_end(args);
+  return length;
+}
+
+WEFT_HIDDEN int weft_fprintf(FILE *stream, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int length = weft_vfprintf(stream, format, args);
+  va_end(args);
+  return length;
+}
+
+/* _FORTIFY_SOURCE variants: the flag only asks for extra checks */
+WEFT_HIDDEN int weft___printf_chk(int flag, const char *format, ...) {
+  (void)flag;
+  va_list args;
+  va_start(args, format);
+  int length = capture_formatted(format, args);
+  va_end(args);
+  return length;
+}
+
+WEFT_HIDDEN int weft___fprintf_chk(FILE *stream, int flag, const char *format, ...) {
+  (void)flag;
+  va_list args;
+  va_start(args, format);
+  int length = weft_vfprintf(stream, format, args);
+  va_end(args);
+  return length;
+}
+
+WEFT_HIDDEN int weft___vfprintf_chk(FILE *stream, int flag, const char *format, va_list args) {
+  (void)flag;
+  return weft_vfprintf(stream, format, args);
+}
+
+WEFT_HIDDEN int weft___vprintf_chk(int flag, const char *format, va_list args) {
+  (void)flag;
+  return capture_formatted(format, args);
+}
+
+WEFT_HIDDEN int weft_puts(const char *text) {
+  output_append(text, strlen(text));
+  output_append("\n", 1);
+  return 1;
+}
+
+WEFT_HIDDEN int weft_fputs(const char *text, FILE *stream) {
+  if (!captured(stream)) return fputs(text, stream);
+  output_append(text, strlen(text));
+  return 1;
+}
+
+WEFT_HIDDEN int weft_putchar(int c) {
+  char ch = (char)c;
+  output_append(&ch, 1);
+  return (unsigned char)c;
+}
+
+WEFT_HIDDEN int weft_fputc(int c, FILE *stream) {
+  if (!captured(stream)) return fputc(c, stream);
+  return weft_putchar(c);
+}
+
+WEFT_HIDDEN int weft_putc(int c, FILE *stream) { return weft_fputc(c, stream); }
+
+WEFT_HIDDEN size_t weft_fwrite(const void *data, size_t size, size_t count, FILE *stream) {
+  if (!captured(stream)) return fwrite(data, size, count, stream);
+  output_append(data, size * count);
+  return count;
+}
+
+WEFT_HIDDEN int weft_fflush(FILE *stream) { return captured(stream) || !stream ? 0 : fflush(stream); }
+
+WEFT_HIDDEN void weft_perror(const char *prefix) {
+  char line[512];
+  int length = snprintf(line, sizeof line, "%s%s%m\n", prefix ? prefix : "", prefix && *prefix ? ": " : "");
+  output_append(line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+}

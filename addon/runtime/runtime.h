@@ -1,0 +1,136 @@
+/* Internal state of the weft runtime, shared by its files. Every mutable byte lives
+ * in one mmap'd `struct runtime`, outside the harness library's data segment, so that
+ * restoring the harness's globals before each execution never touches it. */
+#ifndef WEFT_RUNTIME_H
+#define WEFT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "ops.h"
+#include "../include/weft.h"
+
+#define WEFT_HIDDEN __attribute__((visibility("hidden")))
+#define WEFT_EXPORT __attribute__((visibility("default")))
+#define WEFT_NORETURN __attribute__((noreturn))
+#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define WEFT_CALLER_PC() ((uintptr_t)__builtin_return_address(0))
+
+enum thread_state { THREAD_UNUSED = 0, THREAD_RUNNABLE = 1, THREAD_FINISHED = 2 };
+
+struct pending {
+  uint8_t op;
+  uintptr_t object;
+  uint64_t argument;
+  uintptr_t pc;
+};
+
+struct thread {
+  void *stack_pointer; /* saved while switched out */
+  uint8_t state;
+  uint8_t detached;
+  uint8_t joined;
+  uint8_t yielded;      /* gave way at its last step: others go first at the next one */
+  uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
+  struct pending pending;
+  uint32_t event;       /* trace index of the step it is executing */
+  uintptr_t unrecorded_write; /* sc mode: address of its last plain write, whose value */
+  uint8_t unrecorded_size;    /* is only in memory once the store ran */
+  void *(*start_routine)(void *);
+  void *argument;
+  void *return_value;
+  int saved_errno;
+  /* spin detection: the last read, and the write epoch it saw */
+  uintptr_t spin_pc;
+  uintptr_t spin_object;
+  uint64_t spin_value;
+  uint64_t spin_epoch;
+};
+
+struct runtime {
+  struct thread threads[WEFT_MAX_THREADS];
+  uint32_t thread_count;
+  uint32_t current;
+  uint32_t step;
+  uint32_t max_steps;
+  uint32_t mode;
+  uint8_t in_execution;
+  uint8_t faulted;
+  uint64_t write_epoch; /* bumped by every step that may change what others read */
+  const uint16_t *decisions;
+  uint32_t decision_count;
+  void *scheduler_stack_pointer; /* the binding's context, resumed when an execution ends */
+  uint32_t test;
+
+  uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
+  uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
+
+  char *stacks;          /* WEFT_MAX_THREADS slots, each a guard page then the stack */
+  size_t stack_slot_size;
+
+  char *heap_base, *heap_top, *heap_end, *heap_high_water;
+
+  unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
+
+  struct weft_trace trace;
+  struct weft_result result;
+  struct weft_runtime_api api;
+};
+
+extern struct runtime *weft_rt WEFT_HIDDEN;
+/* 1 while an sc-mode execution runs; read on every plain access, so kept apart. */
+extern uint32_t weft_plain_accesses_visible WEFT_HIDDEN;
+
+/* fiber.c */
+WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
+WEFT_HIDDEN void fiber_switch(void **save_stack_pointer, void *next_stack_pointer);
+WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
+
+/* scheduler.c */
+WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
+WEFT_HIDDEN void sched_record_value(uint64_t value);
+WEFT_HIDDEN void sched_record_op(uint8_t op);
+WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
+WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
+WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc);
+WEFT_HIDDEN void sched_yield_current(void);
+WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
+WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
+WEFT_HIDDEN void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...)
+    WEFT_NORETURN __attribute__((format(printf, 3, 4)));
+WEFT_HIDDEN uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
+                               const struct weft_run_options *options);
+
+static inline struct thread *current_thread(void) { return &weft_rt->threads[weft_rt->current]; }
+
+/* threads.c */
+WEFT_HIDDEN struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uintptr_t pc);
+WEFT_HIDDEN int join_enabled(const struct pending *pending);
+
+/* mutex.c */
+WEFT_HIDDEN int mutex_lock_enabled(const struct pending *pending, uint32_t thread);
+
+/* heap.c */
+WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);
+WEFT_HIDDEN void heap_reset(void);
+WEFT_HIDDEN int heap_contains(uintptr_t address);
+
+/* snapshot.c */
+WEFT_HIDDEN int snapshot_take(char *error, uint32_t error_size);
+WEFT_HIDDEN void snapshot_restore(void);
+
+/* output.c */
+WEFT_HIDDEN void output_reset(void);
+WEFT_HIDDEN void output_append(const char *text, size_t length);
+
+/* tests.c */
+WEFT_HIDDEN uint32_t tests_count(void);
+WEFT_HIDDEN const struct weft_test_descriptor *tests_get(uint32_t index);
+WEFT_HIDDEN int tests_invoke(uint32_t index); /* returns main's status, 0 for WEFT_TEST */
+
+/* faults.c */
+WEFT_HIDDEN int faults_handle(int signal, siginfo_t *info, void *context);
+
+#endif

@@ -1,0 +1,272 @@
+/* The scheduler: every visible operation of a harness thread comes through
+ * sched_point(), which records what the thread is about to do and decides who runs
+ * next — the next entry of the given decisions, then the default policy (keep the
+ * current thread while it is enabled; after a yield, the next enabled thread in
+ * round-robin order; otherwise the lowest-numbered enabled thread). */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime.h"
+
+struct runtime *weft_rt;
+uint32_t weft_plain_accesses_visible;
+
+static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
+
+static int pending_enabled(const struct thread *thread, uint32_t id) {
+  switch (thread->pending.op) {
+    case WEFT_OP_THREAD_JOIN: return join_enabled(&thread->pending);
+    case WEFT_OP_MUTEX_LOCK: return mutex_lock_enabled(&thread->pending, id);
+    default: return 1;
+  }
+}
+
+static uint32_t enabled_mask(const struct runtime *r) {
+  uint32_t mask = 0;
+  for (uint32_t i = 0; i < r->thread_count; i++) {
+    const struct thread *t = &r->threads[i];
+    if (t->state == THREAD_RUNNABLE && pending_enabled(t, i)) mask |= bit(i);
+  }
+  return mask;
+}
+
+/* Ops after which what other threads read may have changed (spin detection). */
+static int may_write(uint8_t op) {
+  return op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ && op != WEFT_OP_YIELD &&
+         op != WEFT_OP_CHOOSE;
+}
+
+static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {
+  uint32_t current = r->current;
+  if (after_yield) {
+    for (uint32_t k = 1; k <= WEFT_MAX_THREADS; k++) {
+      uint32_t candidate = (current + k) % WEFT_MAX_THREADS;
+      if (mask & bit(candidate)) return candidate;
+    }
+  }
+  if (mask & bit(current)) return current;
+  return (uint32_t)__builtin_ctz(mask);
+}
+
+static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double object, double value,
+                        uint32_t enabled, uintptr_t pc) {
+  uint32_t step = r->step++;
+  r->trace.thread[step] = (uint8_t)thread;
+  r->trace.op[step] = op;
+  r->trace.object[step] = object;
+  r->trace.value[step] = value;
+  r->trace.enabled[step] = enabled;
+  r->trace.pc[step] = pc ? (uint32_t)(pc - r->library_base) : 0;
+}
+
+static void switch_to(struct runtime *r, uint32_t next) {
+  struct thread *from = &r->threads[r->current];
+  struct thread *to = &r->threads[next];
+  r->current = next;
+  from->saved_errno = errno;
+  fiber_switch(&from->stack_pointer, to->stack_pointer);
+  errno = from->saved_errno;
+}
+
+static void finish_write_record(struct runtime *r, struct thread *t) {
+  uint64_t value = 0;
+  memcpy(&value, (const void *)t->unrecorded_write, t->unrecorded_size);
+  r->trace.value[t->event] = (double)(int64_t)value;
+  t->unrecorded_write = 0;
+}
+
+/* Picks the thread that executes the next step and switches to it. Returns in the
+ * calling thread once it is chosen again. */
+static void decide(struct runtime *r) {
+  struct thread *current = &r->threads[r->current];
+  if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
+  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(WEFT_OUTCOME_LIVELOCK, 0);
+
+  uint32_t mask = enabled_mask(r);
+  int after_yield = current->yielded;
+  if (after_yield) {
+    current->yielded = 0;
+    if (mask & ~bit(r->current)) mask &= ~bit(r->current);
+  }
+  if (WEFT_UNLIKELY(mask == 0)) {
+    for (uint32_t i = 0; i < r->thread_count; i++)
+      if (r->threads[i].state == THREAD_RUNNABLE) execution_end(WEFT_OUTCOME_DEADLOCK, 0);
+    execution_end(WEFT_OUTCOME_OK, 0);
+  }
+
+  uint32_t next;
+  if (r->step < r->decision_count) {
+    next = r->decisions[r->step];
+    if (WEFT_UNLIKELY(next >= WEFT_MAX_THREADS || !(mask & bit(next))))
+      execution_fail(WEFT_OUTCOME_DIVERGENCE, 0,
+                     "step %u: the schedule asks for thread %u, which is not enabled here "
+                     "(the harness behaves differently on the same schedule: time, randomness "
+                     "or uninitialised memory?)",
+                     r->step, next);
+  } else {
+    next = default_choice(r, mask, after_yield);
+  }
+
+  struct thread *chosen = &r->threads[next];
+  chosen->event = r->step;
+  if (may_write(chosen->pending.op)) r->write_epoch++;
+  record_step(r, next, chosen->pending.op, (double)chosen->pending.object,
+              (double)(int64_t)chosen->pending.argument, mask, chosen->pending.pc);
+  if (next != r->current) switch_to(r, next);
+}
+
+void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return; /* e.g. a constructor at load time */
+  struct thread *t = &r->threads[r->current];
+  t->pending.op = op;
+  t->pending.object = object;
+  t->pending.argument = argument;
+  t->pending.pc = pc;
+  decide(r);
+}
+
+void sched_after_finish(void) {
+  decide(weft_rt);
+  __builtin_unreachable(); /* a finished thread is never chosen again */
+}
+
+void sched_record_value(uint64_t value) {
+  struct runtime *r = weft_rt;
+  if (WEFT_LIKELY(r && r->in_execution)) r->trace.value[current_thread()->event] = (double)(int64_t)value;
+}
+
+void sched_record_op(uint8_t op) {
+  struct runtime *r = weft_rt;
+  if (WEFT_LIKELY(r && r->in_execution)) r->trace.op[current_thread()->event] = op;
+}
+
+void sched_record_write(uintptr_t address, uint8_t size) {
+  struct thread *t = current_thread();
+  t->unrecorded_write = address;
+  t->unrecorded_size = size;
+}
+
+/* A thread that reads the same location at the same place and sees the same value,
+ * with no write anywhere in between, is spinning: it gives way like a yield, so that
+ * busy-wait loops terminate without counting a preemption. */
+void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  struct thread *t = &r->threads[r->current];
+  if (t->spin_pc == pc && t->spin_object == object && t->spin_value == value &&
+      t->spin_epoch == r->write_epoch) {
+    t->yielded = 1;
+    return;
+  }
+  t->spin_pc = pc;
+  t->spin_object = object;
+  t->spin_value = value;
+  t->spin_epoch = r->write_epoch;
+}
+
+void sched_yield_current(void) { current_thread()->yielded = 1; }
+
+uint32_t sched_choose(uint32_t n, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (!r || !r->in_execution || n <= 1) return 0;
+  if (n > 65535) execution_fail(WEFT_OUTCOME_MISUSE, pc, "weft_choose(%u): at most 65535 values", n);
+  if (r->step >= r->max_steps) execution_end(WEFT_OUTCOME_LIVELOCK, pc);
+  uint32_t value = 0;
+  if (r->step < r->decision_count) {
+    value = r->decisions[r->step];
+    if (value >= n)
+      execution_fail(WEFT_OUTCOME_DIVERGENCE, pc,
+                     "step %u: the schedule chooses %u but weft_choose offers only %u values",
+                     r->step, value, n);
+  }
+  record_step(r, r->current, WEFT_OP_CHOOSE, n, value, bit(r->current), pc);
+  return value;
+}
+
+static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
+  struct weft_result *result = &r->result;
+  result->steps = r->step;
+  result->outcome = outcome;
+  result->thread = (int32_t)r->current;
+  result->thread_count = r->thread_count;
+  result->library_base = (double)r->library_base;
+  result->heap_base = (double)(uintptr_t)r->heap_base;
+  if (pc) result->pc = (uint32_t)(pc - r->library_base);
+  for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++) {
+    const struct thread *t = &r->threads[i];
+    int live = i < r->thread_count;
+    result->thread_state[i] = live ? t->state : THREAD_UNUSED;
+    result->pending_op[i] = live ? t->pending.op : 0;
+    result->pending_object[i] = live ? (double)t->pending.object : 0;
+    result->pending_pc[i] = live && t->pending.pc ? (uint32_t)(t->pending.pc - r->library_base) : 0;
+  }
+}
+
+void execution_end(uint32_t outcome, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  struct thread *t = &r->threads[r->current];
+  if (t->unrecorded_write) finish_write_record(r, t);
+  collect_result(r, outcome, pc);
+  r->in_execution = 0;
+  weft_plain_accesses_visible = 0;
+  fiber_switch(&t->stack_pointer, r->scheduler_stack_pointer);
+  __builtin_unreachable();
+}
+
+void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...) {
+  struct weft_result *result = &weft_rt->result;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(result->message, sizeof result->message, format, args);
+  va_end(args);
+  execution_end(outcome, pc);
+}
+
+static void reset_result(struct weft_result *result) {
+  result->steps = 0;
+  result->outcome = WEFT_OUTCOME_OK;
+  result->thread = -1;
+  result->pc = 0;
+  result->signal = 0;
+  result->exit_status = 0;
+  result->line = 0;
+  result->fault_address = 0;
+  result->message[0] = 0;
+  result->file[0] = 0;
+}
+
+uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
+                   const struct weft_run_options *options) {
+  struct runtime *r = weft_rt;
+  snapshot_restore();
+  heap_reset();
+  output_reset();
+  reset_result(&r->result);
+  r->decisions = decisions;
+  r->decision_count = length;
+  r->max_steps = options->max_steps < r->trace.capacity ? options->max_steps : r->trace.capacity;
+  r->mode = options->mode;
+  r->step = 0;
+  r->write_epoch = 0;
+  r->thread_count = 0;
+  r->current = 0;
+  r->test = test;
+  r->faulted = 0;
+  struct thread *main_thread = thread_spawn(NULL, NULL, 0);
+  weft_plain_accesses_visible = options->mode == WEFT_MODE_SC;
+  r->in_execution = 1;
+  fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
+  if (r->faulted) {
+    /* the fault's handler never returned: its signal is still blocked on this thread */
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, r->result.signal);
+    pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
+  }
+  return r->result.outcome;
+}

@@ -1,0 +1,105 @@
+/* Threads: pthread_create/join/exit/self/equal/detach on fibers. A pthread_t is the
+ * thread's number plus one, so that 0 never names a thread. */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static inline uint32_t id_of(pthread_t handle) { return (uint32_t)(handle - 1); }
+
+struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  uint32_t id = r->thread_count;
+  if (id >= WEFT_MAX_THREADS)
+    execution_fail(WEFT_OUTCOME_MISUSE, pc, "more than %d threads: weft explores at most %d",
+                   WEFT_MAX_THREADS, WEFT_MAX_THREADS);
+  struct thread *t = &r->threads[id];
+  memset(t, 0, sizeof *t);
+  t->state = THREAD_RUNNABLE;
+  t->start_routine = start_routine;
+  t->argument = argument;
+  t->pending.op = WEFT_OP_THREAD_START;
+  t->pending.object = id;
+  t->pending.pc = (uintptr_t)start_routine;
+  char *stack_top = r->stacks + (size_t)(id + 1) * r->stack_slot_size;
+  t->stack_pointer = fiber_prepare(stack_top, t);
+  r->thread_count = id + 1;
+  return t;
+}
+
+static void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
+static void thread_finish(void *return_value, uintptr_t pc) {
+  struct thread *t = current_thread();
+  sched_point(WEFT_OP_THREAD_EXIT, weft_rt->current, 0, pc);
+  t->state = THREAD_FINISHED;
+  t->return_value = return_value;
+  sched_after_finish();
+}
+
+void fiber_main(struct thread *thread) {
+  struct runtime *r = weft_rt;
+  if (thread == &r->threads[0]) {
+    int status = tests_invoke(r->test);
+    const struct weft_test_descriptor *test = tests_get(r->test);
+    uintptr_t pc = (uintptr_t)test->body;
+    sched_point(WEFT_OP_MAIN_RETURN, 0, (uint64_t)status, pc);
+    if (status != 0) {
+      r->result.exit_status = status;
+      execution_fail(WEFT_OUTCOME_EXIT, pc, "main returned %d", status);
+    }
+    execution_end(WEFT_OUTCOME_OK, pc);
+  }
+  void *return_value = thread->start_routine(thread->argument);
+  thread_finish(return_value, (uintptr_t)thread->start_routine);
+}
+
+int join_enabled(const struct pending *pending) {
+  return weft_rt->threads[pending->object].state == THREAD_FINISHED;
+}
+
+WEFT_HIDDEN int weft_pthread_create(pthread_t *handle, const pthread_attr_t *attributes,
+                                    void *(*start_routine)(void *), void *argument) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  struct runtime *r = weft_rt;
+  sched_point(WEFT_OP_THREAD_CREATE, r->thread_count, 0, pc);
+  struct thread *child = thread_spawn(start_routine, argument, pc);
+  int detach_state = PTHREAD_CREATE_JOINABLE;
+  if (attributes) pthread_attr_getdetachstate(attributes, &detach_state);
+  child->detached = detach_state == PTHREAD_CREATE_DETACHED;
+  uint32_t id = (uint32_t)(child - r->threads);
+  sched_record_value(id);
+  *handle = (pthread_t)id + 1;
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_join(pthread_t handle, void **return_value) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  struct runtime *r = weft_rt;
+  uint32_t id = id_of(handle);
+  if (id >= r->thread_count) return ESRCH;
+  if (id == r->current) return EDEADLK;
+  struct thread *target = &r->threads[id];
+  if (target->detached || target->joined) return EINVAL;
+  sched_point(WEFT_OP_THREAD_JOIN, id, 0, pc);
+  target->joined = 1;
+  if (return_value) *return_value = target->return_value;
+  return 0;
+}
+
+WEFT_HIDDEN void weft_pthread_exit(void *return_value) {
+  thread_finish(return_value, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN pthread_t weft_pthread_self(void) { return (pthread_t)weft_rt->current + 1; }
+
+WEFT_HIDDEN int weft_pthread_equal(pthread_t a, pthread_t b) { return a == b; }
+
+WEFT_HIDDEN int weft_pthread_detach(pthread_t handle) {
+  struct runtime *r = weft_rt;
+  uint32_t id = id_of(handle);
+  if (id >= r->thread_count) return ESRCH;
+  if (r->threads[id].detached) return EINVAL;
+  r->threads[id].detached = 1;
+  return 0;
+}

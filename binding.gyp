@@ -1,0 +1,34 @@
+{
+  "targets": [
+    {
+      "target_name": "weft_runtime",
+      "type": "static_library",
+      "sources": [
+        "addon/runtime/atomics.c",
+        "addon/runtime/checks.c",
+        "addon/runtime/entry.c",
+        "addon/runtime/faults.c",
+        "addon/runtime/fiber.c",
+        "addon/runtime/heap.c",
+        "addon/runtime/memory.c",
+        "addon/runtime/mutex.c",
+        "addon/runtime/output.c",
+        "addon/runtime/scheduler.c",
+        "addon/runtime/snapshot.c",
+        "addon/runtime/tests.c",
+        "addon/runtime/threads.c"
+      ],
+      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
+      "cflags!": ["-fno-omit-frame-pointer"],
+      "standalone_static_library": 1
+    },
+    {
+      "target_name": "weft",
+      "sources": ["addon/binding.cc"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
+      "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "-O2"],
+      "libraries": ["-ldl"]
+    }
+  ]
+}

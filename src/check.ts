@@ -1,0 +1,196 @@
+// checkAllInterleavings: build a C test file, load it, and explore every test in it.
+import { BuildError } from './build/errors.js';
+import { type BuildOptions, buildHarness } from './build/compile.js';
+import { type Exploration, type FailingExecution, NondeterminismError, drive } from './explore/driver.js';
+import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
+import { countPreemptions, decisionAt, type ExecutionView } from './explore/strategy.js';
+import { type NativeHarness, openHarness } from './native/addon.js';
+import { Outcome } from './native/ops.js';
+import { type Bug, describeBug } from './report/bug.js';
+import { decodeReplay } from './report/replay.js';
+
+export type Mode = 'drf' | 'sc';
+
+export interface CheckOptions extends BuildOptions {
+  /** run only these tests (names of WEFT_TESTs, or "main") */
+  test?: string | readonly string[];
+  maxBound?: number;
+  strategy?: string;
+  mode?: Mode;
+  maxExecutions?: number;
+  timeBudgetMs?: number;
+  /** scheduling points per execution before it counts as a livelock */
+  maxSteps?: number;
+  seed?: number;
+  /** a replay string: run exactly that execution instead of exploring */
+  replay?: string;
+  onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
+}
+
+export interface TestResult {
+  name: string;
+  status: 'pass' | 'fail' | 'error';
+  executions: number;
+  bound: number;
+  complete: boolean;
+  elapsedMs: number;
+  strategy: string;
+  /** what was explored, in words: never more than what was done */
+  guarantee: string;
+  bug?: Bug;
+  error?: string;
+}
+
+export interface CheckResult {
+  file: string;
+  tests: TestResult[];
+  library: string;
+  /** the harness library's content hash: same hash and options, same result */
+  hash: string;
+  cached: boolean;
+}
+
+export const defaults = {
+  maxBound: 2,
+  mode: 'drf' as Mode,
+  maxExecutions: Number.POSITIVE_INFINITY,
+  timeBudgetMs: Number.POSITIVE_INFINITY,
+  maxSteps: 50_000,
+  seed: 1,
+};
+
+const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
+
+export class OptionError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OptionError';
+  }
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (value === Number.POSITIVE_INFINITY && fallback === Number.POSITIVE_INFINITY) return value;
+  if (!Number.isInteger(value) || value < min) throw new OptionError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+  return value;
+}
+
+interface Settings {
+  maxBound: number;
+  strategy: string;
+  mode: Mode;
+  maxExecutions: number;
+  timeBudgetMs: number;
+  maxSteps: number;
+  seed: number;
+}
+
+export function resolveSettings(options: CheckOptions): Settings {
+  const mode = options.mode ?? defaults.mode;
+  if (mode !== 'drf' && mode !== 'sc') throw new OptionError(`mode must be 'drf' or 'sc', got '${mode}'`);
+  const strategy = options.strategy ?? defaultStrategy;
+  if (!strategyNames().includes(strategy))
+    throw new OptionError(`unknown strategy '${strategy}' (expected one of: ${strategyNames().join(', ')})`);
+  return {
+    maxBound: wholeNumber('maxBound', options.maxBound, defaults.maxBound),
+    strategy,
+    mode,
+    maxExecutions: wholeNumber('maxExecutions', options.maxExecutions, defaults.maxExecutions, 1),
+    timeBudgetMs: wholeNumber('timeBudgetMs', options.timeBudgetMs, defaults.timeBudgetMs, 1),
+    maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1),
+    seed: wholeNumber('seed', options.seed, defaults.seed),
+  };
+}
+
+export async function checkAllInterleavings(file: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const settings = resolveSettings(options);
+  const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
+  const built = buildHarness(file, options);
+  const harness = openHarness(built.library);
+  const available = harness.tests();
+  if (available.length === 0)
+    throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
+  const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
+  for (const name of wanted ?? [])
+    if (!available.some((test) => test.name === name))
+      throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
+  const tests: TestResult[] = [];
+  for (const [index, test] of available.entries()) {
+    if (wanted && !wanted.includes(test.name)) continue;
+    const run = replay
+      ? replayOne(harness, index, replay.decisions, { ...settings, mode: replay.mode })
+      : exploreOne(harness, index, test.name, settings, options.onProgress);
+    tests.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings.strategy));
+  }
+  return { file, tests, library: built.library, hash: built.hash, cached: built.cached };
+}
+
+type Run = Exploration | { error: string; executions: number; elapsedMs: number };
+
+async function exploreOne(
+  harness: NativeHarness, test: number, name: string, settings: Settings, onProgress: CheckOptions['onProgress'],
+): Promise<Run> {
+  const strategy = createStrategy(settings.strategy, {
+    maxBound: settings.maxBound, seed: settings.seed, capacity: harness.trace().capacity,
+  });
+  try {
+    return await drive(harness, strategy, {
+      test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,
+      maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode],
+      ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof NondeterminismError) return { error: error.message, executions: 0, elapsedMs: 0 };
+    throw error;
+  }
+}
+
+async function replayOne(harness: NativeHarness, test: number, decisions: number[], settings: Settings): Promise<Run> {
+  const started = performance.now();
+  const outcome = harness.run(test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode]);
+  const elapsedMs = performance.now() - started;
+  if (outcome === Outcome.DIVERGENCE)
+    return { error: `the replay does not fit this harness: ${harness.result().message}`, executions: 1, elapsedMs };
+  const base = { executions: 1, bound: 0, reachedBound: 0, complete: false, elapsedMs };
+  if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
+  const trace = harness.trace();
+  const steps = trace.status[0]!;
+  const execution: ExecutionView = {
+    steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps), object: trace.object.slice(0, steps),
+    value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
+  };
+  const failure: FailingExecution = {
+    outcome, preemptions: countPreemptions(execution),
+    decisions: Array.from({ length: steps }, (_, step) => decisionAt(execution, step)),
+    execution, tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
+  };
+  return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure };
+}
+
+function guarantee(run: Exploration): string {
+  switch (run.stoppedBy) {
+    case 'bug':
+      return `bug found at bound ${run.bound} after ${run.executions} executions`;
+    case 'exhausted':
+      return 'complete: every interleaving explored';
+    case 'replayed':
+      return 'one execution replayed: it passes';
+    case 'max-bound':
+      return `all executions with ≤ ${run.bound} preemptions explored`;
+    case 'max-executions':
+    case 'time-budget':
+      return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) during bound ${run.reachedBound} after ${run.executions} executions; ` +
+        (run.bound >= 0 ? `all executions with ≤ ${run.bound} preemptions explored` : 'no bound fully explored');
+  }
+}
+
+function toTestResult(name: string, run: Run, library: string, mode: Mode, strategy: string): TestResult {
+  if ('error' in run)
+    return { name, status: 'error', executions: run.executions, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+  const result: TestResult = {
+    name, status: run.failure ? 'fail' : 'pass', executions: run.executions, bound: Math.max(run.bound, 0),
+    complete: run.complete, elapsedMs: run.elapsedMs, strategy, guarantee: guarantee(run),
+  };
+  if (run.failure) result.bug = describeBug(run.failure, library, name, mode);
+  return result;
+}

@@ -1,0 +1,120 @@
+// The iterative driver: bound 0, 1, 2, … up to maxBound, each iteration running only the
+// executions that need exactly that many preemptions, until a bug (then it has the
+// fewest preemptions), exhaustion, or a budget. The event loop gets a turn every
+// ~50 ms so that timeouts, progress output and Ctrl-C keep working.
+import type { NativeHarness, RunResult } from '../native/addon.js';
+import { Outcome } from '../native/ops.js';
+import { type ExecutionView, type Strategy, countPreemptions, decisionAt } from './strategy.js';
+
+export interface DriveOptions {
+  test: number;
+  maxBound: number;
+  maxExecutions: number;
+  timeBudgetMs: number;
+  maxSteps: number;
+  mode: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface Progress {
+  bound: number;
+  executions: number;
+  elapsedMs: number;
+}
+
+/** Everything about the failing execution, copied out of the runtime's memory. */
+export interface FailingExecution {
+  outcome: number;
+  preemptions: number;
+  decisions: number[];
+  execution: ExecutionView;
+  /** code offset of every step (for source locations) */
+  tracePcs: Uint32Array;
+  result: RunResult;
+  output: string;
+}
+
+export type StopReason = 'bug' | 'exhausted' | 'max-bound' | 'max-executions' | 'time-budget' | 'replayed';
+
+export interface Exploration {
+  executions: number;
+  /** the highest bound fully explored (-1: none), or the bound where the bug was found */
+  bound: number;
+  /** the iteration that was running when exploration stopped */
+  reachedBound: number;
+  complete: boolean;
+  stoppedBy: StopReason;
+  elapsedMs: number;
+  failure?: FailingExecution;
+}
+
+const SLICE_MS = 50;
+
+export class NondeterminismError extends Error {
+  constructor(message: string) {
+    super(`the harness is nondeterministic: ${message}`);
+    this.name = 'NondeterminismError';
+  }
+}
+
+export async function drive(harness: NativeHarness, strategy: Strategy, options: DriveOptions): Promise<Exploration> {
+  const trace = harness.trace();
+  const status = trace.status;
+  const view: ExecutionView = {
+    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
+    enabled: trace.enabled,
+  };
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  let sliceEnd = started + SLICE_MS;
+  let executions = 0;
+  let bound = 0;
+  let explored = -1;
+  const finish = (stoppedBy: StopReason, complete: boolean, failure?: FailingExecution): Exploration => ({
+    executions, bound: failure ? bound : explored, reachedBound: bound, complete, stoppedBy, elapsedMs: elapsed(),
+    ...(failure ? { failure } : {}),
+  });
+
+  const lastBound = strategy.bounded ? options.maxBound : 0;
+  for (bound = 0; bound <= lastBound; bound++) {
+    if (!strategy.beginBound(bound)) return finish('exhausted', true);
+    for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
+      const outcome = harness.run(options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode);
+      executions++;
+      view.steps = status[0]!;
+      view.outcome = outcome;
+      if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
+        if (outcome === Outcome.DIVERGENCE) throw new NondeterminismError(harness.result().message);
+        return finish('bug', false, copyFailure(harness, view));
+      }
+      strategy.observe(view);
+      if ((executions & 63) === 0) {
+        const now = performance.now();
+        if (now >= sliceEnd) {
+          options.onProgress?.({ bound, executions, elapsedMs: now - started });
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceEnd = performance.now() + SLICE_MS;
+        }
+        if (now - started >= options.timeBudgetMs) return finish('time-budget', false);
+      }
+      if (executions >= options.maxExecutions) return finish('max-executions', false);
+    }
+    explored = bound;
+  }
+  if (!strategy.bounded) return finish('exhausted', true);
+  return finish(strategy.beyondMaxBound() ? 'max-bound' : 'exhausted', !strategy.beyondMaxBound());
+}
+
+function copyFailure(harness: NativeHarness, view: ExecutionView): FailingExecution {
+  const steps = view.steps;
+  const execution: ExecutionView = {
+    steps, outcome: view.outcome, thread: view.thread.slice(0, steps), op: view.op.slice(0, steps),
+    object: view.object.slice(0, steps), value: view.value.slice(0, steps), enabled: view.enabled.slice(0, steps),
+  };
+  const decisions: number[] = [];
+  for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
+  return {
+    outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
+    tracePcs: harness.trace().pc.slice(0, steps), result: harness.result(), output: harness.output(),
+  };
+}

@@ -1,0 +1,21 @@
+// The registry of exploration strategies: name -> constructor.
+import { DfsStrategy } from './dfs.js';
+import type { Strategy, StrategyOptions } from './strategy.js';
+
+type StrategyFactory = (options: StrategyOptions) => Strategy;
+
+const strategies = new Map<string, StrategyFactory>([
+  ['dfs', (options) => new DfsStrategy(options)],
+]);
+
+export const defaultStrategy = 'dfs';
+
+export function strategyNames(): string[] {
+  return [...strategies.keys()];
+}
+
+export function createStrategy(name: string, options: StrategyOptions): Strategy {
+  const factory = strategies.get(name);
+  if (!factory) throw new RangeError(`unknown strategy '${name}' (expected one of: ${strategyNames().join(', ')})`);
+  return factory(options);
+}

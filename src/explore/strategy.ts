@@ -1,0 +1,70 @@
+// The interface every exploration strategy implements (one strategy per file), and the
+// view of a finished execution that strategies learn from.
+import { Op } from '../native/ops.js';
+
+/** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
+export interface Schedule {
+  decisions: Uint16Array;
+  length: number;
+}
+
+/** A finished execution, read straight from the runtime's trace arrays (valid until the next run). */
+export interface ExecutionView {
+  steps: number;
+  outcome: number;
+  thread: Uint8Array;
+  op: Uint8Array;
+  object: Float64Array;
+  value: Float64Array;
+  enabled: Uint32Array;
+}
+
+export interface StrategyOptions {
+  maxBound: number;
+  seed: number;
+  /** room for decisions: the longest execution */
+  capacity: number;
+}
+
+export interface Strategy {
+  readonly name: string;
+  /** false when the strategy explores without a preemption bound (one pass, bound ignored) */
+  readonly bounded: boolean;
+  /**
+   * Starts iteration `bound` (0, 1, 2, … in order): the executions that need exactly
+   * `bound` preemptions. Returns false when none are left: the space is exhausted.
+   */
+  beginBound(bound: number): boolean;
+  /** The next schedule of this iteration, or undefined when the iteration is done. */
+  next(): Schedule | undefined;
+  /** Learns from the execution that just ran along the last schedule. */
+  observe(execution: ExecutionView): void;
+  /** True when choices needing more than maxBound preemptions were left unexplored. */
+  beyondMaxBound(): boolean;
+}
+
+/** The decision taken at a step: the thread that ran, or the value chosen. */
+export function decisionAt(execution: ExecutionView, step: number): number {
+  return execution.op[step] === Op.CHOOSE ? execution.value[step]! : execution.thread[step]!;
+}
+
+/** The thread that was running when step `step` was decided. */
+export function runningBefore(execution: ExecutionView, step: number): number {
+  return step === 0 ? 0 : execution.thread[step - 1]!;
+}
+
+/**
+ * A preemption: switching away from a thread that could have continued (and did not
+ * just yield: the runtime then leaves it out of the enabled set).
+ */
+export function isPreemption(execution: ExecutionView, step: number, thread: number): boolean {
+  const previous = runningBefore(execution, step);
+  return thread !== previous && ((execution.enabled[step]! >>> previous) & 1) === 1;
+}
+
+export function countPreemptions(execution: ExecutionView): number {
+  let count = 0;
+  for (let step = 1; step < execution.steps; step++)
+    if (execution.op[step] !== Op.CHOOSE && isPreemption(execution, step, execution.thread[step]!)) count++;
+  return count;
+}

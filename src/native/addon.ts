@@ -1,0 +1,76 @@
+// The native binding (addon/binding.cc): loads harness libraries and runs executions.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+import { addonPath } from '../paths.js';
+
+export interface TestInfo {
+  name: string;
+  file: string;
+  line: number;
+}
+
+/** Typed arrays over the runtime's trace memory: valid until the next run. */
+export interface TraceArrays {
+  thread: Uint8Array;
+  op: Uint8Array;
+  object: Float64Array;
+  value: Float64Array;
+  enabled: Uint32Array;
+  pc: Uint32Array;
+  capacity: number;
+  /** [steps, outcome] of the last execution */
+  status: Uint32Array;
+}
+
+export interface ThreadEnd {
+  state: number; // 0 unused, 1 runnable (blocked or stopped), 2 finished
+  op: number;
+  object: number;
+  pc: number;
+}
+
+export interface RunResult {
+  steps: number;
+  outcome: number;
+  thread: number;
+  threadCount: number;
+  pc: number;
+  signal: number;
+  exitStatus: number;
+  line: number;
+  file: string;
+  message: string;
+  faultAddress: number;
+  libraryBase: number;
+  heapBase: number;
+  threads: ThreadEnd[];
+}
+
+export interface NativeHarness {
+  tests(): TestInfo[];
+  run(test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number): number;
+  trace(): TraceArrays;
+  result(): RunResult;
+  output(): string;
+}
+
+interface Binding {
+  Harness: new (path: string) => NativeHarness;
+  abiVersion: number;
+  maxThreads: number;
+}
+
+let binding: Binding | undefined;
+
+export function loadBinding(): Binding {
+  if (binding) return binding;
+  if (!existsSync(addonPath))
+    throw new Error(`weft: the native addon is not built (${addonPath}); run npm install in the weft package`);
+  binding = createRequire(import.meta.url)(addonPath) as Binding;
+  return binding;
+}
+
+export function openHarness(libraryPath: string): NativeHarness {
+  return new (loadBinding().Harness)(libraryPath);
+}

@@ -1,0 +1,20 @@
+// Where weft's own files are, whether it runs from src/ (tests) or from dist/.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'weft') return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('weft: cannot find its package root');
+    dir = parent;
+  }
+}
+
+export const packageRoot = findPackageRoot();
+export const includeDir = join(packageRoot, 'addon', 'include');
+export const runtimeArchive = join(packageRoot, 'build', 'Release', 'weft_runtime.a');
+export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');

@@ -1,0 +1,152 @@
+// A failing execution turned into what the user reads: the kind of bug, its message and
+// location, every step with its source line, and what each thread was doing at the end.
+import type { FailingExecution } from '../explore/driver.js';
+import { isPreemption } from '../explore/strategy.js';
+import { Op, Outcome, opNames, outcomeNames, pcIsFunctionStart } from '../native/ops.js';
+import { type CodeLocation, sourceLine, symbolize } from './locations.js';
+import { AddressNamer } from './names.js';
+import { encodeReplay } from './replay.js';
+
+export interface BugLocation {
+  file: string;
+  line: number;
+}
+
+export interface BugStep {
+  step: number;
+  thread: number;
+  op: string;
+  /** what the step acted on: a variable, lock or thread, when it has one */
+  target?: string;
+  value?: number;
+  preemption: boolean;
+  location?: BugLocation;
+  source?: string;
+}
+
+export interface ThreadAtEnd {
+  thread: number;
+  state: 'finished' | 'blocked' | 'running';
+  /** what it was about to do, for the threads that had not finished */
+  waitingFor?: string;
+  location?: BugLocation;
+  source?: string;
+}
+
+export interface Bug {
+  kind: string;
+  message: string;
+  preemptions: number;
+  schedule: string;
+  location?: BugLocation;
+  thread: number;
+  steps: BugStep[];
+  threads: ThreadAtEnd[];
+  output: string;
+}
+
+const objectOps = new Set<number>([
+  Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK, Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW,
+  Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE,
+]);
+const threadOps = new Set<number>([Op.THREAD_CREATE, Op.THREAD_JOIN]);
+const valueOps = new Set<number>([
+  Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE,
+  Op.CHOOSE, Op.MUTEX_TRYLOCK,
+]);
+
+/** Return addresses point after the call: look up the call itself. */
+function lookupOffset(pc: number, op: number): number {
+  return pc === 0 || pcIsFunctionStart(op) ? pc : pc - 1;
+}
+
+export function describeBug(failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc'): Bug {
+  const { execution, result } = failure;
+  const namer = new AddressNamer(library, result.libraryBase, result.heapBase);
+  const crashed = failure.outcome === Outcome.CRASH;
+  const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
+  const offsets = [resultOffset];
+  for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
+  for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
+  const locations = symbolize(library, offsets);
+  const at = (offset: number) => located(locations.get(offset));
+
+  const describeTarget = (op: number, object: number): string | undefined =>
+    objectOps.has(op) ? namer.name(object) : threadOps.has(op) ? `T${object}` : undefined;
+
+  const steps: BugStep[] = [];
+  for (let step = 0; step < execution.steps; step++) {
+    const op = execution.op[step]!;
+    const thread = execution.thread[step]!;
+    const entry: BugStep = {
+      step, thread, op: opNames[op] ?? `op${op}`,
+      preemption: op !== Op.CHOOSE && step > 0 && isPreemption(execution, step, thread),
+      ...at(lookupOffset(tracePc(failure, step), op)),
+    };
+    const target = describeTarget(op, execution.object[step]!);
+    if (target !== undefined) entry.target = target;
+    if (valueOps.has(op)) entry.value = execution.value[step]!;
+    steps.push(entry);
+  }
+
+  const threads: ThreadAtEnd[] = result.threads.map((end, thread) => {
+    if (end.state === 2) return { thread, state: 'finished' };
+    const target = describeTarget(end.op, end.object);
+    return {
+      thread,
+      state: blockedOn(end.op) ? 'blocked' : 'running',
+      waitingFor: `${opNames[end.op] ?? 'op'}${target ? ` ${target}` : ''}`,
+      ...at(lookupOffset(end.pc, end.op)),
+    };
+  });
+
+  const assertionLocation = result.file && result.line ? { file: result.file, line: result.line } : undefined;
+  const location = assertionLocation ?? at(resultOffset).location ?? lastLocation(steps);
+  const bug: Bug = {
+    kind: outcomeNames[failure.outcome] ?? 'unknown',
+    message: bugMessage(failure, threads),
+    preemptions: failure.preemptions,
+    schedule: encodeReplay({ test, mode, decisions: failure.decisions }),
+    thread: result.thread,
+    steps,
+    threads,
+    output: failure.output,
+  };
+  if (location) bug.location = location;
+  return bug;
+}
+
+function tracePc(failure: FailingExecution, step: number): number {
+  return failure.tracePcs[step] ?? 0;
+}
+
+function located(location: CodeLocation | undefined): { location?: BugLocation; source?: string } {
+  if (!location) return {};
+  const source = sourceLine(location.file, location.line);
+  return { location: { file: location.file, line: location.line }, ...(source !== undefined ? { source } : {}) };
+}
+
+function lastLocation(steps: BugStep[]): BugLocation | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.location) return steps[i]!.location;
+  return undefined;
+}
+
+function blockedOn(op: number): boolean {
+  return op === Op.MUTEX_LOCK || op === Op.THREAD_JOIN;
+}
+
+function bugMessage(failure: FailingExecution, threads: ThreadAtEnd[]): string {
+  const { result } = failure;
+  switch (failure.outcome) {
+    case Outcome.DEADLOCK: {
+      const waiting = threads.filter((t) => t.state !== 'finished').map((t) => `T${t.thread} waits to ${t.waitingFor}`);
+      return `deadlock: ${waiting.join('; ')}`;
+    }
+    case Outcome.LIVELOCK: {
+      const running = threads.filter((t) => t.state !== 'finished').map((t) => `T${t.thread}`);
+      return `no progress after ${result.steps} steps (maxSteps): ${running.join(', ')} still running`;
+    }
+    default:
+      return result.message || outcomeNames[failure.outcome] || 'failure';
+  }
+}

@@ -1,0 +1,35 @@
+// The --json shape (DESIGN.md 4.1): stable fields first; fields may be added, never
+// change meaning.
+import type { CheckResult } from '../check.js';
+
+export function toJson(result: CheckResult): object {
+  return {
+    file: result.file,
+    tests: result.tests.map((test) => ({
+      name: test.name,
+      status: test.status,
+      executions: test.executions,
+      bound: test.bound,
+      complete: test.complete,
+      elapsedMs: Math.round(test.elapsedMs * 1000) / 1000,
+      strategy: test.strategy,
+      guarantee: test.guarantee,
+      ...(test.error !== undefined ? { error: test.error } : {}),
+      ...(test.bug
+        ? {
+            bug: {
+              kind: test.bug.kind,
+              message: test.bug.message,
+              preemptions: test.bug.preemptions,
+              schedule: test.bug.schedule,
+              ...(test.bug.location ? { location: test.bug.location } : {}),
+              thread: test.bug.thread,
+              threads: test.bug.threads,
+              steps: test.bug.steps,
+              output: test.bug.output,
+            },
+          }
+        : {}),
+    })),
+  };
+}

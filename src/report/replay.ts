@@ -1,0 +1,48 @@
+// Replay strings: `weft1:<test>:<mode>:<decisions>`, text that reproduces one execution
+// exactly. Decisions are run-length encoded: "0*5.1*2.0" = 0,0,0,0,0,1,1,0.
+
+export interface Replay {
+  test: string;
+  mode: 'drf' | 'sc';
+  decisions: number[];
+}
+
+const PREFIX = 'weft1';
+
+export function encodeReplay(replay: Replay): string {
+  const runs: string[] = [];
+  for (let i = 0; i < replay.decisions.length; ) {
+    const decision = replay.decisions[i]!;
+    let count = 1;
+    while (replay.decisions[i + count] === decision) count++;
+    runs.push(count === 1 ? `${decision}` : `${decision}*${count}`);
+    i += count;
+  }
+  return `${PREFIX}:${replay.test}:${replay.mode}:${runs.join('.')}`;
+}
+
+export class ReplayFormatError extends Error {
+  constructor(text: string, why: string) {
+    super(`not a weft replay string (${why}): ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
+    this.name = 'ReplayFormatError';
+  }
+}
+
+export function decodeReplay(text: string): Replay {
+  const parts = text.trim().split(':');
+  if (parts[0] !== PREFIX) throw new ReplayFormatError(text, `expected it to start with ${PREFIX}:`);
+  if (parts.length !== 4) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS');
+  const [, test, mode, body] = parts as [string, string, string, string];
+  if (!/^[A-Za-z_]\w*$/.test(test)) throw new ReplayFormatError(text, `bad test name '${test}'`);
+  if (mode !== 'drf' && mode !== 'sc') throw new ReplayFormatError(text, `bad mode '${mode}'`);
+  const decisions: number[] = [];
+  for (const run of body === '' ? [] : body.split('.')) {
+    const match = /^(\d+)(?:\*(\d+))?$/.exec(run);
+    if (!match) throw new ReplayFormatError(text, `bad run '${run}'`);
+    const decision = Number(match[1]);
+    const count = match[2] === undefined ? 1 : Number(match[2]);
+    if (decision > 65535 || count < 1 || count > 1 << 20) throw new ReplayFormatError(text, `bad run '${run}'`);
+    for (let i = 0; i < count; i++) decisions.push(decision);
+  }
+  return { test, mode, decisions };
+}

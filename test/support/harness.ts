@@ -1,0 +1,31 @@
+// Helpers for weft's own tests: fixture paths, the CLI, and a temporary C file.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { packageRoot } from '../../src/paths.js';
+
+export const fixture = (name: string): string => join(packageRoot, 'fixtures', name);
+
+export interface CliRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI (dist/) as a user would. */
+export function runCli(args: string[], cwd = packageRoot): CliRun {
+  const result = spawnSync(process.execPath, [join(packageRoot, 'dist', 'src', 'cli', 'main.js'), ...args], {
+    cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Writes a C test file into a fresh temporary directory and returns its path. */
+export function writeHarness(source: string, name = 'harness.c'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-test-'));
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  return file;
+}
