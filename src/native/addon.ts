@@ -21,6 +21,11 @@ export interface TraceArrays {
   capacity: number;
   /** [steps, outcome] of the last execution */
   status: Uint32Array;
+  /** per thread at the end of the last execution: 0 unused, 1 runnable, 2 finished */
+  threadState: Uint8Array;
+  /** per thread at the end: the operation it was about to execute, and its object */
+  pendingOp: Uint8Array;
+  pendingObject: Float64Array;
 }
 
 export interface ThreadEnd {
