@@ -7,9 +7,9 @@ import { fixture } from './fixtures.js';
 import { printTable } from './table.js';
 
 const throughputCases = [
-  { file: 'bench/two_threads_20_points.c', maxBound: 3, mode: 'drf' as const },
-  { file: 'locked_counter.c', maxBound: 10, mode: 'sc' as const },
-  { file: 'bench/two_threads_20_points.c', maxBound: 2, mode: 'sc' as const },
+  { file: 'bench/two_threads_20_points.c', maxBound: 4, mode: 'drf' as const },
+  { file: 'bench/two_threads_20_points.c', maxBound: 1000, mode: 'drf' as const },
+  { file: 'locked_counter.c', maxBound: 1000, mode: 'sc' as const },
 ];
 
 export async function coreBench(): Promise<void> {

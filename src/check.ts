@@ -115,7 +115,9 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
     if (!available.some((test) => test.name === name))
       throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
   const tests: TestResult[] = [];
-  for (const [index, test] of available.entries()) {
+  // the compiler may emit the test descriptors in any order: run them in source order
+  const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
+  for (const [index, test] of inSourceOrder) {
     if (wanted && !wanted.includes(test.name)) continue;
     const run = replay
       ? replayOne(harness, index, replay.decisions, { ...settings, mode: replay.mode })

@@ -1,27 +1,163 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkAllInterleavings } from '../src/index.js';
+import { buildHarness } from '../src/build/compile.js';
+import { type TestResult, checkAllInterleavings } from '../src/index.js';
+import { openHarness } from '../src/native/addon.js';
+import { decodeReplay } from '../src/report/replay.js';
 import { fixture } from './support/harness.js';
 
-describe('core exploration', () => {
+async function only(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}): Promise<TestResult> {
+  const result = await checkAllInterleavings(fixture(file), { strategy: 'dfs', ...options });
+  expect(result.tests).toHaveLength(1);
+  return result.tests[0]!;
+}
+
+describe('finding bugs with the fewest preemptions', () => {
   it('finds a lost update on a plain int in sc mode at bound 1', async () => {
-    const result = await checkAllInterleavings(fixture('lost_update.c'), { mode: 'sc', strategy: 'dfs' });
-    const [test] = result.tests;
-    expect(test?.status).toBe('fail');
-    expect(test?.bug?.kind).toBe('assertion');
-    expect(test?.bug?.preemptions).toBe(1);
-    expect(test?.bound).toBe(1);
-    expect(test?.bug?.message).toBe('counter == 2');
+    const test = await only('lost_update.c', { mode: 'sc' });
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, message: 'counter == 2' } });
+    expect(test.bug?.location).toEqual({ file: 'fixtures/lost_update.c', line: 20 });
   });
 
-  it('finds the two-lock deadlock at bound 1', async () => {
-    const result = await checkAllInterleavings(fixture('deadlock_two_locks.c'), { strategy: 'dfs' });
-    expect(result.tests[0]?.bug?.kind).toBe('deadlock');
-    expect(result.tests[0]?.bug?.preemptions).toBe(1);
+  it('finds the two-lock deadlock at bound 1 and names what each thread waits for', async () => {
+    const test = await only('deadlock_two_locks.c');
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'deadlock', preemptions: 1 } });
+    expect(test.bug?.message).toContain('T0 waits to lock b');
+    expect(test.bug?.message).toContain('T1 waits to lock a');
   });
 
-  it('passes a correctly locked counter exhaustively', async () => {
-    const result = await checkAllInterleavings(fixture('locked_counter.c'), { mode: 'sc', strategy: 'dfs', maxBound: 10 });
-    expect(result.tests[0]).toMatchObject({ status: 'pass', complete: true });
+  it('finds a bug that needs the created thread to run before its creator continues, at bound 1', async () => {
+    const bound0 = await only('core/create_order.c', { maxBound: 0 });
+    expect(bound0).toMatchObject({ status: 'pass', executions: 1, complete: false });
+    const test = await only('core/create_order.c');
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, thread: 1 } });
+  });
+
+  it('passes a correctly locked counter, exhaustively', async () => {
+    const test = await only('locked_counter.c', { mode: 'sc', maxBound: 10 });
+    expect(test).toMatchObject({ status: 'pass', complete: true, guarantee: 'complete: every interleaving explored' });
+  });
+});
+
+describe('dfs execution counts, computed by hand', () => {
+  // create_store_join: after the create, main's m stores can interleave with the
+  // child's start, n stores and exit (n + 2 events) in C(m + n + 2, m) ways; then main
+  // joins (disabled until the child exits) and returns.
+  const binomial = (n: number, k: number): number => (k === 0 ? 1 : (binomial(n - 1, k - 1) * n) / k);
+
+  it('m = n = 1: 1 execution at bound 0, 2 at bound 1, all C(4,1) = 4 at bound 2', async () => {
+    // bound 0: main stores, then the child runs. bound 1: the child runs to its end
+    // right after the create (one preemption, switching back is free). bound 2: main
+    // preempts the child after its start, or after its store (two preemptions each).
+    const counts = [];
+    for (const maxBound of [0, 1, 2])
+      counts.push((await only('core/counting.c', { test: 'create_store_join', maxBound })).executions);
+    expect(counts).toEqual([1, 2, 4]);
+    expect(binomial(4, 1)).toBe(4);
+    const full = await only('core/counting.c', { test: 'create_store_join', maxBound: 2 });
+    expect(full.complete).toBe(true);
+  });
+
+  it('m = n = 2: C(6,2) = 15 executions unbounded', async () => {
+    const test = await only('core/counting.c', { test: 'create_store_join', maxBound: 100, cflags: '-DMAIN_OPS=2 -DCHILD_OPS=2' });
+    expect(test.executions).toBe(binomial(6, 2));
+    expect(test.complete).toBe(true);
+  });
+
+  it('m = 3, n = 2: C(7,3) = 35 executions unbounded', async () => {
+    const test = await only('core/counting.c', { test: 'create_store_join', maxBound: 100, cflags: '-DMAIN_OPS=3 -DCHILD_OPS=2' });
+    expect(test.executions).toBe(binomial(7, 3));
+  });
+
+  it('a child alone between create and join: 1 execution', async () => {
+    const test = await only('core/counting.c', { test: 'create_join_only', cflags: '-DCHILD_OPS=5' });
+    expect(test).toMatchObject({ executions: 1, complete: true });
+  });
+
+  it('weft_choose(3): 3 executions at bound 0, no preemption needed', async () => {
+    const test = await only('core/counting.c', { test: 'choose_three', maxBound: 0 });
+    expect(test).toMatchObject({ executions: 3, complete: true, bound: 0 });
+  });
+});
+
+describe('executions are deterministic and start from the initial state', () => {
+  it('replays one schedule 1,000 times with identical traces, byte for byte', async () => {
+    const failing = await only('lost_update.c', { mode: 'sc' });
+    const { decisions } = decodeReplay(failing.bug!.schedule);
+    const harness = openHarness(buildHarness(fixture('lost_update.c')).library);
+    const trace = harness.trace();
+    const schedule = Uint16Array.from(decisions);
+    const snapshot = () => {
+      const steps = trace.status[0]!;
+      return Buffer.concat([
+        trace.thread.slice(0, steps), trace.op.slice(0, steps), new Uint8Array(trace.object.slice(0, steps).buffer),
+        new Uint8Array(trace.value.slice(0, steps).buffer), new Uint8Array(trace.enabled.slice(0, steps).buffer),
+        new Uint8Array(trace.pc.slice(0, steps).buffer), Buffer.from(harness.output()), Buffer.from([trace.status[1]!]),
+      ]);
+    };
+    harness.run(0, schedule, schedule.length, 1000, 1);
+    const first = snapshot();
+    expect(trace.status[1]).toBe(1); // the assertion fails every time
+    for (let i = 0; i < 1000; i++) {
+      harness.run(0, schedule, schedule.length, 1000, 1);
+      expect(snapshot().equals(first)).toBe(true);
+    }
+  });
+
+  it('restores globals and the heap before each of thousands of executions', async () => {
+    const test = await only('core/initial_state.c', { maxBound: 3 });
+    expect(test.status).toBe('pass');
+    expect(test.executions).toBeGreaterThan(1000);
+  });
+});
+
+describe('every way an execution can end', () => {
+  const outcomes = async (name: string) => only('core/outcomes.c', { test: name });
+
+  it.each([
+    ['plain_assert', 'assertion', 'answer == 42'],
+    ['weft_assert_with_message', 'assertion', 'answer is 41'],
+    ['calls_abort', 'exit', 'abort() called'],
+    ['exits_with_status', 'exit', 'exit(3)'],
+    ['divides_by_zero', 'crash', 'Floating point exception'],
+    ['illegal_instruction', 'crash', 'Illegal instruction'],
+    ['stack_overflow', 'crash', 'stack overflow in thread 0'],
+    ['unlocks_a_free_mutex', 'misuse', 'unlocking a mutex that is not locked'],
+    ['double_free', 'memory', 'double free'],
+  ])('%s ends as %s', async (name, kind, message) => {
+    const test = await outcomes(name);
+    expect(test.status).toBe('fail');
+    expect(test.bug?.kind).toBe(kind);
+    expect(test.bug?.message).toContain(message);
+    expect(test.bug?.location?.file).toBe('fixtures/core/outcomes.c');
+  });
+
+  it('a relocked normal mutex deadlocks its own thread', async () => {
+    const test = await outcomes('relocks_its_own_mutex');
+    expect(test.bug).toMatchObject({ kind: 'deadlock', message: expect.stringContaining('T0 waits to lock lock') });
+  });
+
+  it('an endless execution stops at maxSteps as a livelock', async () => {
+    const test = await only('core/outcomes.c', { test: 'never_ends', maxSteps: 500 });
+    expect(test.bug).toMatchObject({ kind: 'livelock', message: expect.stringContaining('no progress after 500 steps') });
+  });
+
+  it('exit(0) ends the execution normally and its output is not a failure', async () => {
+    const test = await outcomes('exits_cleanly');
+    expect(test).toMatchObject({ status: 'pass', executions: 1 });
+  });
+
+  it('reports a crash in one interleaving and keeps going with the next test', async () => {
+    const result = await checkAllInterleavings(fixture('core/crash_in_one_interleaving.c'), { strategy: 'dfs' });
+    const [crash, next] = result.tests;
+    expect(crash).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'crash', preemptions: 1, thread: 1 } });
+    expect(crash?.bug?.message).toContain('SIGSEGV: invalid memory access at (nil)');
+    expect(crash?.bug?.location).toEqual({ file: 'fixtures/core/crash_in_one_interleaving.c', line: 15 });
+    expect(next).toMatchObject({ name: 'runs_after_the_crash', status: 'pass' });
+  });
+
+  it('runs a main() program as the single test "main"; a non-zero return fails', async () => {
+    const test = await only('core/main_style.c');
+    expect(test).toMatchObject({ name: 'main', status: 'pass', complete: true });
   });
 });

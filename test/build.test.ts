@@ -1,0 +1,63 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { buildHarness, parseDepfile } from '../src/build/compile.js';
+import { BuildError } from '../src/build/errors.js';
+import { refusalReason } from '../src/build/symbols.js';
+import { writeHarness } from './support/harness.js';
+
+const withHeader = (value: number) => ({
+  source: '#include "value.h"\n#include <weft.h>\nWEFT_TEST(reads_header) { weft_assert(VALUE == VALUE); }\n',
+  header: `#define VALUE ${value}\n`,
+});
+
+describe('the build cache', () => {
+  it('reuses a build until the file or a header it includes changes', () => {
+    const { source, header } = withHeader(1);
+    const file = writeHarness(source);
+    const headerFile = join(dirname(file), 'value.h');
+    writeFileSync(headerFile, header);
+    const cacheDirectory = join(dirname(file), 'cache');
+    const first = buildHarness(file, { cacheDirectory });
+    expect(first.cached).toBe(false);
+    expect(first.dependencies).toContain(headerFile);
+    const second = buildHarness(file, { cacheDirectory });
+    expect(second).toMatchObject({ cached: true, library: first.library, hash: first.hash });
+    writeFileSync(headerFile, withHeader(2).header);
+    const third = buildHarness(file, { cacheDirectory });
+    expect(third.cached).toBe(false);
+    expect(third.hash).not.toBe(first.hash);
+    expect(buildHarness(file, { cacheDirectory, cflags: '-DEXTRA=1' }).cached).toBe(false);
+  });
+
+  it('reports a compile error as one BuildError with its location', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(t) { int x = ; }\n');
+    expect.assertions(3);
+    try {
+      buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') });
+    } catch (error) {
+      expect(error).toBeInstanceOf(BuildError);
+      expect((error as BuildError).kind).toBe('compile');
+      expect((error as BuildError).location).toMatchObject({ line: 2 });
+    }
+  });
+
+  it('refuses an unmodelled pthread function with the place it is used', () => {
+    const file = writeHarness('#include <pthread.h>\n#include <weft.h>\nWEFT_TEST(t) {\n  pthread_cancel(pthread_self());\n}\n');
+    expect(() => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') })).toThrow(/harness\.c:4: 'pthread_cancel' is not supported by weft/);
+  });
+
+  it('knows what it models and what it refuses', () => {
+    expect(refusalReason('pthread_mutex_lock')).toBeUndefined();
+    expect(refusalReason('memcpy')).toBeUndefined();
+    expect(refusalReason('pthread_mutexattr_settype')).toBeUndefined();
+    expect(refusalReason('socket')).toMatch(/sockets/);
+    expect(refusalReason('pthread_spin_lock_unknown')).toMatch(/not modelled/);
+  });
+
+  it('parses make-style dependency files', () => {
+    expect(parseDepfile('a.o: a.c /x/b.h \\\n /y/c\\ d.h\n')).toEqual(['a.c', '/x/b.h', '/y/c d.h']);
+  });
+});
