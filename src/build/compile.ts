@@ -1,0 +1,177 @@
+// C test file -> instrumented shared library: compile every source with
+// -fsanitize=thread (the compiler's instrumentation, not its runtime), redirect the
+// calls weft models to the runtime, refuse what it cannot model, link the runtime in.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+
+import { includeDir, runtimeArchive } from '../paths.js';
+import { defaultCacheDirectory, hashFile, hashText, lookup, store } from './cache.js';
+import { BuildError, compileError } from './errors.js';
+import { redefinitionTable, refusalReason } from './symbols.js';
+import { compilerCommand, compilerVersion, runTool } from './toolchain.js';
+
+export interface BuildOptions {
+  /** extra compiler flags, as one shell-like string or a list */
+  cflags?: string | readonly string[];
+  includeDirs?: readonly string[];
+  /** further C files linked into the harness */
+  sources?: readonly string[];
+  cacheDirectory?: string;
+}
+
+export interface BuiltHarness {
+  library: string;
+  /** every file the build read: sources and included headers (for watch mode) */
+  dependencies: string[];
+  /** identifies the library's content: equal hashes, equal behaviour */
+  hash: string;
+  cached: boolean;
+}
+
+const BUILD_FORMAT = '1';
+const exportsMap = '{ global: weft_runtime_open; local: *; };\n';
+
+let runtimeIdentity: string | undefined;
+
+function runtimeHash(): string {
+  if (runtimeIdentity === undefined) {
+    const archive = hashFile(runtimeArchive);
+    if (!archive) throw new BuildError('toolchain', `weft's runtime is not built (${runtimeArchive}): run npm install in the weft package`);
+    runtimeIdentity = hashText(archive, hashFile(join(includeDir, 'weft.h')) ?? '');
+  }
+  return runtimeIdentity;
+}
+
+export function splitFlags(flags: string | readonly string[] | undefined): string[] {
+  if (flags === undefined) return [];
+  if (typeof flags !== 'string') return [...flags];
+  return [...flags.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+/** Paths as the user wrote them (relative to the working directory when inside it). */
+function displayPath(absolute: string): string {
+  const rel = relative(process.cwd(), absolute);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolute;
+}
+
+export function buildHarness(file: string, options: BuildOptions = {}): BuiltHarness {
+  const sources = [file, ...(options.sources ?? [])].map((source) => resolve(source));
+  for (const source of sources)
+    if (!existsSync(source)) throw new BuildError('missing-file', `no such file: ${displayPath(source)}`);
+  const flags = [
+    ...(options.includeDirs ?? []).flatMap((dir) => ['-I', resolve(dir)]),
+    ...splitFlags(options.cflags),
+  ];
+  const key = hashText(
+    BUILD_FORMAT, process.cwd(), sources.join('\n'), flags.join('\0'), compilerVersion(), runtimeHash(),
+  );
+  const entry = join(options.cacheDirectory ?? defaultCacheDirectory(), key.slice(0, 32));
+  const hit = lookup(entry);
+  if (hit) return { library: hit, dependencies: readDependencies(entry), hash: basename(hit, '.so'), cached: true };
+
+  mkdirSync(entry, { recursive: true });
+  const work = mkdtempSync(join(entry, 'work-'));
+  try {
+    const dependencies = new Set<string>();
+    const objects = sources.map((source, index) => compileOne(source, index, flags, work, dependencies));
+    const hash = hashText(key, ...[...dependencies].sort().map((path) => `${path}:${hashFile(path)}`)).slice(0, 32);
+    const library = join(entry, `${hash}.so`);
+    link(objects, library, work);
+    store(entry, {
+      library: basename(library),
+      dependencies: [...dependencies].map((path) => ({ path, hash: hashFile(path) ?? '' })),
+    });
+    return { library, dependencies: [...dependencies], hash, cached: false };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function readDependencies(entry: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(entry, 'manifest.json'), 'utf8')) as { dependencies: { path: string }[] };
+    return manifest.dependencies.map((dependency) => dependency.path);
+  } catch {
+    return [];
+  }
+}
+
+function compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): string {
+  const object = join(work, `${index}.o`);
+  const depfile = join(work, `${index}.d`);
+  const args = [
+    '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+    '-I', includeDir, ...flags, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
+  ];
+  const result = runTool(compilerCommand(), args);
+  if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
+  for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
+  refuseUnsupported(object);
+  const table = join(work, 'redefine.txt');
+  writeFileSync(table, redefinitionTable(true));
+  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, object]);
+  if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
+  return object;
+}
+
+/** make-style dependency list: "obj: a.c b.h \\\n c.h" */
+export function parseDepfile(text: string): string[] {
+  const body = text.replace(/\\\n/g, ' ');
+  const colon = body.indexOf(': ');
+  return (colon < 0 ? '' : body.slice(colon + 2))
+    .split(/(?<!\\)\s+/)
+    .filter((path) => path !== '')
+    .map((path) => path.replace(/\\ /g, ' '));
+}
+
+function refuseUnsupported(object: string): void {
+  const undefinedSymbols = runTool('nm', ['-u', '--format=posix', object]).stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+    .filter((symbol) => symbol !== '');
+  for (const symbol of undefinedSymbols) {
+    const reason = refusalReason(symbol);
+    if (!reason) continue;
+    const location = useSite(object, symbol);
+    const where = location ? `${location.file}:${location.line}: ` : '';
+    throw new BuildError('unsupported-symbol', `${where}'${symbol}' is not supported by weft: ${reason}`, location);
+  }
+}
+
+/** The first call site of `symbol` in the object, from its relocations and debug info. */
+function useSite(object: string, symbol: string): { file: string; line: number } | undefined {
+  const relocations = runTool('objdump', ['-r', object]).stdout;
+  let section = '';
+  for (const line of relocations.split('\n')) {
+    const header = /^RELOCATION RECORDS FOR \[(.+)\]:/.exec(line);
+    if (header) {
+      section = header[1] ?? '';
+      continue;
+    }
+    const record = /^([0-9a-f]+)\s+\S+\s+([^\s+-]+)/.exec(line);
+    if (!record || record[2] !== symbol || !section.startsWith('.text')) continue;
+    const position = runTool('addr2line', ['-e', object, '-j', section, `0x${record[1]}`]).stdout.trim();
+    const match = /^(.*):(\d+)/.exec(position);
+    if (match && match[1] !== '??') return { file: displayPath(resolve(match[1] ?? '')), line: Number(match[2]) };
+  }
+  return undefined;
+}
+
+function link(objects: string[], library: string, work: string): void {
+  const exportsFile = join(work, 'exports.map');
+  writeFileSync(exportsFile, exportsMap);
+  const result = runTool(compilerCommand(), [
+    '-shared', '-o', library, ...objects, runtimeArchive,
+    '-Wl,-z,relro,-z,now', '-Wl,--no-undefined', '-Wl,--undefined=weft_runtime_open',
+    `-Wl,--version-script=${exportsFile}`, '-lm', '-ldl',
+  ]);
+  if (result.status !== 0) {
+    const undefinedReference = /(?:^|\n)(?:[^\n]*?)(?:([^\s:]+):(\d+):\s*)?undefined reference to `([^']+)'/.exec(result.stderr);
+    if (undefinedReference) {
+      const [, file, line, symbol] = undefinedReference;
+      const location = file && line ? { file, line: Number(line) } : undefined;
+      throw new BuildError('link', `${location ? `${file}:${line}: ` : ''}undefined reference to '${symbol}'`, location, result.stderr);
+    }
+    throw new BuildError('link', `cannot link the harness: ${result.stderr.trim().split('\n')[0]}`, undefined, result.stderr);
+  }
+}

@@ -1,0 +1,39 @@
+// Why a harness could not be built. Every build failure is one of these: one clear
+// message, and the source location when there is one.
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column?: number;
+}
+
+export type BuildErrorKind = 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain';
+
+export class BuildError extends Error {
+  constructor(
+    readonly kind: BuildErrorKind,
+    message: string,
+    readonly location?: SourceLocation,
+    /** the compiler's own output, when it has more to say */
+    readonly details?: string,
+  ) {
+    super(message);
+    this.name = 'BuildError';
+  }
+}
+
+const diagnostic = /^(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$/m;
+
+/** The first error of a gcc/clang diagnostic listing as a BuildError. */
+export function compileError(stderr: string, fallbackFile: string): BuildError {
+  const match = diagnostic.exec(stderr);
+  if (!match) return new BuildError('compile', `cannot compile ${fallbackFile}: ${firstLine(stderr)}`, undefined, stderr);
+  const [, file, line, column, text] = match as unknown as [string, string, string, string | undefined, string];
+  const location: SourceLocation = { file, line: Number(line) };
+  if (column) location.column = Number(column);
+  return new BuildError('compile', `${file}:${line}${column ? `:${column}` : ''}: error: ${text}`, location, stderr);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'the compiler failed';
+}
