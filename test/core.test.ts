@@ -161,3 +161,18 @@ describe('every way an execution can end', () => {
     expect(test).toMatchObject({ name: 'main', status: 'pass', complete: true });
   });
 });
+
+describe('threads and mutexes', () => {
+  it('models mutex kinds, trylock, thread identity, exit values, detach and pthread_exit in main', async () => {
+    const result = await checkAllInterleavings(fixture('core/threads_and_mutexes.c'), { strategy: 'dfs', maxBound: 3 });
+    expect(result.tests.map((test) => [test.name, test.status])).toEqual([
+      ['mutex_kinds', 'pass'],
+      ['trylock_sees_both_outcomes', 'pass'],
+      ['identity_and_exit_values', 'pass'],
+      ['main_exits_first', 'pass'],
+      ['detached_thread', 'pass'],
+    ]);
+    // trylock: both results were explored (the lock free, and held by the other thread)
+    expect(result.tests[1]!.executions).toBeGreaterThan(2);
+  });
+});
