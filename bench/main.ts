@@ -1,7 +1,11 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
+import { stressBench } from './stress.js';
 
-const sections: [string, () => Promise<void>][] = [['core', coreBench]];
+const sections: [string, () => Promise<void>][] = [
+  ['core', coreBench],
+  ['stress', () => stressBench()],
+];
 
 const only = process.argv[2];
 for (const [name, run] of sections) if (!only || only === name) await run();
