@@ -176,3 +176,17 @@ describe('threads and mutexes', () => {
     expect(result.tests[1]!.executions).toBeGreaterThan(2);
   });
 });
+
+describe('fairness', () => {
+  it('a spin loop on an atomic without yields terminates and passes at bound 0', async () => {
+    const test = await only('core/spin_wait.c', { test: 'spin_until_published', maxBound: 0 });
+    expect(test).toMatchObject({ status: 'pass', bound: 0 });
+    const exhaustive = await only('core/spin_wait.c', { test: 'spin_until_published', maxBound: 3 });
+    expect(exhaustive.status).toBe('pass');
+  });
+
+  it('an endless spin ends as a livelock, not a hang', async () => {
+    const test = await only('core/spin_wait.c', { test: 'spin_forever', maxSteps: 1000 });
+    expect(test.bug).toMatchObject({ kind: 'livelock', preemptions: 0 });
+  });
+});

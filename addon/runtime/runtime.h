@@ -47,6 +47,7 @@ struct thread {
   uintptr_t spin_object;
   uint64_t spin_value;
   uint64_t spin_epoch;
+  uint32_t spin_repeats;
 };
 
 struct runtime {

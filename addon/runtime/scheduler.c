@@ -152,21 +152,28 @@ void sched_record_write(uintptr_t address, uint8_t size) {
 }
 
 /* A thread that reads the same location at the same place and sees the same value,
- * with no write anywhere in between, is spinning: it gives way like a yield, so that
- * busy-wait loops terminate without counting a preemption. */
+ * again and again with no write anywhere in between, is spinning: it gives way like a
+ * yield, so that busy-wait loops terminate without counting a preemption. Three reads
+ * are the evidence: a short loop that re-reads a value twice is not taken for a spin. */
+#define SPIN_REPEATS 2
+
 void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
   struct thread *t = &r->threads[r->current];
   if (t->spin_pc == pc && t->spin_object == object && t->spin_value == value &&
       t->spin_epoch == r->write_epoch) {
-    t->yielded = 1;
+    if (++t->spin_repeats >= SPIN_REPEATS) {
+      t->yielded = 1;
+      t->spin_repeats = 0;
+    }
     return;
   }
   t->spin_pc = pc;
   t->spin_object = object;
   t->spin_value = value;
   t->spin_epoch = r->write_epoch;
+  t->spin_repeats = 0;
 }
 
 void sched_yield_current(void) { current_thread()->yielded = 1; }
