@@ -1,9 +1,8 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
 import { BuildError } from './build/errors.js';
 import { type BuildOptions, buildHarness } from './build/compile.js';
-import { type Exploration, type FailingExecution, NondeterminismError, drive } from './explore/driver.js';
+import { type Exploration, NondeterminismError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
-import { countPreemptions, decisionAt, type ExecutionView } from './explore/strategy.js';
 import { type NativeHarness, openHarness } from './native/addon.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
@@ -155,17 +154,7 @@ async function replayOne(harness: NativeHarness, test: number, decisions: number
     return { error: `the replay does not fit this harness: ${harness.result().message}`, executions: 1, elapsedMs };
   const base = { executions: 1, bound: 0, reachedBound: 0, complete: false, elapsedMs };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
-  const trace = harness.trace();
-  const steps = trace.status[0]!;
-  const execution: ExecutionView = {
-    steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps), object: trace.object.slice(0, steps),
-    value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
-  };
-  const failure: FailingExecution = {
-    outcome, preemptions: countPreemptions(execution),
-    decisions: Array.from({ length: steps }, (_, step) => decisionAt(execution, step)),
-    execution, tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
-  };
+  const failure = copyFailure(harness, { steps: harness.trace().status[0]!, outcome });
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure };
 }
 

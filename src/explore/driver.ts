@@ -105,16 +105,18 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   return finish(strategy.beyondMaxBound() ? 'max-bound' : 'exhausted', !strategy.beyondMaxBound());
 }
 
-function copyFailure(harness: NativeHarness, view: ExecutionView): FailingExecution {
+/** Copies the execution that just ended (the trace arrays are reused by the next run). */
+export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 'steps' | 'outcome'>): FailingExecution {
   const steps = view.steps;
+  const trace = harness.trace();
   const execution: ExecutionView = {
-    steps, outcome: view.outcome, thread: view.thread.slice(0, steps), op: view.op.slice(0, steps),
-    object: view.object.slice(0, steps), value: view.value.slice(0, steps), enabled: view.enabled.slice(0, steps),
+    steps, outcome: view.outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
   };
   const decisions: number[] = [];
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
-    tracePcs: harness.trace().pc.slice(0, steps), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
   };
 }
