@@ -190,3 +190,12 @@ describe('fairness', () => {
     expect(test.bug).toMatchObject({ kind: 'livelock', preemptions: 0 });
   });
 });
+
+describe('no hang on busy loops over plain variables', () => {
+  it('a drf-mode spin on a plain flag gets scheduling points and terminates', async () => {
+    const test = await only('core/plain_spin.c', { maxBound: 1 });
+    expect(test.executions).toBeGreaterThan(0);
+    expect(['pass', 'fail']).toContain(test.status); // finishing at all is the point; a race report is fine
+    if (test.status === 'fail') expect(test.bug?.kind).not.toBe('livelock');
+  });
+});
