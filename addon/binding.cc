@@ -163,7 +163,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return tests;
   }
 
-  // run(test, decisions: Uint16Array, length, maxSteps, mode) -> outcome code
+  // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array) -> outcome code
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     uint32_t test = info[0].As<Napi::Number>().Uint32Value();
@@ -172,6 +172,14 @@ class Harness : public Napi::ObjectWrap<Harness> {
     weft_run_options options;
     options.max_steps = info[3].As<Napi::Number>().Uint32Value();
     options.mode = info[4].As<Napi::Number>().Uint32Value();
+    options.flags = info.Length() > 5 ? info[5].As<Napi::Number>().Uint32Value() : 0;
+    options.nondet_count = 0;
+    options.nondet_domain = nullptr;
+    if (info.Length() > 6 && info[6].IsTypedArray()) {
+      Napi::Float64Array domain = info[6].As<Napi::Float64Array>();
+      options.nondet_count = static_cast<uint32_t>(domain.ElementLength());
+      options.nondet_domain = domain.Data();
+    }
     if (test >= api_->test_count || length > decisions.ElementLength()) {
       Napi::RangeError::New(env, "run: test index or schedule length out of range").ThrowAsJavaScriptException();
       return env.Undefined();

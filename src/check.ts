@@ -3,7 +3,7 @@ import { BuildError } from './build/errors.js';
 import { type BuildOptions, buildHarness } from './build/compile.js';
 import { type Exploration, NondeterminismError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
-import { type NativeHarness, openHarness } from './native/addon.js';
+import { type NativeHarness, RunFlags, openHarness } from './native/addon.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { decodeReplay } from './report/replay.js';
@@ -23,6 +23,10 @@ export interface CheckOptions extends BuildOptions {
   seed?: number;
   /** a replay string: run exactly that execution instead of exploring */
   replay?: string;
+  /** the values __VERIFIER_nondet_*() can return (default [0, 1]) */
+  nondetDomain?: readonly number[];
+  /** condition waits may also return without a signal, as POSIX allows */
+  spuriousWakeups?: boolean;
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
 }
 
@@ -56,6 +60,7 @@ export const defaults = {
   timeBudgetMs: Number.POSITIVE_INFINITY,
   maxSteps: 50_000,
   seed: 1,
+  nondetDomain: [0, 1] as readonly number[],
 };
 
 const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
@@ -82,6 +87,14 @@ interface Settings {
   timeBudgetMs: number;
   maxSteps: number;
   seed: number;
+  flags: number;
+  nondetDomain: Float64Array;
+}
+
+function nondetDomain(values: readonly number[]): Float64Array {
+  if (values.length === 0 || values.length > 256 || !values.every(Number.isSafeInteger))
+    throw new OptionError(`nondetDomain must be 1 to 256 integers, got [${values.join(', ')}]`);
+  return Float64Array.from(values);
 }
 
 export function resolveSettings(options: CheckOptions): Settings {
@@ -98,6 +111,8 @@ export function resolveSettings(options: CheckOptions): Settings {
     timeBudgetMs: wholeNumber('timeBudgetMs', options.timeBudgetMs, defaults.timeBudgetMs, 1),
     maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1),
     seed: wholeNumber('seed', options.seed, defaults.seed),
+    flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
+    nondetDomain: nondetDomain(options.nondetDomain ?? defaults.nondetDomain),
   };
 }
 
@@ -137,7 +152,7 @@ async function exploreOne(
   try {
     return await drive(harness, strategy, {
       test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,
-      maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode],
+      maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags, nondetDomain: settings.nondetDomain,
       ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
     });
   } catch (error) {
@@ -148,7 +163,10 @@ async function exploreOne(
 
 async function replayOne(harness: NativeHarness, test: number, decisions: number[], settings: Settings): Promise<Run> {
   const started = performance.now();
-  const outcome = harness.run(test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode]);
+  const outcome = harness.run(
+    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+    settings.nondetDomain,
+  );
   const elapsedMs = performance.now() - started;
   if (outcome === Outcome.DIVERGENCE)
     return { error: `the replay does not fit this harness: ${harness.result().message}`, executions: 1, elapsedMs };

@@ -7,16 +7,22 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 1
+#define WEFT_ABI_VERSION 2
 #define WEFT_MAX_THREADS 32
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
 
 enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
+/* run option flags */
+#define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
+
 struct weft_run_options {
   uint32_t max_steps;
   uint32_t mode; /* enum weft_mode */
+  uint32_t flags;
+  uint32_t nondet_count;       /* __VERIFIER_nondet_*() return one of these values */
+  const double *nondet_domain;
 };
 
 /* One entry per scheduling point (step), structure of arrays. */

@@ -15,7 +15,7 @@ static inline int kind_of(const pthread_mutex_t *m) {
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
   int owner = m->__data.__owner;
-  if (owner == 0) return 1;
+  if (owner == 0 || (pending->argument & WEFT_ATTEMPT_TIMED)) return 1;
   /* a recursive or error-checking mutex answers its owner at once */
   return owner == (int)thread + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL;
 }
@@ -49,6 +49,33 @@ static int acquire(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
   sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, 0, WEFT_CALLER_PC());
   return acquire(m);
+}
+
+/* May time out whenever the mutex is held: others go first, the timeout stays possible. */
+WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
+  (void)deadline;
+  sched_yield_current();
+  sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  int owner = m->__data.__owner;
+  if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
+    sched_record_value(0);
+    return ETIMEDOUT;
+  }
+  return acquire(m);
+}
+
+/* For condition waits: give the mutex up entirely, and take it back at the same depth. */
+uint32_t mutex_release_all(pthread_mutex_t *m) {
+  uint32_t count = m->__data.__count;
+  m->__data.__owner = 0;
+  m->__data.__count = 0;
+  return count;
+}
+
+int mutex_acquire(pthread_mutex_t *m, uint32_t count) {
+  m->__data.__owner = (int)weft_rt->current + 1;
+  m->__data.__count = count;
+  return 0;
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {

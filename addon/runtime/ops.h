@@ -22,7 +22,28 @@
   X(ATOMIC_CAS_FAIL, "failed cas") /* a failed compare-exchange only reads */            \
   X(PLAIN_READ, "read")            /* sc mode only */                                   \
   X(PLAIN_WRITE, "write")          /* sc mode only */                                   \
-  X(CHOOSE, "choose")              /* weft_choose: the decision is a value, not a thread */
+  X(CHOOSE, "choose")              /* weft_choose: the decision is a value, not a thread */ \
+  X(COND_WAIT, "wait")             /* releases the mutex (argument) and starts waiting */ \
+  X(COND_WAKE, "wake")             /* signalled (or timed out): re-acquires the mutex */  \
+  X(COND_SIGNAL, "signal")                                                              \
+  X(COND_BROADCAST, "broadcast")                                                        \
+  X(SEM_WAIT, "sem_wait")                                                               \
+  X(SEM_TRYWAIT, "sem_trywait")                                                         \
+  X(SEM_POST, "sem_post")                                                               \
+  X(SEM_GETVALUE, "sem_getvalue")                                                       \
+  X(BARRIER_ARRIVE, "barrier arrive")                                                   \
+  X(BARRIER_LEAVE, "barrier leave") /* enabled once the last thread arrived */         \
+  X(RWLOCK_READ, "read lock")                                                           \
+  X(RWLOCK_WRITE, "write lock")                                                         \
+  X(RWLOCK_UNLOCK, "rwlock unlock")                                                     \
+  X(SPIN_LOCK, "spin lock")                                                             \
+  X(SPIN_UNLOCK, "spin unlock")                                                         \
+  X(ONCE, "once")                  /* enabled unless another thread runs the routine */
+
+/* Blocking operations whose pending argument carries these flags are enabled whatever
+ * the state of their object: they fail (EBUSY) or time out (ETIMEDOUT) instead. */
+#define WEFT_ATTEMPT_TRY 1u
+#define WEFT_ATTEMPT_TIMED 2u
 
 enum weft_op {
 #define WEFT_OP_ENUM(name, text) WEFT_OP_##name,

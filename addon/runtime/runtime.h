@@ -4,6 +4,7 @@
 #ifndef WEFT_RUNTIME_H
 #define WEFT_RUNTIME_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,12 @@
 #define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define WEFT_CALLER_PC() ((uintptr_t)__builtin_return_address(0))
+
+#define WEFT_MAX_KEYS 64
+
+/* Synchronisation objects keep weft's state in the user's own object (a pthread_cond_t,
+ * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
+#define WEFT_OBJECT_STATE(type, object) ((type *)(void *)(object))
 
 enum thread_state { THREAD_UNUSED = 0, THREAD_RUNNABLE = 1, THREAD_FINISHED = 2 };
 
@@ -34,6 +41,8 @@ struct thread {
   uint8_t joined;
   uint8_t yielded;      /* gave way at its last step: others go first at the next one */
   uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
+  uint8_t woken;        /* woken by a broadcast while waiting on a condition */
+  uint8_t returns_int;  /* a C11 thread: its start routine returns int */
   struct pending pending;
   uint32_t event;       /* trace index of the step it is executing */
   uintptr_t unrecorded_write; /* sc mode: address of its last plain write, whose value */
@@ -48,6 +57,12 @@ struct thread {
   uint64_t spin_value;
   uint64_t spin_epoch;
   uint32_t spin_repeats;
+  void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
+};
+
+struct key {
+  uint8_t used;
+  void (*destructor)(void *);
 };
 
 struct runtime {
@@ -64,6 +79,12 @@ struct runtime {
   uint32_t decision_count;
   void *scheduler_stack_pointer; /* the binding's context, resumed when an execution ends */
   uint32_t test;
+  uint32_t flags;        /* WEFT_RUN_* */
+  uint32_t atomic_depth; /* inside __VERIFIER_atomic_begin/end: no other thread runs */
+  const double *nondet_domain;
+  uint32_t nondet_count;
+  uint64_t random_state; /* rand()/random(), the same sequence in every execution */
+  struct key keys[WEFT_MAX_KEYS];
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
@@ -108,10 +129,31 @@ static inline struct thread *current_thread(void) { return &weft_rt->threads[wef
 
 /* threads.c */
 WEFT_HIDDEN struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uintptr_t pc);
+WEFT_HIDDEN int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*start_routine)(void *),
+                              void *argument, int returns_int, uintptr_t pc);
+WEFT_HIDDEN int thread_join(pthread_t handle, void **return_value, uintptr_t pc);
+WEFT_HIDDEN void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
 WEFT_HIDDEN int join_enabled(const struct pending *pending);
 
 /* mutex.c */
 WEFT_HIDDEN int mutex_lock_enabled(const struct pending *pending, uint32_t thread);
+
+/* cond.c, semaphore.c, barrier.c, rwlock.c, spinlock.c, once.c: when a blocked operation can go on */
+WEFT_HIDDEN int cond_wake_enabled(const struct pending *pending, uint32_t thread);
+WEFT_HIDDEN int sem_wait_enabled(const struct pending *pending);
+WEFT_HIDDEN int barrier_leave_enabled(const struct pending *pending);
+WEFT_HIDDEN int rwlock_enabled(const struct pending *pending, int write);
+WEFT_HIDDEN int spin_lock_enabled(const struct pending *pending);
+WEFT_HIDDEN int once_enabled(const struct pending *pending);
+WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
+WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
+
+/* keys.c */
+WEFT_HIDDEN void keys_run_destructors(struct thread *thread);
+WEFT_HIDDEN void keys_reset(void);
+
+/* clock.c */
+WEFT_HIDDEN void clock_reset(void);
 
 /* heap.c */
 WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);

@@ -21,6 +21,13 @@ static int pending_enabled(const struct thread *thread, uint32_t id) {
   switch (thread->pending.op) {
     case WEFT_OP_THREAD_JOIN: return join_enabled(&thread->pending);
     case WEFT_OP_MUTEX_LOCK: return mutex_lock_enabled(&thread->pending, id);
+    case WEFT_OP_COND_WAKE: return cond_wake_enabled(&thread->pending, id);
+    case WEFT_OP_SEM_WAIT: return sem_wait_enabled(&thread->pending);
+    case WEFT_OP_BARRIER_LEAVE: return barrier_leave_enabled(&thread->pending);
+    case WEFT_OP_RWLOCK_READ: return rwlock_enabled(&thread->pending, 0);
+    case WEFT_OP_RWLOCK_WRITE: return rwlock_enabled(&thread->pending, 1);
+    case WEFT_OP_SPIN_LOCK: return spin_lock_enabled(&thread->pending);
+    case WEFT_OP_ONCE: return once_enabled(&thread->pending);
     default: return 1;
   }
 }
@@ -37,7 +44,7 @@ static uint32_t enabled_mask(const struct runtime *r) {
 /* Ops after which what other threads read may have changed (spin detection). */
 static int may_write(uint8_t op) {
   return op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ && op != WEFT_OP_YIELD &&
-         op != WEFT_OP_CHOOSE;
+         op != WEFT_OP_CHOOSE && op != WEFT_OP_SEM_GETVALUE;
 }
 
 static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {
@@ -87,6 +94,8 @@ static void decide(struct runtime *r) {
   if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(WEFT_OUTCOME_LIVELOCK, 0);
 
   uint32_t mask = enabled_mask(r);
+  /* an atomic section (SV-COMP) keeps its thread running while it can */
+  if (r->atomic_depth && (mask & bit(r->current))) mask = bit(r->current);
   int after_yield = current->yielded;
   if (after_yield) {
     current->yielded = 0;
@@ -258,6 +267,12 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->decision_count = length;
   r->max_steps = options->max_steps < r->trace.capacity ? options->max_steps : r->trace.capacity;
   r->mode = options->mode;
+  r->flags = options->flags;
+  r->nondet_domain = options->nondet_domain;
+  r->nondet_count = options->nondet_count;
+  r->atomic_depth = 0;
+  keys_reset();
+  clock_reset();
   r->step = 0;
   r->write_epoch = 0;
   r->thread_count = 0;

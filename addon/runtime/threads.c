@@ -28,9 +28,9 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   return t;
 }
 
-static void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
-static void thread_finish(void *return_value, uintptr_t pc) {
+void thread_finish(void *return_value, uintptr_t pc) {
   struct thread *t = current_thread();
+  keys_run_destructors(t);
   sched_point(WEFT_OP_THREAD_EXIT, weft_rt->current, 0, pc);
   t->state = THREAD_FINISHED;
   t->return_value = return_value;
@@ -50,7 +50,9 @@ void fiber_main(struct thread *thread) {
     }
     execution_end(WEFT_OUTCOME_OK, pc);
   }
-  void *return_value = thread->start_routine(thread->argument);
+  void *return_value = thread->returns_int
+                           ? (void *)(intptr_t)((int (*)(void *))(void *)thread->start_routine)(thread->argument)
+                           : thread->start_routine(thread->argument);
   thread_finish(return_value, (uintptr_t)thread->start_routine);
 }
 
@@ -58,23 +60,27 @@ int join_enabled(const struct pending *pending) {
   return weft_rt->threads[pending->object].state == THREAD_FINISHED;
 }
 
-WEFT_HIDDEN int weft_pthread_create(pthread_t *handle, const pthread_attr_t *attributes,
-                                    void *(*start_routine)(void *), void *argument) {
-  uintptr_t pc = WEFT_CALLER_PC();
+int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*start_routine)(void *),
+                  void *argument, int returns_int, uintptr_t pc) {
   struct runtime *r = weft_rt;
   sched_point(WEFT_OP_THREAD_CREATE, r->thread_count, 0, pc);
   struct thread *child = thread_spawn(start_routine, argument, pc);
   int detach_state = PTHREAD_CREATE_JOINABLE;
   if (attributes) pthread_attr_getdetachstate(attributes, &detach_state);
   child->detached = detach_state == PTHREAD_CREATE_DETACHED;
+  child->returns_int = (uint8_t)returns_int;
   uint32_t id = (uint32_t)(child - r->threads);
   sched_record_value(id);
   *handle = (pthread_t)id + 1;
   return 0;
 }
 
-WEFT_HIDDEN int weft_pthread_join(pthread_t handle, void **return_value) {
-  uintptr_t pc = WEFT_CALLER_PC();
+WEFT_HIDDEN int weft_pthread_create(pthread_t *handle, const pthread_attr_t *attributes,
+                                    void *(*start_routine)(void *), void *argument) {
+  return thread_create(handle, attributes, start_routine, argument, 0, WEFT_CALLER_PC());
+}
+
+int thread_join(pthread_t handle, void **return_value, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uint32_t id = id_of(handle);
   if (id >= r->thread_count) return ESRCH;
@@ -85,6 +91,10 @@ WEFT_HIDDEN int weft_pthread_join(pthread_t handle, void **return_value) {
   target->joined = 1;
   if (return_value) *return_value = target->return_value;
   return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_join(pthread_t handle, void **return_value) {
+  return thread_join(handle, return_value, WEFT_CALLER_PC());
 }
 
 WEFT_HIDDEN void weft_pthread_exit(void *return_value) {

@@ -7,7 +7,7 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { includeDir, runtimeArchive } from '../paths.js';
 import { defaultCacheDirectory, hashFile, hashText, lookup, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
-import { redefinitionTable, refusalReason } from './symbols.js';
+import { definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { compilerCommand, compilerVersion, runTool } from './toolchain.js';
 
 export interface BuildOptions {
@@ -28,8 +28,9 @@ export interface BuiltHarness {
   cached: boolean;
 }
 
-const BUILD_FORMAT = '1';
-const exportsMap = '{ global: weft_runtime_open; local: *; };\n';
+const BUILD_FORMAT = '2';
+// __VERIFIER_atomic_* stay visible so that the runtime can recognise them by name (dladdr)
+const exportsMap = '{ global: weft_runtime_open; __VERIFIER_atomic_*; local: *; };\n';
 
 let runtimeIdentity: string | undefined;
 
@@ -99,16 +100,22 @@ function readDependencies(entry: string): string[] {
 function compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): string {
   const object = join(work, `${index}.o`);
   const depfile = join(work, `${index}.d`);
-  const args = [
-    '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
-    '-I', includeDir, ...flags, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
-  ];
-  const result = runTool(compilerCommand(), args);
-  if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
+  const compile = (extra: string[]) => {
+    const args = [
+      '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+      '-I', includeDir, ...flags, ...extra, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
+    ];
+    const result = runTool(compilerCommand(), args);
+    if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
+  };
+  compile([]);
+  const symbols = symbolTable(object);
+  // entry and exit of __VERIFIER_atomic_* functions must be seen: instrument function calls
+  if (definesAtomicFunctions(symbols.defined)) compile(['-finstrument-functions']);
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
-  refuseUnsupported(object);
-  const table = join(work, 'redefine.txt');
-  writeFileSync(table, redefinitionTable(true));
+  refuseUnsupported(object, symbols.undefined);
+  const table = join(work, `redefine-${index}.txt`);
+  writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
   const renamed = runTool('objcopy', [`--redefine-syms=${table}`, object]);
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
@@ -124,11 +131,17 @@ export function parseDepfile(text: string): string[] {
     .map((path) => path.replace(/\\ /g, ' '));
 }
 
-function refuseUnsupported(object: string): void {
-  const undefinedSymbols = runTool('nm', ['-u', '--format=posix', object]).stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/)[0] ?? '')
-    .filter((symbol) => symbol !== '');
+function symbolTable(object: string): { defined: string[]; undefined: string[] } {
+  const table = { defined: [] as string[], undefined: [] as string[] };
+  for (const line of runTool('nm', ['--format=posix', object]).stdout.split('\n')) {
+    const [symbol, type] = line.trim().split(/\s+/);
+    if (!symbol || !type) continue;
+    (type === 'U' ? table.undefined : table.defined).push(symbol);
+  }
+  return table;
+}
+
+function refuseUnsupported(object: string, undefinedSymbols: readonly string[]): void {
   for (const symbol of undefinedSymbols) {
     const reason = refusalReason(symbol);
     if (!reason) continue;

@@ -7,9 +7,26 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
   [
     // threads
     'pthread_create', 'pthread_join', 'pthread_exit', 'pthread_self', 'pthread_equal', 'pthread_detach',
-    // mutexes
+    // mutexes, condition variables, read-write locks, spinlocks, barriers, once, keys
     'pthread_mutex_init', 'pthread_mutex_destroy', 'pthread_mutex_lock', 'pthread_mutex_trylock',
-    'pthread_mutex_unlock',
+    'pthread_mutex_timedlock', 'pthread_mutex_unlock',
+    'pthread_cond_init', 'pthread_cond_destroy', 'pthread_cond_wait', 'pthread_cond_timedwait',
+    'pthread_cond_clockwait', 'pthread_cond_signal', 'pthread_cond_broadcast',
+    'pthread_rwlock_init', 'pthread_rwlock_destroy', 'pthread_rwlock_rdlock', 'pthread_rwlock_wrlock',
+    'pthread_rwlock_tryrdlock', 'pthread_rwlock_trywrlock', 'pthread_rwlock_timedrdlock',
+    'pthread_rwlock_timedwrlock', 'pthread_rwlock_unlock',
+    'pthread_spin_init', 'pthread_spin_destroy', 'pthread_spin_lock', 'pthread_spin_trylock', 'pthread_spin_unlock',
+    'pthread_barrier_init', 'pthread_barrier_destroy', 'pthread_barrier_wait',
+    'pthread_once', 'pthread_key_create', 'pthread_key_delete', 'pthread_getspecific', 'pthread_setspecific',
+    // POSIX semaphores
+    'sem_init', 'sem_destroy', 'sem_wait', 'sem_timedwait', 'sem_trywait', 'sem_post', 'sem_getvalue',
+    // C11 threads
+    'thrd_create', 'thrd_join', 'thrd_exit', 'thrd_current', 'thrd_equal', 'thrd_detach', 'thrd_yield', 'thrd_sleep',
+    'mtx_init', 'mtx_destroy', 'mtx_lock', 'mtx_trylock', 'mtx_timedlock', 'mtx_unlock',
+    'cnd_init', 'cnd_destroy', 'cnd_signal', 'cnd_broadcast', 'cnd_wait', 'cnd_timedwait',
+    'call_once', 'tss_create', 'tss_delete', 'tss_get', 'tss_set',
+    // time and randomness, deterministic
+    'clock_gettime', 'time', 'gettimeofday', 'clock', 'rand', 'srand', 'random', 'srandom',
     // heap
     'malloc', 'calloc', 'realloc', 'reallocarray', 'free', 'posix_memalign', 'aligned_alloc', 'memalign',
     'strdup', 'strndup',
@@ -25,6 +42,16 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
 
 /** main() of a program without WEFT_TEST becomes the test named main. */
 export const userMainSymbol = 'weft_user_main';
+
+/** A program using the SV-COMP conventions (__VERIFIER_*, reach_error): abort() only prunes. */
+export function usesSvcomp(symbols: readonly string[]): boolean {
+  return symbols.some((symbol) => symbol.startsWith('__VERIFIER_') || symbol === 'reach_error');
+}
+
+/** Functions named __VERIFIER_atomic_* (but not begin/end) run without interruption. */
+export function definesAtomicFunctions(definedSymbols: readonly string[]): boolean {
+  return definedSymbols.some((symbol) => /^__VERIFIER_atomic_/.test(symbol) && !/^__VERIFIER_atomic_(begin|end)$/.test(symbol));
+}
 
 const refusedExact: ReadonlyMap<string, string> = new Map([
   ...['fork', 'vfork', 'execve', 'execv', 'execvp', 'execvpe', 'execl', 'execlp', 'execle', 'system', 'popen',
@@ -49,7 +76,7 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Attribute, key and condition helpers are plain data functions: libc's own are fine. */
-const harmlessThreadFunctions = /^pthread_(mutexattr|attr|condattr|rwlockattr|barrierattr)_/;
+const harmlessThreadFunctions = /^pthread_(mutexattr|attr|condattr|rwlockattr|barrierattr)_|^pthread_(setname_np|getname_np)$/;
 const threadFamily = /^(pthread_|sem_|thrd_|mtx_|cnd_|tss_|call_once$)/;
 
 /** Why a symbol cannot be used, or undefined when it can. */
@@ -62,8 +89,8 @@ export function refusalReason(symbol: string): string | undefined {
 }
 
 /** The objcopy --redefine-syms file: one "old new" pair per line. */
-export function redefinitionTable(renameMain: boolean): string {
-  const lines = [...redirectedSymbols].map(([from, to]) => `${from} ${to}`);
-  if (renameMain) lines.push(`main ${userMainSymbol}`);
+export function redefinitionTable(svcomp: boolean): string {
+  const lines = [...redirectedSymbols].map(([from, to]) => `${from} ${svcomp && from === 'abort' ? 'weft_svcomp_abort' : to}`);
+  lines.push(`main ${userMainSymbol}`);
   return lines.join('\n') + '\n';
 }

@@ -20,6 +20,7 @@ export const usage = `usage:
   weft check FILE.c... [--test NAME]... [--max-bound N] [--strategy NAME] [--mode drf|sc]
                        [--max-executions N] [--time-budget-ms N] [--max-steps N] [--seed N]
                        [--json] [--cflags "..."] [-I DIR]... [--source FILE.c]...
+                       [--nondet-domain 0,1,...] [--spurious-wakeups]
   weft replay FILE.c --schedule weft1:... [--json] [--cflags "..."] [-I DIR]...
 
 exit status: 0 all tests passed, 1 a bug was found, 2 the input could not be used`;
@@ -70,6 +71,11 @@ export function parseArgs(argv: readonly string[]): Command {
     else if (flag.startsWith('-I') && flag.length > 2) includeDirs.push(flag.slice(2));
     else if (flag === '--source') sources.push(value());
     else if (flag === '--schedule') options.replay = value();
+    else if (flag === '--nondet-domain') {
+      const text = value();
+      if (!/^-?\d+(,-?\d+)*$/.test(text)) throw new UsageError(`--nondet-domain needs comma-separated integers, got '${text}'`);
+      options.nondetDomain = text.split(',').map(Number);
+    } else if (flag === '--spurious-wakeups') options.spuriousWakeups = true;
     else if (flag.startsWith('-')) throw new UsageError(`unknown option '${flag}'`);
     else files.push(arg);
   }

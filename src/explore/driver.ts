@@ -13,6 +13,9 @@ export interface DriveOptions {
   timeBudgetMs: number;
   maxSteps: number;
   mode: number;
+  /** RunFlags */
+  flags: number;
+  nondetDomain: Float64Array;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -79,7 +82,9 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   for (bound = 0; bound <= lastBound; bound++) {
     if (!strategy.beginBound(bound)) return finish('exhausted', true);
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
-      const outcome = harness.run(options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode);
+      const outcome = harness.run(
+        options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
+      );
       executions++;
       view.steps = status[0]!;
       view.outcome = outcome;

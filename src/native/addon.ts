@@ -52,9 +52,15 @@ export interface RunResult {
   threads: ThreadEnd[];
 }
 
+/** run() flags (addon/runtime/abi.h) */
+export const RunFlags = { SPURIOUS_WAKEUPS: 1 } as const;
+
 export interface NativeHarness {
   tests(): TestInfo[];
-  run(test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number): number;
+  run(
+    test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
+    nondetDomain?: Float64Array,
+  ): number;
   trace(): TraceArrays;
   result(): RunResult;
   output(): string;

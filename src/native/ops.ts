@@ -20,12 +20,30 @@ export const Op = {
   PLAIN_READ: 15,
   PLAIN_WRITE: 16,
   CHOOSE: 17,
+  COND_WAIT: 18,
+  COND_WAKE: 19,
+  COND_SIGNAL: 20,
+  COND_BROADCAST: 21,
+  SEM_WAIT: 22,
+  SEM_TRYWAIT: 23,
+  SEM_POST: 24,
+  SEM_GETVALUE: 25,
+  BARRIER_ARRIVE: 26,
+  BARRIER_LEAVE: 27,
+  RWLOCK_READ: 28,
+  RWLOCK_WRITE: 29,
+  RWLOCK_UNLOCK: 30,
+  SPIN_LOCK: 31,
+  SPIN_UNLOCK: 32,
+  ONCE: 33,
 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
 export const opNames: readonly string[] = [
   'start', 'exit', 'return', 'exit()', 'create', 'join', 'yield', 'lock', 'trylock', 'unlock',
   'atomic load', 'atomic store', 'atomic rmw', 'cas', 'failed cas', 'read', 'write', 'choose',
+  'wait', 'wake', 'signal', 'broadcast', 'sem_wait', 'sem_trywait', 'sem_post', 'sem_getvalue',
+  'barrier arrive', 'barrier leave', 'read lock', 'write lock', 'rwlock unlock', 'spin lock', 'spin unlock', 'once',
 ];
 
 export const Outcome = {

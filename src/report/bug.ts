@@ -47,7 +47,14 @@ export interface Bug {
 
 const objectOps = new Set<number>([
   Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK, Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW,
-  Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE,
+  Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE, Op.COND_WAIT, Op.COND_WAKE, Op.COND_SIGNAL,
+  Op.COND_BROADCAST, Op.SEM_WAIT, Op.SEM_TRYWAIT, Op.SEM_POST, Op.SEM_GETVALUE, Op.BARRIER_ARRIVE,
+  Op.BARRIER_LEAVE, Op.RWLOCK_READ, Op.RWLOCK_WRITE, Op.RWLOCK_UNLOCK, Op.SPIN_LOCK, Op.SPIN_UNLOCK, Op.ONCE,
+]);
+/** Operations a thread can be stuck in (the others are always enabled). */
+const blockingOps = new Set<number>([
+  Op.MUTEX_LOCK, Op.THREAD_JOIN, Op.COND_WAKE, Op.SEM_WAIT, Op.BARRIER_LEAVE, Op.RWLOCK_READ, Op.RWLOCK_WRITE,
+  Op.SPIN_LOCK, Op.ONCE,
 ]);
 const threadOps = new Set<number>([Op.THREAD_CREATE, Op.THREAD_JOIN]);
 const valueOps = new Set<number>([
@@ -132,7 +139,7 @@ function lastLocation(steps: BugStep[]): BugLocation | undefined {
 }
 
 function blockedOn(op: number): boolean {
-  return op === Op.MUTEX_LOCK || op === Op.THREAD_JOIN;
+  return blockingOps.has(op);
 }
 
 function bugMessage(failure: FailingExecution, threads: ThreadAtEnd[]): string {

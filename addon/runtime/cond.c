@@ -1,0 +1,104 @@
+/* Condition variables. A wait is two steps: COND_WAIT releases the mutex and joins the
+ * waiters; COND_WAKE re-acquires the mutex once the thread was signalled. A signal
+ * leaves one wake-up for any of the threads waiting at that moment, so which waiter
+ * wakes is decided by the schedule and every choice is explored; a broadcast wakes them
+ * all. Timed waits may time out at any point, spurious wake-ups are an option. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "runtime.h"
+
+struct cond_state {
+  uint32_t waiters;  /* threads waiting and not yet woken */
+  uint32_t eligible; /* waiters that may take one of the pending wake-ups */
+  uint32_t pending;  /* signals not yet taken */
+};
+_Static_assert(sizeof(struct cond_state) <= sizeof(pthread_cond_t), "cond state fits");
+
+static inline struct cond_state *state_of(const void *cond) { return WEFT_OBJECT_STATE(struct cond_state, cond); }
+
+static int signalled(const struct cond_state *c, const struct thread *t, uint32_t id) {
+  return t->woken || (c->pending > 0 && (c->eligible >> id & 1));
+}
+
+int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
+  const struct runtime *r = weft_rt;
+  const pthread_mutex_t *m = (const pthread_mutex_t *)(uintptr_t)(pending->argument >> 2 << 2);
+  if (m->__data.__owner != 0) return 0;
+  if (pending->argument & WEFT_ATTEMPT_TIMED || r->flags & WEFT_RUN_SPURIOUS_WAKEUPS) return 1;
+  return signalled(state_of((const void *)pending->object), &r->threads[thread], thread);
+}
+
+WEFT_HIDDEN int weft_pthread_cond_init(pthread_cond_t *cond, const pthread_condattr_t *attributes) {
+  (void)attributes;
+  *state_of(cond) = (struct cond_state){0, 0, 0};
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_cond_destroy(pthread_cond_t *cond) {
+  struct cond_state *c = state_of(cond);
+  if (c->waiters)
+    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a condition variable that threads wait on");
+  return 0;
+}
+
+static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  uint32_t self = r->current;
+  if (m->__data.__owner != (int)self + 1)
+    execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting on a condition variable with a mutex the thread does not hold");
+  sched_point(WEFT_OP_COND_WAIT, (uintptr_t)cond, (uintptr_t)m, pc);
+  struct cond_state *c = state_of(cond);
+  struct thread *t = &r->threads[self];
+  uint32_t depth = mutex_release_all(m);
+  c->waiters |= 1u << self;
+  t->woken = 0;
+  sched_yield_current(); /* the waiter sleeps: the others go first */
+  sched_point(WEFT_OP_COND_WAKE, (uintptr_t)cond, (uintptr_t)m | attempt, pc);
+  int result = 0;
+  if (t->woken) t->woken = 0;
+  else if (signalled(c, t, self)) c->pending--;
+  else if (attempt & WEFT_ATTEMPT_TIMED) result = ETIMEDOUT;
+  /* else a spurious wake-up */
+  c->waiters &= ~(1u << self);
+  c->eligible &= ~(1u << self);
+  if (c->pending == 0 || (c->eligible & c->waiters) == 0) c->pending = c->eligible = 0;
+  sched_record_value(result == 0);
+  mutex_acquire(m, depth);
+  return result;
+}
+
+WEFT_HIDDEN int weft_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m) {
+  return wait(cond, m, 0, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN int weft_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *m, const struct timespec *deadline) {
+  (void)deadline;
+  return wait(cond, m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN int weft_pthread_cond_clockwait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
+                                            const struct timespec *deadline) {
+  (void)clock, (void)deadline;
+  return wait(cond, m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN int weft_pthread_cond_signal(pthread_cond_t *cond) {
+  sched_point(WEFT_OP_COND_SIGNAL, (uintptr_t)cond, 0, WEFT_CALLER_PC());
+  struct cond_state *c = state_of(cond);
+  if (c->waiters) {
+    c->pending++;
+    c->eligible |= c->waiters;
+  }
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_cond_broadcast(pthread_cond_t *cond) {
+  sched_point(WEFT_OP_COND_BROADCAST, (uintptr_t)cond, 0, WEFT_CALLER_PC());
+  struct cond_state *c = state_of(cond);
+  struct runtime *r = weft_rt;
+  for (uint32_t i = 0; i < r->thread_count; i++)
+    if (c->waiters >> i & 1) r->threads[i].woken = 1;
+  *c = (struct cond_state){0, 0, 0};
+  return 0;
+}

@@ -1,0 +1,75 @@
+/* Read-write locks: any number of readers or one writer. Blocking is exact; which
+ * waiter goes first is left to the schedule (no reader or writer preference). */
+#include <errno.h>
+#include <pthread.h>
+
+#include "runtime.h"
+
+struct rwlock_state {
+  uint32_t readers;
+  uint32_t writer; /* holder + 1 */
+};
+_Static_assert(sizeof(struct rwlock_state) <= sizeof(pthread_rwlock_t), "rwlock state fits");
+
+static inline struct rwlock_state *state_of(const void *lock) { return WEFT_OBJECT_STATE(struct rwlock_state, lock); }
+
+static int available(const struct rwlock_state *l, int write) { return l->writer == 0 && (!write || l->readers == 0); }
+
+int rwlock_enabled(const struct pending *pending, int write) {
+  return (pending->argument & (WEFT_ATTEMPT_TRY | WEFT_ATTEMPT_TIMED)) ||
+         available(state_of((const void *)pending->object), write);
+}
+
+WEFT_HIDDEN int weft_pthread_rwlock_init(pthread_rwlock_t *lock, const pthread_rwlockattr_t *attributes) {
+  (void)attributes;
+  *state_of(lock) = (struct rwlock_state){0, 0};
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
+  struct rwlock_state *l = state_of(lock);
+  if (l->readers || l->writer)
+    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a read-write lock that is held");
+  return 0;
+}
+
+static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t pc) {
+  struct rwlock_state *l = state_of(rwlock);
+  uint32_t self = weft_rt->current + 1;
+  if (l->writer == self) return EDEADLK;
+  if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_current();
+  sched_point(write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ, (uintptr_t)rwlock, attempt, pc);
+  if (!available(l, write)) {
+    sched_record_value(0);
+    return attempt & WEFT_ATTEMPT_TIMED ? ETIMEDOUT : EBUSY;
+  }
+  if (write) l->writer = self;
+  else l->readers++;
+  sched_record_value(1);
+  return 0;
+}
+
+WEFT_HIDDEN int weft_pthread_rwlock_rdlock(pthread_rwlock_t *l) { return lock(l, 0, 0, WEFT_CALLER_PC()); }
+WEFT_HIDDEN int weft_pthread_rwlock_wrlock(pthread_rwlock_t *l) { return lock(l, 1, 0, WEFT_CALLER_PC()); }
+WEFT_HIDDEN int weft_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return lock(l, 0, WEFT_ATTEMPT_TRY, WEFT_CALLER_PC()); }
+WEFT_HIDDEN int weft_pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return lock(l, 1, WEFT_ATTEMPT_TRY, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN int weft_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *deadline) {
+  (void)deadline;
+  return lock(l, 0, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN int weft_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *deadline) {
+  (void)deadline;
+  return lock(l, 1, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+}
+
+WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_RWLOCK_UNLOCK, (uintptr_t)rwlock, 0, pc);
+  struct rwlock_state *l = state_of(rwlock);
+  if (l->writer == weft_rt->current + 1) l->writer = 0;
+  else if (l->writer == 0 && l->readers > 0) l->readers--;
+  else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");
+  return 0;
+}

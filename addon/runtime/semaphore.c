@@ -1,0 +1,70 @@
+/* POSIX semaphores: sem_wait blocks while the value is 0; sem_trywait fails with EAGAIN
+ * and sem_timedwait may time out instead. */
+#include <errno.h>
+#include <semaphore.h>
+
+#include "runtime.h"
+
+struct sem_state {
+  uint32_t value;
+};
+_Static_assert(sizeof(struct sem_state) <= sizeof(sem_t), "semaphore state fits");
+
+static inline struct sem_state *state_of(const void *sem) { return WEFT_OBJECT_STATE(struct sem_state, sem); }
+
+int sem_wait_enabled(const struct pending *pending) {
+  return (pending->argument & WEFT_ATTEMPT_TIMED) || state_of((const void *)pending->object)->value > 0;
+}
+
+WEFT_HIDDEN int weft_sem_init(sem_t *sem, int shared, unsigned value) {
+  (void)shared;
+  state_of(sem)->value = value;
+  return 0;
+}
+
+WEFT_HIDDEN int weft_sem_destroy(sem_t *sem) {
+  (void)sem;
+  return 0;
+}
+
+static int take(sem_t *sem, int error) {
+  struct sem_state *s = state_of(sem);
+  if (s->value == 0) {
+    sched_record_value(0);
+    errno = error;
+    return -1;
+  }
+  s->value--;
+  sched_record_value(1);
+  return 0;
+}
+
+WEFT_HIDDEN int weft_sem_wait(sem_t *sem) {
+  sched_point(WEFT_OP_SEM_WAIT, (uintptr_t)sem, 0, WEFT_CALLER_PC());
+  return take(sem, EINVAL);
+}
+
+WEFT_HIDDEN int weft_sem_timedwait(sem_t *sem, const struct timespec *deadline) {
+  (void)deadline;
+  sched_yield_current();
+  sched_point(WEFT_OP_SEM_WAIT, (uintptr_t)sem, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  return take(sem, ETIMEDOUT);
+}
+
+WEFT_HIDDEN int weft_sem_trywait(sem_t *sem) {
+  sched_point(WEFT_OP_SEM_TRYWAIT, (uintptr_t)sem, WEFT_ATTEMPT_TRY, WEFT_CALLER_PC());
+  return take(sem, EAGAIN);
+}
+
+WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
+  sched_point(WEFT_OP_SEM_POST, (uintptr_t)sem, 0, WEFT_CALLER_PC());
+  state_of(sem)->value++;
+  return 0;
+}
+
+WEFT_HIDDEN int weft_sem_getvalue(sem_t *sem, int *value) {
+  sched_point(WEFT_OP_SEM_GETVALUE, (uintptr_t)sem, 0, WEFT_CALLER_PC());
+  *value = (int)state_of(sem)->value;
+  sched_record_value((uint64_t)*value);
+  return 0;
+}
