@@ -170,7 +170,7 @@ async function replayOne(harness: NativeHarness, test: number, decisions: number
   const elapsedMs = performance.now() - started;
   if (outcome === Outcome.DIVERGENCE)
     return { error: `the replay does not fit this harness: ${harness.result().message}`, executions: 1, elapsedMs };
-  const base = { executions: 1, bound: 0, reachedBound: 0, complete: false, elapsedMs };
+  const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
   const failure = copyFailure(harness, { steps: harness.trace().status[0]!, outcome });
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure };

@@ -99,3 +99,17 @@ describe('time, randomness and SV-COMP programs', () => {
     expect(wide.executions).toBe(6 + 3 * 3);
   });
 });
+
+describe('output and GCC builtins', () => {
+  it('__sync builtins are scheduling points with atomic effect', async () => {
+    const test = (await results('output_and_sync_builtins.c', { maxBound: 3 })).get('sync_builtins_are_atomic')!;
+    expect(test).toMatchObject({ status: 'pass', complete: true });
+    expect(test.executions).toBeGreaterThan(1);
+  });
+
+  it('shows the failing execution\'s own stdout and stderr, in order', async () => {
+    const test = (await results('output_and_sync_builtins.c')).get('prints_then_fails')!;
+    expect(test.executions).toBeGreaterThan(1); // an earlier execution printed "turn=0"
+    expect(test.bug?.output).toBe('main saw turn=1\nto stderr\n');
+  });
+});

@@ -79,7 +79,7 @@ export class DfsStrategy implements Strategy {
     return { decisions: this.path, length: node + 1 };
   }
 
-  observe(execution: ExecutionView): void {
+  observe(execution: ExecutionView): boolean {
     for (let step = this.pathLength; step < execution.steps; step++) {
       this.path[step] = decisionAt(execution, step);
       this.freeThreads[step] = 0;
@@ -97,6 +97,7 @@ export class DfsStrategy implements Strategy {
       else this.deferPreemptions(step, alternatives & ~(1 << previous));
     }
     this.pathLength = execution.steps;
+    return true;
   }
 
   /** Switching away from a thread that could continue costs a preemption: next iteration. */

@@ -41,6 +41,8 @@ export type StopReason = 'bug' | 'exhausted' | 'max-bound' | 'max-executions' | 
 
 export interface Exploration {
   executions: number;
+  /** runs abandoned as equivalent to an execution explored before (not counted above) */
+  redundantRuns: number;
   /** the highest bound fully explored (-1: none), or the bound where the bug was found */
   bound: number;
   /** the iteration that was running when exploration stopped */
@@ -65,16 +67,17 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   const status = trace.status;
   const view: ExecutionView = {
     steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-    enabled: trace.enabled,
+    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
   };
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   let sliceEnd = started + SLICE_MS;
   let executions = 0;
+  let redundantRuns = 0;
   let bound = 0;
   let explored = -1;
   const finish = (stoppedBy: StopReason, complete: boolean, failure?: FailingExecution): Exploration => ({
-    executions, bound: failure ? bound : explored, reachedBound: bound, complete, stoppedBy, elapsedMs: elapsed(),
+    executions, redundantRuns, bound: failure ? bound : explored, reachedBound: bound, complete, stoppedBy, elapsedMs: elapsed(),
     ...(failure ? { failure } : {}),
   });
 
@@ -85,14 +88,15 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
       );
-      executions++;
       view.steps = status[0]!;
       view.outcome = outcome;
       if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
+        executions++;
         if (outcome === Outcome.DIVERGENCE) throw new NondeterminismError(harness.result().message);
         return finish('bug', false, copyFailure(harness, view));
       }
-      strategy.observe(view);
+      if (strategy.observe(view)) executions++;
+      else redundantRuns++;
       if ((executions & 63) === 0) {
         const now = performance.now();
         if (now >= sliceEnd) {
@@ -117,6 +121,7 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   const execution: ExecutionView = {
     steps, outcome: view.outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
     object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
+    pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
   };
   const decisions: number[] = [];
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));

@@ -1,14 +1,18 @@
 // The registry of exploration strategies: name -> constructor.
+import { createBpor } from './bpor.js';
 import { DfsStrategy } from './dfs.js';
+import { createOptimal } from './optimal.js';
 import type { Strategy, StrategyOptions } from './strategy.js';
 
 type StrategyFactory = (options: StrategyOptions) => Strategy;
 
 const strategies = new Map<string, StrategyFactory>([
+  ['bpor', createBpor],
   ['dfs', (options) => new DfsStrategy(options)],
+  ['optimal', createOptimal],
 ]);
 
-export const defaultStrategy = 'dfs';
+export const defaultStrategy = 'bpor';
 
 export function strategyNames(): string[] {
   return [...strategies.keys()];

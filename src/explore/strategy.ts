@@ -17,6 +17,9 @@ export interface ExecutionView {
   object: Float64Array;
   value: Float64Array;
   enabled: Uint32Array;
+  /** per thread at the end: the operation it was about to execute, and its object */
+  pendingOp: Uint8Array;
+  pendingObject: Float64Array;
 }
 
 export interface StrategyOptions {
@@ -37,8 +40,11 @@ export interface Strategy {
   beginBound(bound: number): boolean;
   /** The next schedule of this iteration, or undefined when the iteration is done. */
   next(): Schedule | undefined;
-  /** Learns from the execution that just ran along the last schedule. */
-  observe(execution: ExecutionView): void;
+  /**
+   * Learns from the execution that just ran along the last schedule. Returns false when
+   * the run turned out redundant (equivalent to one explored before) and does not count.
+   */
+  observe(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
 }

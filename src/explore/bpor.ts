@@ -1,0 +1,9 @@
+// bpor (the default): DPOR under a preemption bound, made sound by BPOR's conservative
+// backtrack points (Coons, Musuvathi, McKinley 2013): a race also backtracks at the
+// point where the earlier thread last got the processor. No sleep sets here: under a
+// bound they can hide behaviours (Musuvathi & Qadeer's Figure 1).
+import { DporStrategy } from './dpor.js';
+import type { StrategyOptions } from './strategy.js';
+
+export const createBpor = (options: StrategyOptions) =>
+  new DporStrategy({ ...options, name: 'bpor', bounded: true, sleepSets: false });

@@ -1,0 +1,298 @@
+// Dynamic partial-order reduction, shared by `bpor` and `optimal`: explore one schedule,
+// find its races (RaceFinder), and backtrack only where reversing a race can lead to a
+// new behaviour — never everywhere, as dfs does.
+//
+// Schedules are decision prefixes; the runtime's default policy completes them. Nodes
+// are identified by a hash of their prefix, so that choices made in one bound iteration
+// are remembered in the next (iterative bounding without repeats): a choice that needs
+// more preemptions than the current bound is kept for the iteration that allows it.
+import { Op } from '../native/ops.js';
+import { Access, accessOf, conflicts, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import { RaceFinder } from './races.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
+
+export interface DporOptions extends StrategyOptions {
+  name: string;
+  /** explore under a preemption bound (with BPOR's conservative backtrack points) */
+  bounded: boolean;
+  /** sleep sets: skip choices already covered by an equivalent explored execution */
+  sleepSets: boolean;
+}
+
+const bit = (thread: number): number => 1 << thread;
+const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
+
+export class DporStrategy implements Strategy {
+  readonly name: string;
+  readonly bounded: boolean;
+  private readonly maxBound: number;
+  private readonly sleepSets: boolean;
+  private readonly races = new RaceFinder();
+  private readonly firstInV = new Int32Array(32);
+
+  // the current path: one node per step, prefix decisions first
+  private readonly decision: Uint16Array;
+  private readonly runner: Uint8Array; // the thread that executed the step
+  private readonly enabled: Uint32Array;
+  private readonly done: Uint32Array; // choices taken (or scheduled) at the node
+  private readonly backtrack: Uint32Array; // choices still to take at the node
+  private readonly sleep: Uint32Array;
+  private readonly cost: Uint16Array; // preemptions before the node's choice
+  private readonly hashA: Int32Array; // identity of the prefix before the node
+  private readonly hashB: Int32Array;
+  private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
+  private readonly valueCount: Uint32Array;
+  private pathLength = 0;
+  private fixedLength = 0;
+
+  /** bounded search: every node's taken choices, by prefix identity */
+  private readonly taken = new Map<number, number>();
+  /** prefixes to start from, per bound iteration */
+  private readonly queued: Uint16Array[][] = [];
+  private bound = 0;
+  private started = false;
+  private droppedBeyondMaxBound = false;
+
+  constructor(options: DporOptions) {
+    this.name = options.name;
+    this.bounded = options.bounded;
+    this.sleepSets = options.sleepSets;
+    this.maxBound = options.bounded ? options.maxBound : Number.POSITIVE_INFINITY;
+    const n = options.capacity;
+    this.decision = new Uint16Array(n);
+    this.runner = new Uint8Array(n);
+    this.enabled = new Uint32Array(n);
+    this.done = new Uint32Array(n);
+    this.backtrack = new Uint32Array(n);
+    this.sleep = new Uint32Array(n);
+    this.cost = new Uint16Array(n);
+    this.hashA = new Int32Array(n + 1);
+    this.hashB = new Int32Array(n + 1);
+    this.nextValue = new Uint32Array(n);
+    this.valueCount = new Uint32Array(n);
+    this.queued[0] = [new Uint16Array(0)];
+  }
+
+  beginBound(bound: number): boolean {
+    this.bound = this.bounded ? bound : Number.POSITIVE_INFINITY;
+    this.started = false;
+    return (this.queued[bound]?.length ?? 0) > 0;
+  }
+
+  next(): Schedule | undefined {
+    if (this.started) {
+      const resumed = this.backtrackPath();
+      if (resumed) return resumed;
+    }
+    const prefix = this.queued[this.bounded ? this.bound : 0]?.pop();
+    if (!prefix) return undefined;
+    this.started = true;
+    this.decision.set(prefix);
+    this.fixedLength = prefix.length;
+    this.pathLength = 0; // the prefix's nodes are rebuilt from its execution
+    return { decisions: this.decision, length: prefix.length };
+  }
+
+  beyondMaxBound(): boolean {
+    return this.droppedBeyondMaxBound;
+  }
+
+  /** The deepest node with a choice left in this iteration: take it, drop what follows. */
+  private backtrackPath(): Schedule | undefined {
+    for (let node = this.pathLength - 1; node >= this.fixedLength; node--) {
+      if (this.valueCount[node]! > 0) {
+        if (this.nextValue[node]! < this.valueCount[node]!) return this.resumeAt(node, this.nextValue[node]!++);
+        continue;
+      }
+      for (let pending = this.backtrack[node]! & ~this.done[node]!; pending !== 0; pending &= pending - 1) {
+        const thread = lowest(pending);
+        this.backtrack[node]! &= ~bit(thread);
+        if (this.schedule(node, thread)) return this.resumeAt(node, thread);
+      }
+    }
+    return undefined;
+  }
+
+  private resumeAt(node: number, decision: number): Schedule {
+    this.decision[node] = decision;
+    this.pathLength = node + 1;
+    return { decisions: this.decision, length: node + 1 };
+  }
+
+  /** Records choosing `thread` at `node`; true when it is to be explored right now. */
+  private schedule(node: number, thread: number): boolean {
+    if (this.done[node]! & bit(thread)) return false;
+    this.done[node]! |= bit(thread);
+    if (this.bounded) this.taken.set(this.key(node), this.done[node]!);
+    const cost = this.cost[node]! + this.preempts(node, thread);
+    if (node >= this.fixedLength && cost <= this.bound) return true;
+    if (cost > this.maxBound) {
+      this.droppedBeyondMaxBound = true;
+      return false;
+    }
+    const prefix = this.decision.slice(0, node + 1);
+    prefix[node] = thread;
+    // a choice found late for an iteration already done is explored in the current one
+    (this.queued[Math.max(cost, this.bounded ? this.bound : 0)] ??= []).push(prefix);
+    return false;
+  }
+
+  private preempts(node: number, thread: number): number {
+    if (node === 0) return 0;
+    const previous = this.runner[node - 1]!;
+    return thread !== previous && (this.enabled[node]! & bit(previous)) !== 0 ? 1 : 0;
+  }
+
+  private key(node: number): number {
+    return (this.hashA[node]! >>> 0) * 2097152 + (this.hashB[node]! >>> 11);
+  }
+
+  observe(execution: ExecutionView): boolean {
+    let steps = execution.steps;
+    const resumed = this.pathLength - 1; // its choice just changed
+    if (resumed >= 0) this.runner[resumed] = execution.thread[resumed]!;
+    for (let step = this.pathLength; step < steps; step++) {
+      if (!this.addNode(execution, step)) {
+        steps = step + 1; // the runtime went on into a sleeping thread: the rest is redundant
+        break;
+      }
+    }
+    const redundant = steps < execution.steps;
+    this.races.find(execution, redundant ? steps - 1 : steps, (earlier, later) =>
+      this.reverse(execution, earlier, later),
+    );
+    this.pathLength = steps;
+    return !redundant;
+  }
+
+  /** Adds the node for `step`; false when its thread is asleep (covered elsewhere). */
+  private addNode(execution: ExecutionView, step: number): boolean {
+    const thread = execution.thread[step]!;
+    const decision = decisionAt(execution, step);
+    this.decision[step] = decision;
+    this.runner[step] = thread;
+    this.enabled[step] = execution.enabled[step]!;
+    this.backtrack[step] = 0;
+    if (step > 0) {
+      this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
+      this.hashA[step] = Math.imul(this.hashA[step - 1]! ^ (this.decision[step - 1]! + 1), 0x9e3779b1);
+      this.hashB[step] = Math.imul((this.hashB[step - 1]! + this.decision[step - 1]!) ^ 0x5bd1e995, 0x85ebca77) ^ (this.hashB[step - 1]! >>> 13);
+    }
+    if (execution.op[step] === Op.CHOOSE) {
+      this.nextValue[step] = decision + 1;
+      this.valueCount[step] = execution.object[step]!;
+      this.done[step] = 0;
+      this.sleep[step] = step > 0 ? this.sleep[step - 1]! : 0;
+      return true;
+    }
+    this.valueCount[step] = 0;
+    this.done[step] = bit(thread) | (this.bounded ? (this.taken.get(this.key(step)) ?? 0) : 0);
+    if (this.bounded) this.taken.set(this.key(step), this.done[step]!);
+    this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
+    if (!(this.sleep[step]! & bit(thread))) return true;
+    this.backtrack[step] = this.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
+    return false;
+  }
+
+  /** Threads asleep after `node`: asleep or explored before at it, and not woken by its step. */
+  private sleepAfter(execution: ExecutionView, node: number): number {
+    if (this.valueCount[node]! > 0) return this.sleep[node]!;
+    let candidates = (this.sleep[node]! | this.done[node]!) & ~bit(this.runner[node]!);
+    let asleep = 0;
+    for (; candidates !== 0; candidates &= candidates - 1) {
+      const thread = lowest(candidates);
+      if (this.independentOfStep(execution, thread, node)) asleep |= bit(thread);
+    }
+    return asleep;
+  }
+
+  /** Whether what `thread` is about to do at `node` commutes with the step taken there. */
+  private independentOfStep(execution: ExecutionView, thread: number, node: number): boolean {
+    let pendingOp = execution.pendingOp[thread]!;
+    let pendingObject = execution.pendingObject[thread]!;
+    let pendingValue = 0;
+    for (let step = node + 1; step < execution.steps; step++) {
+      if (execution.thread[step] === thread && execution.op[step] !== Op.CHOOSE) {
+        pendingOp = execution.op[step]!;
+        pendingObject = execution.object[step]!;
+        pendingValue = execution.value[step]!;
+        break;
+      }
+    }
+    return !touchesConflict(
+      pendingOp, pendingObject, pendingValue, execution.op[node]!, execution.object[node]!, execution.value[node]!,
+    );
+  }
+
+  /**
+   * A race between steps `earlier` and `later`: somewhere before `earlier`, schedule a
+   * thread that starts a reversed execution — an initial of v, the steps after
+   * `earlier` that do not depend on it followed by `later` (source sets).
+   */
+  private reverse(execution: ExecutionView, earlier: number, later: number): void {
+    this.backtrackInitial(execution, earlier, later);
+    if (!this.bounded) return;
+    // BPOR: also where the earlier step's thread last got the processor, so that the
+    // reversal can happen there without a preemption
+    let start = earlier;
+    while (start > 0 && this.runner[start - 1] === this.runner[earlier]) start--;
+    if (start !== earlier) this.backtrackInitial(execution, start, later);
+  }
+
+  private backtrackInitial(execution: ExecutionView, node: number, later: number): void {
+    if (this.valueCount[node]! > 0) return;
+    const initials = this.initials(execution, node, later);
+    if (initials & (this.done[node]! | this.backtrack[node]! | this.sleep[node]!)) return; // covered
+    const preferred = execution.thread[later]!;
+    this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
+  }
+
+  /** Threads whose first step in notdep(node).later has no predecessor in it. */
+  private initials(execution: ExecutionView, node: number, later: number): number {
+    const first = this.firstInV;
+    first.fill(-1);
+    let initials = 0;
+    const consider = (step: number) => {
+      const thread = execution.thread[step]!;
+      if (first[thread] !== -1) return;
+      first[thread] = step;
+      if (execution.op[step] === Op.CHOOSE) return;
+      for (let other = 0; other < first.length; other++) {
+        const start = first[other]!;
+        if (other !== thread && start !== -1 && this.races.clockOf(step, other) >= this.races.clockOf(start, other)) return;
+      }
+      initials |= bit(thread);
+    };
+    for (let step = node + 1; step < later; step++)
+      if (!this.races.happensBefore(execution, node, step)) consider(step);
+    consider(later);
+    return initials;
+  }
+
+  private backtrackAt(node: number, thread: number): void {
+    if (this.valueCount[node]! > 0) return;
+    const enabled = this.enabled[node]!;
+    const wanted = enabled & bit(thread) ? bit(thread) : enabled; // not enabled there: every choice
+    for (let choices = wanted & ~this.done[node]! & ~this.sleep[node]!; choices !== 0; choices &= choices - 1) {
+      const choice = lowest(choices);
+      if (node >= this.fixedLength) this.backtrack[node]! |= bit(choice);
+      else this.schedule(node, choice); // in the iteration's fixed prefix: queue it
+    }
+  }
+}
+
+function touchesConflict(opA: number, objectA: number, valueA: number, opB: number, objectB: number, valueB: number): boolean {
+  const accessA = accessOf(opA);
+  const accessB = accessOf(opB);
+  if (accessA === Access.Global || accessB === Access.Global) return true;
+  const objectsA = [objectOf(opA, objectA), secondObjectOf(opA, valueA)];
+  const objectsB = [objectOf(opB, objectB), secondObjectOf(opB, valueB)];
+  for (const [ia, a] of objectsA.entries()) {
+    if (a === undefined) continue;
+    for (const [ib, b] of objectsB.entries()) {
+      if (b === undefined || a !== b) continue;
+      if (conflicts(ia === 0 ? accessA : secondAccessOf(opA), ib === 0 ? accessB : secondAccessOf(opB))) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,124 @@
+// Happens-before and races of one execution, with vector clocks: for every step, the
+// earlier steps of other threads it conflicts with and is not already ordered after.
+// Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
+// there. Buffers are reused between executions: nothing is allocated per step.
+import { Access, accessOf, conflicts, isThreadObject, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import type { ExecutionView } from './strategy.js';
+
+const MAX_THREADS = 32;
+
+export type RaceHandler = (earlier: number, later: number) => void;
+
+export class RaceFinder {
+  private clocks = new Uint32Array(0); // per step: its vector clock (MAX_THREADS entries)
+  private readonly threadClock = new Uint32Array(MAX_THREADS * MAX_THREADS);
+  private readonly lastOfThread = new Int32Array(MAX_THREADS);
+  /** per object, a linked list of the accesses to it (newest first) */
+  private readonly newest = new Map<number, number>();
+  private entryStep = new Int32Array(0);
+  private entryAccess = new Uint8Array(0);
+  private entryPrevious = new Int32Array(0);
+  private entries = 0;
+  private readonly scratch = new Uint32Array(MAX_THREADS);
+
+  private reserve(steps: number): void {
+    if (this.clocks.length >= steps * MAX_THREADS) return;
+    const size = Math.max(steps, 1024) * 2;
+    this.clocks = new Uint32Array(size * MAX_THREADS);
+    this.entryStep = new Int32Array(size * 2);
+    this.entryAccess = new Uint8Array(size * 2);
+    this.entryPrevious = new Int32Array(size * 2);
+  }
+
+  /** Calls `race(j, i)` for every race of the first `steps` steps. */
+  find(execution: ExecutionView, steps: number, race: RaceHandler): void {
+    this.reserve(steps);
+    this.threadClock.fill(0);
+    this.lastOfThread.fill(-1);
+    this.newest.clear();
+    this.entries = 0;
+    const { clocks, threadClock } = this;
+    for (let i = 0; i < steps; i++) {
+      const thread = execution.thread[i]!;
+      const op = execution.op[i]!;
+      const own = i * MAX_THREADS;
+      clocks.set(threadClock.subarray(thread * MAX_THREADS, thread * MAX_THREADS + MAX_THREADS), own);
+      clocks[own + thread]! += 1;
+      const access = accessOf(op);
+      if (access === Access.Global) this.raceWithEveryThread(execution, i, race);
+      else if (access !== Access.None) {
+        this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
+        const second = secondObjectOf(op, execution.value[i]!);
+        if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op), race);
+      }
+      threadClock.set(clocks.subarray(own, own + MAX_THREADS), thread * MAX_THREADS);
+      this.lastOfThread[thread] = i;
+    }
+  }
+
+  /** Whether step `a` happens before step `b` (both already analysed). */
+  happensBefore(execution: ExecutionView, a: number, b: number): boolean {
+    return this.ordered(execution, a, b * MAX_THREADS);
+  }
+
+  /** The clock value that thread `thread` had reached when step `step` ran. */
+  clockOf(step: number, thread: number): number {
+    return this.clocks[step * MAX_THREADS + thread]!;
+  }
+
+  /** step j happens before the step whose clock starts at `clock` */
+  private ordered(execution: ExecutionView, j: number, clock: number): boolean {
+    const thread = execution.thread[j]!;
+    return this.clocks[clock + thread]! >= this.clocks[j * MAX_THREADS + thread]!;
+  }
+
+  private join(into: number, from: number): void {
+    const { clocks } = this;
+    for (let t = 0; t < MAX_THREADS; t++) {
+      const value = clocks[from + t]!;
+      if (value > clocks[into + t]!) clocks[into + t] = value;
+    }
+  }
+
+  private touch(execution: ExecutionView, i: number, object: number, access: Access, race: RaceHandler): void {
+    const thread = execution.thread[i]!;
+    const own = i * MAX_THREADS;
+    const head = this.newest.get(object) ?? -1;
+    if (access === Access.Acquire) {
+      // Acquisitions race with earlier acquisitions not ordered before them by anything
+      // but this lock's own release chain: judge against the clock before joining it.
+      this.scratch.set(this.clocks.subarray(own, own + MAX_THREADS));
+      for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
+        const j = this.entryStep[e]!;
+        if (this.entryAccess[e] !== Access.Acquire || execution.thread[j] === thread) continue;
+        const other = execution.thread[j]!;
+        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i);
+      }
+    }
+    for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
+      const j = this.entryStep[e]!;
+      const earlier = this.entryAccess[e] as Access;
+      if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
+      // a thread starts only once created and is joined only once it exited: those
+      // orders cannot be reversed, they only order
+      if (access !== Access.Acquire && earlier !== Access.Release && !isThreadObject(object)) race(j, i);
+      this.join(own, j * MAX_THREADS);
+    }
+    const entry = this.entries++;
+    this.entryStep[entry] = i;
+    this.entryAccess[entry] = access;
+    this.entryPrevious[entry] = head;
+    this.newest.set(object, entry);
+  }
+
+  /** Returning from main or exit() ends every other thread: it conflicts with all of them. */
+  private raceWithEveryThread(execution: ExecutionView, i: number, race: RaceHandler): void {
+    const own = i * MAX_THREADS;
+    for (let t = 0; t < MAX_THREADS; t++) {
+      const j = this.lastOfThread[t]!;
+      if (j < 0 || t === execution.thread[i] || this.ordered(execution, j, own)) continue;
+      race(j, i);
+      this.join(own, j * MAX_THREADS);
+    }
+  }
+}

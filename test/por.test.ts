@@ -1,0 +1,78 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { checkAllInterleavings } from '../src/index.js';
+import { exploreAll } from './support/explore-all.js';
+import { fixture, writeHarness } from './support/harness.js';
+import { randomProgram, randomShape } from './support/random-programs.js';
+
+const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+
+async function executions(file: string, strategy: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) {
+  const test = (await checkAllInterleavings(fixture(file), { strategy, ...options })).tests[0]!;
+  expect(test.status).toBe('pass');
+  return test;
+}
+
+describe('optimal: one execution per Mazurkiewicz trace', () => {
+  it.each([
+    [2, 2, 6],
+    [3, 2, 90],
+    [3, 3, 1680],
+  ])('%i threads x %i locked increments: (NK)!/(K!)^N = %i executions', async (threads, increments, expected) => {
+    expect(factorial(threads * increments) / factorial(increments) ** threads).toBe(expected);
+    const test = await executions('por/locked_increments.c', 'optimal', { cflags: `-DTHREADS=${threads} -DINCREMENTS=${increments}` });
+    expect(test).toMatchObject({ executions: expected, complete: true });
+  });
+
+  it.each([1, 2, 3, 4])('%i readers and one writer of an atomic: 2^R executions', async (readers) => {
+    const test = await executions('por/readers_writer.c', 'optimal', { cflags: `-DREADERS=${readers}` });
+    expect(test).toMatchObject({ executions: 2 ** readers, complete: true });
+  });
+
+  it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
+    const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7' });
+    expect(test).toMatchObject({ executions: 1, complete: true });
+  });
+});
+
+describe('bpor: sound under a preemption bound, never more than dfs', () => {
+  it('explores no more than dfs at every bound, and clearly fewer at bound 4 on mostly-disjoint threads', async () => {
+    for (let bound = 0; bound <= 4; bound++) {
+      const dfs = await executions('por/indexer.c', 'dfs', { cflags: '-DTHREADS=3', maxBound: bound });
+      const bpor = await executions('por/indexer.c', 'bpor', { cflags: '-DTHREADS=3', maxBound: bound });
+      expect(bpor.executions).toBeLessThanOrEqual(dfs.executions);
+      if (bound === 4) expect(bpor.executions * 10).toBeLessThan(dfs.executions);
+    }
+  });
+
+  it("finds seed 001's Figure 1 behaviour (y ends as 1) at bound 0", async () => {
+    const test = (await checkAllInterleavings(fixture('por/figure1.c'), { strategy: 'bpor', maxBound: 0, mode: 'sc' })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bound: 0, bug: { kind: 'assertion', preemptions: 0 } });
+  });
+});
+
+describe('soundness on random programs', () => {
+  const seeds = Array.from({ length: 12 }, (_, i) => i + 1);
+
+  it.each(seeds)('seed %i: bpor and dfs see the same classes and final states at bounds 0-3; optimal sees every class once', (seed) => {
+    const shape = randomShape(seed);
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
+    const mode = shape.plain ? 'sc' : 'drf';
+    for (let bound = 0; bound <= 3; bound++) {
+      const dfs = exploreAll(file, 'dfs', bound, mode);
+      const bpor = exploreAll(file, 'bpor', bound, mode);
+      expect(new Set(bpor.classes)).toEqual(new Set(dfs.classes));
+      expect(bpor.outputs).toEqual(dfs.outputs);
+      expect(bpor.executions).toBeLessThanOrEqual(dfs.executions);
+    }
+    const everything = exploreAll(file, 'dfs', 1000, mode);
+    const optimal = exploreAll(file, 'optimal', 0, mode);
+    expect(new Set(optimal.classes)).toEqual(new Set(everything.classes));
+    expect(optimal.classes.length).toBe(new Set(optimal.classes).size);
+    expect(optimal.outputs).toEqual(everything.outputs);
+    writeFileSync(join(dirname(file), 'checked'), 'ok');
+  });
+});

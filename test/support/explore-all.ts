@@ -1,0 +1,68 @@
+// Runs a strategy over a harness and collects what every counted execution showed: its
+// happens-before class (a fingerprint of the order of conflicting steps) and its output.
+import { buildHarness } from '../../src/build/compile.js';
+import { accessOf, Access, objectOf } from '../../src/explore/dependence.js';
+import { createStrategy } from '../../src/explore/strategies.js';
+import type { ExecutionView } from '../../src/explore/strategy.js';
+import { openHarness } from '../../src/native/addon.js';
+
+export interface Observed {
+  executions: number;
+  classes: string[];
+  outputs: Set<string>;
+}
+
+export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Observed {
+  const harness = openHarness(buildHarness(file).library);
+  const trace = harness.trace();
+  const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
+  const view: ExecutionView = {
+    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
+    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
+  };
+  const observed: Observed = { executions: 0, classes: [], outputs: new Set() };
+  const none = new Float64Array([0, 1]);
+  for (let bound = 0; bound <= (explorer.bounded ? maxBound : 0); bound++) {
+    if (!explorer.beginBound(bound)) break;
+    for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
+      const outcome = harness.run(0, schedule.decisions, schedule.length, 10_000, mode === 'sc' ? 1 : 0, 0, none);
+      if (outcome !== 0) throw new Error(`execution ended with outcome ${outcome}: ${harness.result().message}`);
+      view.steps = trace.status[0]!;
+      const { libraryBase, heapBase } = harness.result();
+      const fingerprint = happensBeforeClass(view, (object) =>
+        object < 0 ? `t${-object}`
+          : object - libraryBase >= 0 && object - libraryBase < 2 ** 24 ? `g${object - libraryBase}`
+            : object - heapBase >= 0 && object - heapBase < 2 ** 30 ? `h${object - heapBase}` : `${object}`,
+      );
+      const output = harness.output();
+      if (!explorer.observe(view)) continue;
+      observed.executions++;
+      observed.classes.push(fingerprint);
+      observed.outputs.add(output);
+    }
+  }
+  return observed;
+}
+
+/**
+ * Two executions are equivalent (same Mazurkiewicz trace) when every object sees its
+ * conflicting steps in the same order: each step is named by its thread and index in
+ * that thread, and placed by how many writes to its object came before it.
+ */
+export function happensBeforeClass(execution: ExecutionView, name: (object: number) => string): string {
+  const perThread = new Map<number, number>();
+  const writes = new Map<number, number>();
+  const steps: string[] = [];
+  for (let i = 0; i < execution.steps; i++) {
+    const thread = execution.thread[i]!;
+    const index = perThread.get(thread) ?? 0;
+    perThread.set(thread, index + 1);
+    const access = accessOf(execution.op[i]!);
+    if (access === Access.None) continue;
+    const object = objectOf(execution.op[i]!, execution.object[i]!);
+    const before = writes.get(object) ?? 0;
+    if (access !== Access.Read) writes.set(object, before + 1);
+    steps.push(`${thread}.${index}:${execution.op[i]}@${name(object)}#${before}`);
+  }
+  return steps.sort().join(' ');
+}
