@@ -163,7 +163,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return tests;
   }
 
-  // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array) -> outcome code
+  // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array,
+  //     visible: Float64Array) -> outcome code
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     uint32_t test = info[0].As<Napi::Number>().Uint32Value();
@@ -179,6 +180,13 @@ class Harness : public Napi::ObjectWrap<Harness> {
       Napi::Float64Array domain = info[6].As<Napi::Float64Array>();
       options.nondet_count = static_cast<uint32_t>(domain.ElementLength());
       options.nondet_domain = domain.Data();
+    }
+    options.visible_count = 0;
+    options.visible = nullptr;
+    if (info.Length() > 7 && info[7].IsTypedArray()) {
+      Napi::Float64Array visible = info[7].As<Napi::Float64Array>();
+      options.visible_count = static_cast<uint32_t>(visible.ElementLength());
+      options.visible = visible.Data();
     }
     if (test >= api_->test_count || length > decisions.ElementLength()) {
       Napi::RangeError::New(env, "run: test index or schedule length out of range").ThrowAsJavaScriptException();
@@ -243,6 +251,11 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("faultAddress", r->fault_address);
     result.Set("libraryBase", r->library_base);
     result.Set("heapBase", r->heap_base);
+    result.Set("raceAddress", r->race_address);
+    result.Set("raceThread", r->race_thread);
+    result.Set("racePc", r->race_pc);
+    result.Set("raceWrite", r->race_write != 0);
+    result.Set("raceEarlierWrite", r->race_earlier_write != 0);
     Napi::Array threads = Napi::Array::New(env, r->thread_count);
     for (uint32_t i = 0; i < r->thread_count; i++) {
       Napi::Object thread = Napi::Object::New(env);

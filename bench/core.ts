@@ -35,6 +35,23 @@ export async function coreBench(): Promise<void> {
   for (let i = 0; i < repeats; i++) pingPong.run(0, none, 0, 1 << 20, 0);
   const nanoseconds = Number(process.hrtime.bigint() - started) / repeats;
   printTable('core: fiber switch (two threads yielding to each other)', ['switches/exec', 'steps/exec', 'ns per step (switch + scheduling)'], [[switches, steps, nanoseconds / steps]]);
+
+  // every plain access goes through the race detector's hook in drf mode
+  const accesses = 100_000;
+  const plain = openHarness(buildHarness(fixture('bench/plain_accesses.c'), { cflags: `-DACCESSES=${accesses}` }).library);
+  const accessRows = [];
+  {
+    const runs = 20;
+    plain.run(0, none, 0, 1 << 20, 0);
+    const begin = process.hrtime.bigint();
+    for (let i = 0; i < runs; i++) plain.run(0, none, 0, 1 << 20, 0);
+    const perRun = Number(process.hrtime.bigint() - begin) / runs;
+    // each of the 2 threads reads data[i] and reads and writes its sum: 3 accesses per element
+    // main writes every element; each of 2 threads reads it and reads and writes its sum
+    const perExecution = accesses + 2 * 3 * accesses;
+    accessRows.push(['drf (race detection)', perExecution, perRun / perExecution]);
+  }
+  printTable('core: plain memory accesses', ['mode', 'accesses/exec', 'ns per access'], accessRows);
 }
 
 /** Scheduling points of the default execution. */

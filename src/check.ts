@@ -1,12 +1,12 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
 import { BuildError } from './build/errors.js';
 import { type BuildOptions, buildHarness } from './build/compile.js';
-import { type Exploration, NondeterminismError, copyFailure, drive } from './explore/driver.js';
+import { type Exploration, type FailingExecution, NondeterminismError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
 import { type NativeHarness, RunFlags, openHarness } from './native/addon.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
-import { decodeReplay } from './report/replay.js';
+import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
 
 export type Mode = 'drf' | 'sc';
 
@@ -27,6 +27,8 @@ export interface CheckOptions extends BuildOptions {
   nondetDomain?: readonly number[];
   /** condition waits may also return without a signal, as POSIX allows */
   spuriousWakeups?: boolean;
+  /** drf mode: a data race fails the test ('error', default) or is only reported ('warn') */
+  races?: 'error' | 'warn';
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
 }
 
@@ -41,6 +43,8 @@ export interface TestResult {
   /** what was explored, in words: never more than what was done */
   guarantee: string;
   bug?: Bug;
+  /** data races reported as warnings (option races: 'warn') */
+  warnings?: Bug[];
   error?: string;
 }
 
@@ -89,6 +93,12 @@ interface Settings {
   seed: number;
   flags: number;
   nondetDomain: Float64Array;
+  races: 'error' | 'warn';
+}
+
+function raceHandling(races: CheckOptions['races']): 'error' | 'warn' {
+  if (races === undefined || races === 'error' || races === 'warn') return races ?? 'error';
+  throw new OptionError(`races must be 'error' or 'warn', got '${races}'`);
 }
 
 function nondetDomain(values: readonly number[]): Float64Array {
@@ -113,6 +123,7 @@ export function resolveSettings(options: CheckOptions): Settings {
     seed: wholeNumber('seed', options.seed, defaults.seed),
     flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
     nondetDomain: nondetDomain(options.nondetDomain ?? defaults.nondetDomain),
+    races: raceHandling(options.races),
   };
 }
 
@@ -134,38 +145,68 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
   for (const [index, test] of inSourceOrder) {
     if (wanted && !wanted.includes(test.name)) continue;
     const run = replay
-      ? replayOne(harness, index, replay.decisions, { ...settings, mode: replay.mode })
+      ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
       : exploreOne(harness, index, test.name, settings, options.onProgress);
-    tests.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings.strategy));
+    tests.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
   }
   return { file, tests, library: built.library, hash: built.hash, cached: built.cached };
 }
 
-type Run = Exploration | { error: string; executions: number; elapsedMs: number };
+type Run =
+  | (Exploration & { races?: FailingExecution[]; visible?: string[] })
+  | { error: string; executions: number; elapsedMs: number };
 
+/** racy locations made scheduling points, at most, before giving up on more */
+const MAX_RACY_LOCATIONS = 16;
+
+/**
+ * Explores one test. A data race (drf mode) is recorded and its location becomes a
+ * scheduling point; exploration then starts again, so that what the race breaks (an
+ * assertion, say) is found too.
+ */
 async function exploreOne(
   harness: NativeHarness, test: number, name: string, settings: Settings, onProgress: CheckOptions['onProgress'],
 ): Promise<Run> {
-  const strategy = createStrategy(settings.strategy, {
-    maxBound: settings.maxBound, seed: settings.seed, capacity: harness.trace().capacity,
-  });
+  const races: FailingExecution[] = [];
+  const visible: number[] = [];
+  let executions = 0;
+  let elapsedMs = 0;
   try {
-    return await drive(harness, strategy, {
-      test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,
-      maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags, nondetDomain: settings.nondetDomain,
-      ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
-    });
+    for (;;) {
+      const strategy = createStrategy(settings.strategy, {
+        maxBound: settings.maxBound, seed: settings.seed, capacity: harness.trace().capacity,
+      });
+      const run = await drive(harness, strategy, {
+        test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,
+        maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
+        nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
+        ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
+      });
+      executions += run.executions;
+      elapsedMs += run.elapsedMs;
+      const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
+      if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
+        races.push(race);
+        visible.push(race.result.raceAddress);
+        continue;
+      }
+      const bases = harness.result();
+      return { ...run, executions, elapsedMs, races, visible: visible.map((address) => relativeLocation(address, bases)) };
+    }
   } catch (error) {
-    if (error instanceof NondeterminismError) return { error: error.message, executions: 0, elapsedMs: 0 };
+    if (error instanceof NondeterminismError) return { error: error.message, executions, elapsedMs };
     throw error;
   }
 }
 
-async function replayOne(harness: NativeHarness, test: number, decisions: number[], settings: Settings): Promise<Run> {
+async function replayOne(harness: NativeHarness, test: number, replay: Replay, settings: Settings): Promise<Run> {
+  const { decisions } = replay;
+  const bases = harness.result();
+  const visible = Float64Array.from(replay.visible ?? [], (location) => absoluteLocation(location, bases));
   const started = performance.now();
   const outcome = harness.run(
     test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
-    settings.nondetDomain,
+    settings.nondetDomain, visible,
   );
   const elapsedMs = performance.now() - started;
   if (outcome === Outcome.DIVERGENCE)
@@ -173,7 +214,7 @@ async function replayOne(harness: NativeHarness, test: number, decisions: number
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
   const failure = copyFailure(harness, { steps: harness.trace().status[0]!, outcome });
-  return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure };
+  return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
 function guarantee(run: Exploration): string {
@@ -193,13 +234,24 @@ function guarantee(run: Exploration): string {
   }
 }
 
-function toTestResult(name: string, run: Run, library: string, mode: Mode, strategy: string): TestResult {
+function toTestResult(name: string, run: Run, library: string, mode: Mode, settings: Settings): TestResult {
+  const { strategy } = settings;
   if ('error' in run)
     return { name, status: 'error', executions: run.executions, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+  const visible = run.visible ?? [];
+  const races = (run.races ?? []).map((race, index) => describeBug(race, library, name, mode, visible.slice(0, index)));
+  const consequence = run.failure ? describeBug(run.failure, library, name, mode, visible) : undefined;
+  const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
-    name, status: run.failure ? 'fail' : 'pass', executions: run.executions, bound: Math.max(run.bound, 0),
-    complete: run.complete, elapsedMs: run.elapsedMs, strategy, guarantee: guarantee(run),
+    name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions,
+    bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
+    complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
+    guarantee: failing ? `data race found; then ${guarantee(run)}` : guarantee(run),
   };
-  if (run.failure) result.bug = describeBug(run.failure, library, name, mode);
+  if (failing) {
+    result.bug = races[0]!;
+    if (consequence) result.bug.consequence = consequence;
+  } else if (consequence) result.bug = consequence;
+  if (settings.races === 'warn' && races.length > 0) result.warnings = races;
   return result;
 }

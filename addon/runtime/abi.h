@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 2
+#define WEFT_ABI_VERSION 3
 #define WEFT_MAX_THREADS 32
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
@@ -23,6 +23,8 @@ struct weft_run_options {
   uint32_t flags;
   uint32_t nondet_count;       /* __VERIFIER_nondet_*() return one of these values */
   const double *nondet_domain;
+  uint32_t visible_count;      /* drf mode: plain accesses to these addresses are scheduling */
+  const double *visible;       /* points (racy locations, so that their effects are explored) */
 };
 
 /* One entry per scheduling point (step), structure of arrays. */
@@ -49,6 +51,13 @@ struct weft_result {
   double fault_address;
   double library_base; /* to name globals: object addresses minus this are symbol values */
   double heap_base;
+  /* a data race: the address, and the earlier of the two accesses (the later one is
+   * thread/pc above); access kinds: 1 = write */
+  double race_address;
+  int32_t race_thread;
+  uint32_t race_pc;
+  uint32_t race_write;
+  uint32_t race_earlier_write;
   char message[WEFT_MESSAGE_SIZE];
   char file[256];
   /* every thread at the end: 0 unused, 1 runnable, 2 finished; and what it was about to do */

@@ -1,4 +1,5 @@
-/* Condition variables. A wait is two steps: COND_WAIT releases the mutex and joins the
+/* Condition variables. Both steps of a wait record the mutex (with the attempt flags in
+ * its low bits) as their value: they release and re-acquire it. A wait is two steps: COND_WAIT releases the mutex and joins the
  * waiters; COND_WAKE re-acquires the mutex once the thread was signalled. A signal
  * leaves one wake-up for any of the threads waiting at that moment, so which waiter
  * wakes is decided by the schedule and every choice is explored; a broadcast wakes them
@@ -63,7 +64,6 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   c->waiters &= ~(1u << self);
   c->eligible &= ~(1u << self);
   if (c->pending == 0 || (c->eligible & c->waiters) == 0) c->pending = c->eligible = 0;
-  sched_record_value(result == 0);
   mutex_acquire(m, depth);
   return result;
 }

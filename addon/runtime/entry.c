@@ -70,6 +70,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
     weft_rt = NULL;
     return NULL;
   }
+  r->result.library_base = (double)r->library_base;
+  r->result.heap_base = (double)(uintptr_t)r->heap_base;
   r->api.abi_version = WEFT_ABI_VERSION;
   r->api.test_count = tests_count();
   r->api.test_name = api_test_name;
@@ -80,7 +82,7 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.trace = &r->trace;
   r->api.result = &r->result;
   /* last, so that the snapshot holds weft_rt already set */
-  if (snapshot_take(error, error_size)) {
+  if (snapshot_take(error, error_size) || race_open(error, error_size)) {
     weft_rt = NULL;
     return NULL;
   }

@@ -1,7 +1,8 @@
 /* Plain memory accesses, as instrumented by -fsanitize=thread. In sc mode an access to
  * shared memory (the harness's globals, the heap arena, another thread's stack) is a
- * scheduling point; in drf mode they are not. A thread's own stack stays private until
- * another thread touches it. */
+ * scheduling point; a thread's own stack stays private until another thread touches
+ * it. In drf mode they are not scheduling points but are checked for data races
+ * (race.c), except the racy locations the explorer asks to see as scheduling points. */
 #include <stdint.h>
 #include <string.h>
 
@@ -50,13 +51,19 @@ static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t p
 
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;
-  if (WEFT_UNLIKELY(weft_plain_accesses_visible)) {
-    struct runtime *r = weft_rt;
-    if (!r->in_execution || !shared_address(r, address)) return;
+  uint32_t mode = weft_access_mode;
+  if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
+    const struct runtime *r = weft_rt;
+    if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
+      if (write) write_step(address, size, pc);
+      else read_step(address, size, pc);
+      return;
+    }
+    race_check(write, address, size, pc);
+    if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
+  } else if (mode == ACCESSES_VISIBLE && shared_address(weft_rt, address)) {
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
-  } else if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) {
-    step_anyway(write, address, size, pc);
   }
 }
 

@@ -63,7 +63,8 @@ enum weft_op {
   X(DIVERGENCE, "divergence") \
   X(MISUSE, "misuse")      \
   X(PRUNED, "pruned")      \
-  X(MEMORY, "memory")
+  X(MEMORY, "memory")      \
+  X(RACE, "race")
 
 enum weft_outcome {
 #define WEFT_OUTCOME_ENUM(name, text) WEFT_OUTCOME_##name,

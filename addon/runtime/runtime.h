@@ -60,6 +60,25 @@ struct thread {
   void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
 };
 
+/* happens-before for race detection (race.c) */
+struct vclock {
+  uint32_t at[WEFT_MAX_THREADS];
+};
+
+struct sync_clock {
+  uintptr_t object;
+  uint32_t generation; /* stale when not the current execution's */
+  struct vclock clock;
+};
+
+/* per 4 bytes of shared memory: the last write and the last read, as epochs
+ * (clock << 5 | thread, 0 = none), with the code offset of the access and which of the
+ * 4 bytes it touched (neighbouring fields of a struct or array do not race) */
+struct shadow_cell {
+  uint32_t write_epoch, write_pc, read_epoch, read_pc;
+  uint8_t write_bytes, read_bytes;
+};
+
 struct key {
   uint8_t used;
   void (*destructor)(void *);
@@ -86,6 +105,14 @@ struct runtime {
   uint64_t random_state; /* rand()/random(), the same sequence in every execution */
   struct key keys[WEFT_MAX_KEYS];
 
+  struct vclock clocks[WEFT_MAX_THREADS]; /* each thread's vector clock */
+  struct sync_clock *sync_clocks;         /* open addressing by object address */
+  struct sync_clock sync_overflow;
+  uint32_t sync_generation;
+  struct shadow_cell *data_shadow, *heap_shadow;
+  const double *visible;
+  uint32_t visible_count;
+
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
 
@@ -102,8 +129,9 @@ struct runtime {
 };
 
 extern struct runtime *weft_rt WEFT_HIDDEN;
-/* 1 while an sc-mode execution runs; read on every plain access, so kept apart. */
-extern uint32_t weft_plain_accesses_visible WEFT_HIDDEN;
+/* What plain accesses mean right now; read on every access, so kept apart. */
+enum access_mode { ACCESSES_IGNORED = 0, ACCESSES_CHECKED = 1 /* drf: race detection */, ACCESSES_VISIBLE = 2 /* sc */ };
+extern uint32_t weft_access_mode WEFT_HIDDEN;
 
 /* fiber.c */
 WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
@@ -147,6 +175,14 @@ WEFT_HIDDEN int spin_lock_enabled(const struct pending *pending);
 WEFT_HIDDEN int once_enabled(const struct pending *pending);
 WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
 WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
+
+/* race.c */
+WEFT_HIDDEN int race_open(char *error, uint32_t error_size);
+WEFT_HIDDEN void race_reset(void);
+WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
+WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
+WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
+WEFT_HIDDEN int race_visible(uintptr_t address);
 
 /* keys.c */
 WEFT_HIDDEN void keys_run_destructors(struct thread *thread);

@@ -13,7 +13,7 @@
 #include "runtime.h"
 
 struct runtime *weft_rt;
-uint32_t weft_plain_accesses_visible;
+uint32_t weft_access_mode;
 
 static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
 
@@ -122,6 +122,7 @@ static void decide(struct runtime *r) {
 
   struct thread *chosen = &r->threads[next];
   chosen->event = r->step;
+  if (r->mode == WEFT_MODE_DRF) race_on_step(next, &chosen->pending);
   if (may_write(chosen->pending.op)) r->write_epoch++;
   record_step(r, next, chosen->pending.op, (double)chosen->pending.object,
               (double)(int64_t)chosen->pending.argument, mask, chosen->pending.pc);
@@ -229,7 +230,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   if (t->unrecorded_write) finish_write_record(r, t);
   collect_result(r, outcome, pc);
   r->in_execution = 0;
-  weft_plain_accesses_visible = 0;
+  weft_access_mode = ACCESSES_IGNORED;
   fiber_switch(&t->stack_pointer, r->scheduler_stack_pointer);
   __builtin_unreachable();
 }
@@ -260,6 +261,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
                    const struct weft_run_options *options) {
   struct runtime *r = weft_rt;
   snapshot_restore();
+  race_reset();
   heap_reset();
   output_reset();
   reset_result(&r->result);
@@ -270,6 +272,8 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->flags = options->flags;
   r->nondet_domain = options->nondet_domain;
   r->nondet_count = options->nondet_count;
+  r->visible = options->visible;
+  r->visible_count = options->visible_count;
   r->atomic_depth = 0;
   keys_reset();
   clock_reset();
@@ -280,7 +284,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->test = test;
   r->faulted = 0;
   struct thread *main_thread = thread_spawn(NULL, NULL, 0);
-  weft_plain_accesses_visible = options->mode == WEFT_MODE_SC;
+  weft_access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
   r->in_execution = 1;
   fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
   if (r->faulted) {

@@ -16,6 +16,8 @@ export interface DriveOptions {
   /** RunFlags */
   flags: number;
   nondetDomain: Float64Array;
+  /** drf mode: addresses whose plain accesses are scheduling points (racy locations) */
+  visible: Float64Array;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -87,6 +89,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
+        options.visible,
       );
       view.steps = status[0]!;
       view.outcome = outcome;

@@ -49,6 +49,12 @@ export interface RunResult {
   faultAddress: number;
   libraryBase: number;
   heapBase: number;
+  /** a data race: the address, and the earlier access (thread, code offset, write?) */
+  raceAddress: number;
+  raceThread: number;
+  racePc: number;
+  raceWrite: boolean;
+  raceEarlierWrite: boolean;
   threads: ThreadEnd[];
 }
 
@@ -59,7 +65,7 @@ export interface NativeHarness {
   tests(): TestInfo[];
   run(
     test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
-    nondetDomain?: Float64Array,
+    nondetDomain?: Float64Array, visible?: Float64Array,
   ): number;
   trace(): TraceArrays;
   result(): RunResult;

@@ -57,11 +57,12 @@ export const Outcome = {
   MISUSE: 7,
   PRUNED: 8,
   MEMORY: 9,
+  RACE: 10,
 } as const;
 export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 
 export const outcomeNames: readonly string[] = [
-  'ok', 'assertion', 'deadlock', 'crash', 'livelock', 'exit', 'divergence', 'misuse', 'pruned', 'memory',
+  'ok', 'assertion', 'deadlock', 'crash', 'livelock', 'exit', 'divergence', 'misuse', 'pruned', 'memory', 'race',
 ];
 
 /** Ops whose pc is a function's address rather than the return address of a call. */

@@ -33,6 +33,13 @@ export interface ThreadAtEnd {
   source?: string;
 }
 
+export interface RaceAccess {
+  thread: number;
+  access: 'read' | 'write';
+  location?: BugLocation;
+  source?: string;
+}
+
 export interface Bug {
   kind: string;
   message: string;
@@ -43,6 +50,10 @@ export interface Bug {
   steps: BugStep[];
   threads: ThreadAtEnd[];
   output: string;
+  /** a data race: the variable and both accesses, earlier first */
+  race?: { variable: string; accesses: [RaceAccess, RaceAccess] };
+  /** after a data race: what the race then breaks, when exploration found it */
+  consequence?: Bug;
 }
 
 const objectOps = new Set<number>([
@@ -67,12 +78,15 @@ function lookupOffset(pc: number, op: number): number {
   return pc === 0 || pcIsFunctionStart(op) ? pc : pc - 1;
 }
 
-export function describeBug(failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc'): Bug {
+export function describeBug(
+  failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [],
+): Bug {
   const { execution, result } = failure;
   const namer = new AddressNamer(library, result.libraryBase, result.heapBase);
   const crashed = failure.outcome === Outcome.CRASH;
   const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
-  const offsets = [resultOffset];
+  const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
+  const offsets = [resultOffset, raceOffset];
   for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
   for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
   const locations = symbolize(library, offsets);
@@ -107,20 +121,36 @@ export function describeBug(failure: FailingExecution, library: string, test: st
     };
   });
 
+  const race = failure.outcome === Outcome.RACE
+    ? {
+        variable: namer.name(result.raceAddress),
+        accesses: [
+          { thread: result.raceThread, access: result.raceEarlierWrite ? 'write' : 'read', ...at(raceOffset) },
+          { thread: result.thread, access: result.raceWrite ? 'write' : 'read', ...at(resultOffset) },
+        ] as [RaceAccess, RaceAccess],
+      }
+    : undefined;
   const assertionLocation = result.file && result.line ? { file: result.file, line: result.line } : undefined;
   const location = assertionLocation ?? at(resultOffset).location ?? lastLocation(steps);
   const bug: Bug = {
     kind: outcomeNames[failure.outcome] ?? 'unknown',
-    message: bugMessage(failure, threads),
+    message: race ? raceMessage(race) : bugMessage(failure, threads),
     preemptions: failure.preemptions,
-    schedule: encodeReplay({ test, mode, decisions: failure.decisions }),
+    schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible] }),
     thread: result.thread,
     steps,
     threads,
     output: failure.output,
   };
   if (location) bug.location = location;
+  if (race) bug.race = race;
   return bug;
+}
+
+function raceMessage(race: NonNullable<Bug['race']>): string {
+  const where = (access: RaceAccess) => (access.location ? ` at ${access.location.file}:${access.location.line}` : '');
+  const [earlier, later] = race.accesses;
+  return `data race on ${race.variable}: T${later.thread} ${later.access}s${where(later)}, unordered with T${earlier.thread}'s ${earlier.access}${where(earlier)}`;
 }
 
 function tracePc(failure: FailingExecution, step: number): number {

@@ -15,6 +15,7 @@ export function toJson(result: CheckResult): object {
       strategy: test.strategy,
       guarantee: test.guarantee,
       ...(test.error !== undefined ? { error: test.error } : {}),
+      ...(test.warnings ? { warnings: test.warnings.map((warning) => ({ kind: warning.kind, message: warning.message, race: warning.race })) } : {}),
       ...(test.bug
         ? {
             bug: {
@@ -27,6 +28,8 @@ export function toJson(result: CheckResult): object {
               threads: test.bug.threads,
               steps: test.bug.steps,
               output: test.bug.output,
+              ...(test.bug.race ? { race: test.bug.race } : {}),
+              ...(test.bug.consequence ? { consequence: test.bug.consequence } : {}),
             },
           }
         : {}),

@@ -23,10 +23,14 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const stats = `${test.executions} execution${test.executions === 1 ? '' : 's'} · ${formatMs(test.elapsedMs)}`;
   if (test.status === 'pass')
-    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}`;
+    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c)}`;
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const bug = test.bug!;
-  return `${c.red('✗')} ${test.name}  ${c.dim(stats)}\n${indent(renderBug(bug, options))}`;
+  return `${c.red('✗')} ${test.name}  ${c.dim(stats)}\n${indent(renderBug(bug, options))}${renderWarnings(test, c)}`;
+}
+
+function renderWarnings(test: TestResult, c: Colors): string {
+  return (test.warnings ?? []).map((warning) => `\n  ${c.yellow('warning:')} ${warning.message}`).join('');
 }
 
 function headline(bug: Bug): string {
@@ -35,6 +39,7 @@ function headline(bug: Bug): string {
       return `assertion failed: ${bug.message}`;
     case 'deadlock':
     case 'livelock':
+    case 'race':
       return bug.message;
     default:
       return `${bug.kind}: ${bug.message}`;
@@ -59,6 +64,8 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   }
   if (bug.output) lines.push('', c.bold('output of this execution:'), ...bug.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`));
   lines.push('', `${c.bold('replay:')} ${bug.schedule}`);
+  if (bug.consequence)
+    lines.push('', c.bold(`what the race breaks, with ${bug.race?.variable ?? 'the racy location'} as a scheduling point:`), indent(renderBug(bug.consequence, options)));
   return lines.join('\n');
 }
 

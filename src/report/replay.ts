@@ -4,6 +4,8 @@
 export interface Replay {
   test: string;
   mode: 'drf' | 'sc';
+  /** drf mode: racy locations that were scheduling points, as "g<offset>" (global) or "h<offset>" (heap) */
+  visible?: string[];
   decisions: number[];
 }
 
@@ -18,7 +20,8 @@ export function encodeReplay(replay: Replay): string {
     runs.push(count === 1 ? `${decision}` : `${decision}*${count}`);
     i += count;
   }
-  return `${PREFIX}:${replay.test}:${replay.mode}:${runs.join('.')}`;
+  const mode = replay.visible?.length ? `${replay.mode}+${replay.visible.join(',')}` : replay.mode;
+  return `${PREFIX}:${replay.test}:${mode}:${runs.join('.')}`;
 }
 
 export class ReplayFormatError extends Error {
@@ -32,9 +35,12 @@ export function decodeReplay(text: string): Replay {
   const parts = text.trim().split(':');
   if (parts[0] !== PREFIX) throw new ReplayFormatError(text, `expected it to start with ${PREFIX}:`);
   if (parts.length !== 4) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS');
-  const [, test, mode, body] = parts as [string, string, string, string];
+  const [, test, modePart, body] = parts as [string, string, string, string];
   if (!/^[A-Za-z_]\w*$/.test(test)) throw new ReplayFormatError(text, `bad test name '${test}'`);
+  const [mode, visibleList] = modePart.split('+') as [string, string | undefined];
   if (mode !== 'drf' && mode !== 'sc') throw new ReplayFormatError(text, `bad mode '${mode}'`);
+  const visible = visibleList === undefined ? [] : visibleList.split(',');
+  if (!visible.every((location) => /^[gh]\d+$/.test(location))) throw new ReplayFormatError(text, `bad locations '${visibleList}'`);
   const decisions: number[] = [];
   for (const run of body === '' ? [] : body.split('.')) {
     const match = /^(\d+)(?:\*(\d+))?$/.exec(run);
@@ -44,5 +50,15 @@ export function decodeReplay(text: string): Replay {
     if (decision > 65535 || count < 1 || count > 1 << 20) throw new ReplayFormatError(text, `bad run '${run}'`);
     for (let i = 0; i < count; i++) decisions.push(decision);
   }
-  return { test, mode, decisions };
+  return { test, mode, decisions, ...(visible.length ? { visible } : {}) };
+}
+
+/** Racy locations, in and out of a replay string: relative to where the harness is loaded. */
+export function relativeLocation(address: number, bases: { libraryBase: number; heapBase: number }): string {
+  const global = address - bases.libraryBase;
+  return global >= 0 && global < 2 ** 32 ? `g${global}` : `h${address - bases.heapBase}`;
+}
+
+export function absoluteLocation(location: string, bases: { libraryBase: number; heapBase: number }): number {
+  return Number(location.slice(1)) + (location.startsWith('g') ? bases.libraryBase : bases.heapBase);
 }

@@ -1,0 +1,181 @@
+/* Data-race detection for drf mode, with vector clocks. Every synchronising step
+ * (locks, atomics, condition variables, semaphores, barriers, …) acquires and releases
+ * its object; create and join order the threads they name. Plain accesses to globals
+ * and the heap are checked against the last write and the last read of their 4-byte
+ * granule: two accesses of different threads, one a write, unordered by
+ * happens-before, are a race. Keeping one read per granule can miss a race with an
+ * older read; it never reports a race that is not there. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "runtime.h"
+
+#define SYNC_SLOTS 4096u /* a power of two */
+#define GRANULE 4 /* bytes of memory per shadow cell */
+#define HEAP_SHADOW_BYTES (((size_t)1 << 30) / GRANULE * sizeof(struct shadow_cell))
+
+static inline uint32_t epoch(uint32_t thread, uint32_t clock) { return clock << 5 | thread; }
+static inline uint32_t epoch_thread(uint32_t e) { return e & 31; }
+static inline uint32_t epoch_clock(uint32_t e) { return e >> 5; }
+
+static void *map(size_t size) {
+  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return memory == MAP_FAILED ? NULL : memory;
+}
+
+int race_open(char *error, uint32_t error_size) {
+  struct runtime *r = weft_rt;
+  size_t data_cells = (r->data_end - r->data_start + GRANULE - 1) / GRANULE;
+  r->sync_clocks = map(SYNC_SLOTS * sizeof(struct sync_clock));
+  r->data_shadow = map(data_cells * sizeof(struct shadow_cell) + sizeof(struct shadow_cell));
+  r->heap_shadow = map(HEAP_SHADOW_BYTES);
+  if (!r->sync_clocks || !r->data_shadow || !r->heap_shadow) {
+    snprintf(error, error_size, "cannot map race detection memory: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Before heap_reset: the heap's shadow is cleared as far as the heap was used. */
+void race_reset(void) {
+  struct runtime *r = weft_rt;
+  memset(r->clocks, 0, sizeof r->clocks);
+  r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
+  memset(&r->sync_overflow, 0, sizeof r->sync_overflow);
+  r->sync_generation++;
+  memset(r->data_shadow, 0, (r->data_end - r->data_start + GRANULE - 1) / GRANULE * sizeof(struct shadow_cell));
+  char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
+  memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + GRANULE - 1) / GRANULE * sizeof(struct shadow_cell));
+}
+
+static void join(struct vclock *into, const struct vclock *from) {
+  for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++)
+    if (from->at[t] > into->at[t]) into->at[t] = from->at[t];
+}
+
+static struct sync_clock *sync_clock_of(uintptr_t object) {
+  struct runtime *r = weft_rt;
+  uint32_t slot = (uint32_t)((object >> 3) * 2654435761u) & (SYNC_SLOTS - 1);
+  for (uint32_t probe = 0; probe < SYNC_SLOTS; probe++, slot = (slot + 1) & (SYNC_SLOTS - 1)) {
+    struct sync_clock *s = &r->sync_clocks[slot];
+    if (s->generation != r->sync_generation) {
+      s->generation = r->sync_generation;
+      s->object = object;
+      memset(&s->clock, 0, sizeof s->clock);
+      return s;
+    }
+    if (s->object == object) return s;
+  }
+  return &r->sync_overflow; /* table full: such objects share one clock (orders more, never less) */
+}
+
+/* acquire then release: the thread sees everything released on the object before, and
+ * everything it did so far is released to whoever acquires it next */
+static void synchronise(uint32_t thread, uintptr_t object) {
+  struct runtime *r = weft_rt;
+  struct sync_clock *s = sync_clock_of(object);
+  struct vclock *mine = &r->clocks[thread];
+  join(mine, &s->clock);
+  s->clock = *mine;
+  mine->at[thread]++;
+}
+
+void race_on_step(uint32_t thread, const struct pending *pending) {
+  struct runtime *r = weft_rt;
+  switch (pending->op) {
+    case WEFT_OP_THREAD_START:
+    case WEFT_OP_THREAD_EXIT:
+    case WEFT_OP_THREAD_CREATE: /* see race_on_create */
+    case WEFT_OP_YIELD:
+    case WEFT_OP_CHOOSE:
+    case WEFT_OP_PLAIN_READ:
+    case WEFT_OP_PLAIN_WRITE:
+      return;
+    case WEFT_OP_THREAD_JOIN:
+      join(&r->clocks[thread], &r->clocks[pending->object]);
+      return;
+    case WEFT_OP_COND_WAIT:
+    case WEFT_OP_COND_WAKE:
+      synchronise(thread, pending->argument >> 2 << 2); /* the mutex */
+      synchronise(thread, pending->object);
+      return;
+    default:
+      synchronise(thread, pending->object);
+  }
+}
+
+void race_on_create(uint32_t parent, uint32_t child) {
+  struct runtime *r = weft_rt;
+  r->clocks[child] = r->clocks[parent];
+  r->clocks[child].at[child] = 1;
+  r->clocks[parent].at[parent]++;
+}
+
+int race_visible(uintptr_t address) {
+  const struct runtime *r = weft_rt;
+  uintptr_t granule = address & ~(uintptr_t)(GRANULE - 1);
+  for (uint32_t i = 0; i < r->visible_count; i++)
+    if (((uintptr_t)r->visible[i] & ~(uintptr_t)(GRANULE - 1)) == granule) return 1;
+  return 0;
+}
+
+static struct shadow_cell *shadow_of(const struct runtime *r, uintptr_t address) {
+  if (address - r->data_start < r->data_end - r->data_start) return &r->data_shadow[(address - r->data_start) / GRANULE];
+  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
+    return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / GRANULE];
+  return NULL; /* stacks and memory outside the harness are not checked */
+}
+
+static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, int earlier_write) {
+  struct runtime *r = weft_rt;
+  struct weft_result *result = &r->result;
+  result->race_address = (double)address;
+  result->race_thread = (int32_t)epoch_thread(earlier);
+  result->race_pc = earlier_pc;
+  result->race_write = (uint32_t)write;
+  result->race_earlier_write = (uint32_t)earlier_write;
+  execution_fail(WEFT_OUTCOME_RACE, pc, "data race: thread %u %s %p, unordered with thread %u's %s",
+                 r->current, write ? "writes" : "reads", (void *)address, epoch_thread(earlier),
+                 earlier_write ? "write" : "read");
+}
+
+/* an access by another thread, to some of the same bytes, that did not happen before */
+static int unordered(const struct vclock *mine, uint32_t self, uint32_t last, uint8_t last_bytes, uint8_t bytes) {
+  return last && epoch_thread(last) != self && (last_bytes & bytes) && mine->at[epoch_thread(last)] < epoch_clock(last);
+}
+
+static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, uintptr_t address, uint8_t bytes,
+                       uintptr_t pc) {
+  uint32_t self = r->current;
+  const struct vclock *mine = &r->clocks[self];
+  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
+    report(write, address, pc, cell->write_epoch, cell->write_pc, 1);
+  uint32_t now = epoch(self, mine->at[self]);
+  uint32_t offset = (uint32_t)(pc - r->library_base);
+  if (write) {
+    if (unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
+      report(write, address, pc, cell->read_epoch, cell->read_pc, 0);
+    cell->write_epoch = now;
+    cell->write_pc = offset;
+    cell->write_bytes = bytes;
+  } else {
+    cell->read_epoch = now;
+    cell->read_pc = offset;
+    cell->read_bytes = bytes;
+  }
+}
+
+void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  uintptr_t end = address + (size ? size : 1);
+  for (uintptr_t granule = address & ~(uintptr_t)(GRANULE - 1); granule < end; granule += GRANULE) {
+    struct shadow_cell *cell = shadow_of(r, granule);
+    if (!cell) return;
+    uintptr_t from = granule > address ? granule : address;
+    uintptr_t to = granule + GRANULE < end ? granule + GRANULE : end;
+    uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
+    check_cell(r, cell, write, address, bytes, pc);
+  }
+}
