@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { type Watcher, createProject } from './support/vitest-project.js';
+
+const counterHeader = (locked: boolean) => `#include <pthread.h>
+static int counter;
+static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
+static inline void counter_increment(void) {
+  ${locked ? 'pthread_mutex_lock(&counter_lock);' : ''}
+  counter++;
+  ${locked ? 'pthread_mutex_unlock(&counter_lock);' : ''}
+}
+static inline int counter_value(void) { return counter; }
+`;
+
+const counterTest = `// weft: mode=sc
+#include <pthread.h>
+#include <weft.h>
+#include "counter.h"
+
+static void *bump(void *unused) {
+  (void)unused;
+  counter_increment();
+  return NULL;
+}
+
+WEFT_TEST(two_increments) {
+  pthread_t t;
+  pthread_create(&t, NULL, bump, NULL);
+  counter_increment();
+  pthread_join(t, NULL);
+  weft_assert(counter_value() == 2);
+}
+
+WEFT_TEST(one_increment) {
+  counter_increment();
+  weft_assert(counter_value() == 1);
+}
+`;
+
+const tsTest = `import { expect, test } from 'vitest';
+test('a normal TypeScript test beside the C ones', () => { expect(1 + 1).toBe(2); });
+`;
+
+describe('the weft Vitest plugin, in real Vitest processes', () => {
+  let watcher: Watcher | undefined;
+  afterEach(() => watcher?.stop());
+
+  it('runs C tests beside TS tests; a bug fails the run with the counterexample and a C code frame', () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false), 'plain.test.ts': tsTest });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toMatch(/❯ counter\.test\.c \(2 tests \| 1 failed\)/);
+    expect(run.output).toMatch(/✓ one_increment/);
+    expect(run.output).toContain('FAIL  counter.test.c > two_increments');
+    expect(run.output).toContain('✓ plain.test.ts');
+    expect(run.output).toContain('assertion failed: counter_value() == 2');
+    expect(run.output).toContain('at counter.test.c:17 in thread T0 · 1 preemption');
+    expect(run.output).toMatch(/replay: weft1:two_increments:sc:/);
+    expect(run.output).toContain('> 17 |   weft_assert(counter_value() == 2);');
+    expect(run.output).toMatch(/Tests {2}1 failed \| 2 passed/);
+  });
+
+  it('uses the per-file options comment (sc mode here: without it, drf reports a data race)', () => {
+    const withoutComment = counterTest.replace('// weft: mode=sc\n', '');
+    const project = createProject({ 'counter.test.c': withoutComment, 'counter.h': counterHeader(false) });
+    expect(project.run().output).toContain('data race on counter');
+  });
+
+  it('filters C tests with -t like any other test', () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
+    const run = project.run(['-t', 'one_increment']);
+    expect(run.status).toBe(0);
+    expect(run.output).toMatch(/Tests {2}1 passed \| 1 skipped/);
+  });
+
+  it('shows a compile error as a failing test with file:line', () => {
+    const project = createProject({ 'broken.test.c': '#include <weft.h>\nWEFT_TEST(t) {\n  int x = ;\n}\n' });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('FAIL  broken.test.c > build');
+    expect(run.output).toContain("broken.test.c:3:11: error: expected expression before ';' token");
+    expect(run.output).toContain('> 3 |   int x = ;');
+  });
+
+  it("carries the counterexample in Vitest's JSON reporter (for CI)", () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
+    const run = project.run(['--reporter=json', '--outputFile=report.json']);
+    expect(run.status).toBe(1);
+    const report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'));
+    const failed = report.testResults[0].assertionResults.find((test: { title: string }) => test.title === 'two_increments');
+    expect(failed.status).toBe('failed');
+    expect(failed.failureMessages.join('\n')).toContain('assertion failed: counter_value() == 2');
+  });
+
+  it('in watch mode re-runs after a header edit, replaying the last counterexample first', async () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
+    watcher = project.watch();
+    await watcher.waitFor(/Tests {2}1 failed \| 1 passed/);
+    const mark = watcher.output.length;
+    project.write('counter.h', counterHeader(true));
+    const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
+    expect(rerun).toContain('two_increments: fixed — re-verifying all interleavings');
+  });
+});
