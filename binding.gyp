@@ -19,6 +19,7 @@
         "addon/runtime/mutex.c",
         "addon/runtime/once.c",
         "addon/runtime/output.c",
+        "addon/runtime/race.c",
         "addon/runtime/rwlock.c",
         "addon/runtime/scheduler.c",
         "addon/runtime/semaphore.c",
