@@ -19,6 +19,7 @@
         "addon/runtime/mutex.c",
         "addon/runtime/once.c",
         "addon/runtime/output.c",
+        "addon/runtime/race.c",
         "addon/runtime/rwlock.c",
         "addon/runtime/scheduler.c",
         "addon/runtime/semaphore.c",
@@ -26,7 +27,8 @@
         "addon/runtime/spinlock.c",
         "addon/runtime/svcomp.c",
         "addon/runtime/tests.c",
-        "addon/runtime/threads.c"
+        "addon/runtime/threads.c",
+        "addon/runtime/tls.c"
       ],
       "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
       "cflags!": ["-fno-omit-frame-pointer"],
