@@ -27,7 +27,8 @@
         "addon/runtime/spinlock.c",
         "addon/runtime/svcomp.c",
         "addon/runtime/tests.c",
-        "addon/runtime/threads.c"
+        "addon/runtime/threads.c",
+        "addon/runtime/tls.c"
       ],
       "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
       "cflags!": ["-fno-omit-frame-pointer"],

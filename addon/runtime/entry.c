@@ -66,7 +66,7 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->library_base = (uintptr_t)self.dli_fbase;
   weft_rt = r;
   if (open_stacks(r, error, error_size) || heap_open(error, error_size) ||
-      open_trace(r, trace_capacity, error, error_size)) {
+      open_trace(r, trace_capacity, error, error_size) || tls_open(error, error_size)) {
     weft_rt = NULL;
     return NULL;
   }

@@ -84,6 +84,14 @@ struct key {
   void (*destructor)(void *);
 };
 
+/* the harness's thread-local variables: one block per thread, from the PT_TLS template (tls.c) */
+struct tls_blocks {
+  size_t module; /* the harness library's TLS module id */
+  const char *image;
+  size_t image_size, block_size;
+  char *blocks; /* WEFT_MAX_THREADS blocks; NULL when the harness has no TLS */
+};
+
 struct runtime {
   struct thread threads[WEFT_MAX_THREADS];
   uint32_t thread_count;
@@ -104,6 +112,7 @@ struct runtime {
   uint32_t nondet_count;
   uint64_t random_state; /* rand()/random(), the same sequence in every execution */
   struct key keys[WEFT_MAX_KEYS];
+  struct tls_blocks tls;
 
   struct vclock clocks[WEFT_MAX_THREADS]; /* each thread's vector clock */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
@@ -187,6 +196,10 @@ WEFT_HIDDEN int race_visible(uintptr_t address);
 /* keys.c */
 WEFT_HIDDEN void keys_run_destructors(struct thread *thread);
 WEFT_HIDDEN void keys_reset(void);
+
+/* tls.c */
+WEFT_HIDDEN int tls_open(char *error, uint32_t error_size);
+WEFT_HIDDEN void tls_thread_start(uint32_t thread);
 
 /* clock.c */
 WEFT_HIDDEN void clock_reset(void);

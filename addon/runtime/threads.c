@@ -24,6 +24,7 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   t->pending.pc = (uintptr_t)start_routine;
   char *stack_top = r->stacks + (size_t)(id + 1) * r->stack_slot_size;
   t->stack_pointer = fiber_prepare(stack_top, t);
+  tls_thread_start(id);
   r->thread_count = id + 1;
   return t;
 }

@@ -28,7 +28,7 @@ export interface BuiltHarness {
   cached: boolean;
 }
 
-const BUILD_FORMAT = '2';
+const BUILD_FORMAT = '2-tls';
 // __VERIFIER_atomic_* stay visible so that the runtime can recognise them by name (dladdr)
 const exportsMap = '{ global: weft_runtime_open; __VERIFIER_atomic_*; local: *; };\n';
 
@@ -114,6 +114,7 @@ function compileOne(source: string, index: number, flags: string[], work: string
   if (definesAtomicFunctions(symbols.defined)) compile(['-finstrument-functions']);
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
   refuseUnsupported(object, symbols.undefined);
+  refuseStaticTls(object);
   const table = join(work, `redefine-${index}.txt`);
   writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
   const renamed = runTool('objcopy', [`--redefine-syms=${table}`, object]);
@@ -149,6 +150,21 @@ function refuseUnsupported(object: string, undefinedSymbols: readonly string[]):
     const where = location ? `${location.file}:${location.line}: ` : '';
     throw new BuildError('unsupported-symbol', `${where}'${symbol}' is not supported by weft: ${reason}`, location);
   }
+}
+
+/** Thread-local variables reached without __tls_get_addr (initial-exec or local-exec
+ * model, TLS descriptors) would be shared by every harness thread: refuse them. */
+const staticTlsRelocation = /^[0-9a-f]+\s+R_X86_64_(GOTTPOFF|TPOFF32|TPOFF64|GOTPC32_TLSDESC|TLSDESC_CALL)\s+([^\s+-]+)/m;
+
+function refuseStaticTls(object: string): void {
+  const match = staticTlsRelocation.exec(runTool('objdump', ['-r', object]).stdout);
+  if (!match) return;
+  const variable = match[2] ?? '';
+  const location = useSite(object, variable);
+  const where = location ? `${location.file}:${location.line}: ` : '';
+  throw new BuildError('unsupported-symbol',
+    `${where}thread-local variable '${variable}' uses a static TLS model (tls_model attribute, -ftls-model or ` +
+    '-mtls-dialect=gnu2): weft gives each thread its own copy only with the default global-dynamic model', location);
 }
 
 /** The first call site of `symbol` in the object, from its relocations and debug info. */

@@ -27,6 +27,8 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'call_once', 'tss_create', 'tss_delete', 'tss_get', 'tss_set',
     // time and randomness, deterministic
     'clock_gettime', 'time', 'gettimeofday', 'clock', 'rand', 'srand', 'random', 'srandom',
+    // thread-local variables: one copy per harness thread
+    '__tls_get_addr',
     // heap
     'malloc', 'calloc', 'realloc', 'reallocarray', 'free', 'posix_memalign', 'aligned_alloc', 'memalign',
     'strdup', 'strndup',
@@ -68,7 +70,6 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
   ['pthread_setcancelstate', 'thread cancellation is not modelled'],
   ['pthread_setcanceltype', 'thread cancellation is not modelled'],
   ['pthread_testcancel', 'thread cancellation is not modelled'],
-  ['__tls_get_addr', 'thread-local variables (__thread, _Thread_local) are not modelled yet'],
   ['setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['longjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['_setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],

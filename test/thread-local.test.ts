@@ -1,0 +1,59 @@
+// __thread / _Thread_local variables: one copy per harness thread, initialised from the
+// library's TLS template in every execution; static TLS models are refused.
+import { describe, expect, it } from 'vitest';
+
+import { buildHarness } from '../src/build/compile.js';
+import { BuildError } from '../src/build/errors.js';
+import { checkAllInterleavings } from '../src/index.js';
+import { openHarness } from '../src/native/addon.js';
+import { Outcome } from '../src/native/ops.js';
+import { fixture, writeHarness } from './support/harness.js';
+
+describe('thread-local variables', () => {
+  it('give every thread its own copy, starting from the initial values, under every strategy', async () => {
+    for (const options of [{ strategy: 'dfs', mode: 'sc' as const }, {}]) {
+      const result = await checkAllInterleavings(fixture('primitives/thread_local.c'), { maxBound: 2, ...options });
+      expect(result.tests.map((test) => [test.name, test.status])).toEqual([
+        ['own_copies', 'pass'], ['reached_through_a_pointer', 'pass'],
+      ]);
+    }
+  });
+
+  it('start from the template again in every execution, in the main thread too', () => {
+    const file = writeHarness(`
+      #include <weft.h>
+      static __thread int runs = 10;
+      WEFT_TEST(counts) { runs++; weft_assert(runs == 11); }`);
+    const harness = openHarness(buildHarness(file).library);
+    const outcomes = [0, 1, 2].map(() => harness.run(0, new Uint16Array(0), 0, 1000, 0));
+    expect(outcomes).toEqual([Outcome.OK, Outcome.OK, Outcome.OK]);
+  });
+
+  it('count each thread\'s own calls in every interleaving (a shared counter would not)', async () => {
+    const file = writeHarness(`
+      #include <pthread.h>
+      #include <weft.h>
+      static _Thread_local int calls;
+      static void *twice(void *unused) { (void)unused; calls++; weft_yield(); calls++; return (void *)(long)calls; }
+      WEFT_TEST(per_thread_count) {
+        pthread_t t;
+        pthread_create(&t, NULL, twice, NULL);
+        void *theirs;
+        long mine = (long)twice(NULL);
+        pthread_join(t, &theirs);
+        weft_assert(mine == 2 && (long)theirs == 2);
+      }`);
+    const [test] = (await checkAllInterleavings(file, { strategy: 'dfs', maxBound: 4 })).tests;
+    expect(test).toMatchObject({ status: 'pass', complete: true });
+    expect(test!.executions).toBeGreaterThan(1);
+  });
+
+  it('refuses the initial-exec model, which would share one copy between threads', () => {
+    const file = writeHarness(`
+      #include <weft.h>
+      static __thread int fast __attribute__((tls_model("initial-exec")));
+      WEFT_TEST(t) { fast++; }`);
+    expect(() => buildHarness(file)).toThrow(BuildError);
+    expect(() => buildHarness(file)).toThrow(/harness\.c:4: thread-local variable 'fast' uses a static TLS model/);
+  });
+});
