@@ -1,9 +1,11 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
+import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
+  ['strategies', strategiesBench],
   ['stress', () => stressBench()],
 ];
 

@@ -1,7 +1,8 @@
 // bpor (the default): DPOR under a preemption bound, made sound by BPOR's conservative
 // backtrack points (Coons, Musuvathi, McKinley 2013): a race also backtracks at the
 // point where the earlier thread last got the processor. No sleep sets here: under a
-// bound they can hide behaviours (Musuvathi & Qadeer's Figure 1).
+// bound they can hide behaviours (Musuvathi & Qadeer's Figure 1), and with them this
+// search lost behaviours in test/por.test.ts's random programs.
 import { DporStrategy } from './dpor.js';
 import type { StrategyOptions } from './strategy.js';
 

@@ -158,7 +158,8 @@ export class DporStrategy implements Strategy {
       }
     }
     const redundant = steps < execution.steps;
-    this.races.find(execution, redundant ? steps - 1 : steps, (earlier, later) =>
+    // the steps before the resumed node are as in the last execution: analysed already
+    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later) =>
       this.reverse(execution, earlier, later),
     );
     this.pathLength = steps;

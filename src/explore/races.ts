@@ -18,8 +18,14 @@ export class RaceFinder {
   private entryStep = new Int32Array(0);
   private entryAccess = new Uint8Array(0);
   private entryPrevious = new Int32Array(0);
+  private entryObject = new Float64Array(0);
+  private entriesBefore = new Int32Array(0); // per step: entries made by the steps before it
   private entries = 0;
+  /** steps of the last execution whose analysis is still valid */
+  private analysed = 0;
   private readonly scratch = new Uint32Array(MAX_THREADS);
+  /** threads of the current execution: clock entries beyond are never read */
+  private width = 0;
 
   private reserve(steps: number): void {
     if (this.clocks.length >= steps * MAX_THREADS) return;
@@ -28,21 +34,31 @@ export class RaceFinder {
     this.entryStep = new Int32Array(size * 2);
     this.entryAccess = new Uint8Array(size * 2);
     this.entryPrevious = new Int32Array(size * 2);
+    this.entryObject = new Float64Array(size * 2);
+    this.entriesBefore = new Int32Array(size + 1);
+    this.analysed = 0;
   }
 
-  /** Calls `race(j, i)` for every race of the first `steps` steps. */
-  find(execution: ExecutionView, steps: number, race: RaceHandler): void {
+  /**
+   * Calls `race(j, i)` for every race of the first `steps` steps with `i >= from`. The
+   * execution must equal the previously analysed one before `from` (a shared prefix):
+   * its analysis is kept, only the rest is redone.
+   */
+  find(execution: ExecutionView, steps: number, from: number, race: RaceHandler): void {
     this.reserve(steps);
-    this.threadClock.fill(0);
-    this.lastOfThread.fill(-1);
-    this.newest.clear();
-    this.entries = 0;
+    let width = 0;
+    for (let i = 0; i < steps; i++) width = Math.max(width, execution.thread[i]! + 1);
+    const start = width === this.width ? Math.min(from, this.analysed, steps) : 0;
+    this.width = width;
+    this.rewind(execution, start);
     const { clocks, threadClock } = this;
-    for (let i = 0; i < steps; i++) {
+    for (let i = start; i < steps; i++) {
+      this.entriesBefore[i] = this.entries;
       const thread = execution.thread[i]!;
       const op = execution.op[i]!;
       const own = i * MAX_THREADS;
-      clocks.set(threadClock.subarray(thread * MAX_THREADS, thread * MAX_THREADS + MAX_THREADS), own);
+      const mine = thread * MAX_THREADS;
+      for (let t = 0; t < width; t++) clocks[own + t] = threadClock[mine + t]!;
       clocks[own + thread]! += 1;
       const access = accessOf(op);
       if (access === Access.Global) this.raceWithEveryThread(execution, i, race);
@@ -51,8 +67,26 @@ export class RaceFinder {
         const second = secondObjectOf(op, execution.value[i]!);
         if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op), race);
       }
-      threadClock.set(clocks.subarray(own, own + MAX_THREADS), thread * MAX_THREADS);
+      for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
+    }
+    this.analysed = steps;
+  }
+
+  /** Back to the state after the first `step` steps of the last analysis. */
+  private rewind(execution: ExecutionView, step: number): void {
+    const keep = step === 0 ? 0 : this.entriesBefore[step]!;
+    if (step === 0) this.newest.clear();
+    else for (let e = this.entries - 1; e >= keep; e--) this.newest.set(this.entryObject[e]!, this.entryPrevious[e]!);
+    this.entries = keep;
+    this.threadClock.fill(0);
+    this.lastOfThread.fill(-1);
+    const width = this.width;
+    for (let i = step - 1; i >= 0; i--) {
+      const thread = execution.thread[i]!;
+      if (this.lastOfThread[thread] !== -1) continue;
+      this.lastOfThread[thread] = i;
+      for (let t = 0; t < width; t++) this.threadClock[thread * MAX_THREADS + t] = this.clocks[i * MAX_THREADS + t]!;
     }
   }
 
@@ -73,8 +107,8 @@ export class RaceFinder {
   }
 
   private join(into: number, from: number): void {
-    const { clocks } = this;
-    for (let t = 0; t < MAX_THREADS; t++) {
+    const { clocks, width } = this;
+    for (let t = 0; t < width; t++) {
       const value = clocks[from + t]!;
       if (value > clocks[into + t]!) clocks[into + t] = value;
     }
@@ -87,7 +121,7 @@ export class RaceFinder {
     if (access === Access.Acquire) {
       // Acquisitions race with earlier acquisitions not ordered before them by anything
       // but this lock's own release chain: judge against the clock before joining it.
-      this.scratch.set(this.clocks.subarray(own, own + MAX_THREADS));
+      for (let t = 0; t < this.width; t++) this.scratch[t] = this.clocks[own + t]!;
       for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
         const j = this.entryStep[e]!;
         if (this.entryAccess[e] !== Access.Acquire || execution.thread[j] === thread) continue;
@@ -108,13 +142,14 @@ export class RaceFinder {
     this.entryStep[entry] = i;
     this.entryAccess[entry] = access;
     this.entryPrevious[entry] = head;
+    this.entryObject[entry] = object;
     this.newest.set(object, entry);
   }
 
   /** Returning from main or exit() ends every other thread: it conflicts with all of them. */
   private raceWithEveryThread(execution: ExecutionView, i: number, race: RaceHandler): void {
     const own = i * MAX_THREADS;
-    for (let t = 0; t < MAX_THREADS; t++) {
+    for (let t = 0; t < this.width; t++) {
       const j = this.lastOfThread[t]!;
       if (j < 0 || t === execution.thread[i] || this.ordered(execution, j, own)) continue;
       race(j, i);
