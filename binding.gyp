@@ -23,6 +23,7 @@
         "addon/runtime/rwlock.c",
         "addon/runtime/scheduler.c",
         "addon/runtime/semaphore.c",
+        "addon/runtime/shadow.c",
         "addon/runtime/snapshot.c",
         "addon/runtime/spinlock.c",
         "addon/runtime/svcomp.c",

@@ -256,6 +256,10 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("racePc", r->race_pc);
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
+    result.Set("blockAddress", r->block_address);
+    result.Set("blockSize", r->block_size);
+    result.Set("allocPc", r->alloc_pc);
+    result.Set("freePc", r->free_pc);
     Napi::Array threads = Napi::Array::New(env, r->thread_count);
     for (uint32_t i = 0; i < r->thread_count; i++) {
       Napi::Object thread = Napi::Object::New(env);

@@ -54,6 +54,23 @@ describe('bpor: sound under a preemption bound, never more than dfs', () => {
   });
 });
 
+describe('bpor agrees with dfs on every fixture', () => {
+  const fixtures = [
+    'primitives/bounded_buffer.c', 'primitives/semaphores.c', 'primitives/rwlock.c', 'primitives/once.c',
+    'primitives/barrier_spin_keys.c', 'primitives/timed_wait.c', 'primitives/thread_pool.c', 'primitives/c11_threads.c',
+    'core/create_order.c', 'core/crash_in_one_interleaving.c', 'core/threads_and_mutexes.c', 'core/spin_wait.c',
+    'deadlock_two_locks.c', 'lost_update.c', 'locked_counter.c',
+  ];
+  it.each(fixtures)('%s: same verdict and bug kind for every test at bounds 0-2', async (file) => {
+    for (let maxBound = 0; maxBound <= 2; maxBound++) {
+      const verdicts = async (strategy: string) =>
+        (await checkAllInterleavings(fixture(file), { strategy, maxBound, maxSteps: 2000 })).tests
+          .map((test) => [test.name, test.status, test.bug?.kind, test.bug ? test.bound : 'passed']);
+      expect(await verdicts('bpor')).toEqual(await verdicts('dfs'));
+    }
+  });
+});
+
 describe('soundness on random programs', () => {
   const seeds = Array.from({ length: 12 }, (_, i) => i + 1);
 

@@ -42,8 +42,8 @@ describe('semaphores, rwlocks, barriers, spinlocks, once, keys', () => {
     expect(tests.get('handoff')?.status).toBe('pass');
     const deadlock = tests.get('opposite_order')!;
     expect(deadlock).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'deadlock' } });
-    expect(deadlock.bug?.message).toContain('T0 waits to sem_wait second');
-    expect(deadlock.bug?.message).toContain('T1 waits to sem_wait first');
+    expect(deadlock.bug?.message).toContain('T0 waits for semaphore second');
+    expect(deadlock.bug?.message).toContain('T1 waits for semaphore first');
     expect(deadlock.bug?.threads.map((thread) => thread.state)).toEqual(['blocked', 'blocked']);
   });
 

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 3
+#define WEFT_ABI_VERSION 4
 #define WEFT_MAX_THREADS 32
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
@@ -58,6 +58,11 @@ struct weft_result {
   uint32_t race_pc;
   uint32_t race_write;
   uint32_t race_earlier_write;
+  /* a memory bug: the heap block involved, and where it was allocated and freed */
+  double block_address;
+  double block_size;
+  uint32_t alloc_pc;
+  uint32_t free_pc;
   char message[WEFT_MESSAGE_SIZE];
   char file[256];
   /* every thread at the end: 0 unused, 1 runnable, 2 finished; and what it was about to do */

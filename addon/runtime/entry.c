@@ -82,7 +82,7 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.trace = &r->trace;
   r->api.result = &r->result;
   /* last, so that the snapshot holds weft_rt already set */
-  if (snapshot_take(error, error_size) || race_open(error, error_size)) {
+  if (snapshot_take(error, error_size) || shadow_open(error, error_size) || race_open(error, error_size)) {
     weft_rt = NULL;
     return NULL;
   }

@@ -16,8 +16,8 @@
 
 struct block {
   uint64_t size;
-  uint32_t freed;
-  uint32_t pc;
+  uint32_t alloc_pc; /* code offsets of the malloc and of the free (0: live) */
+  uint32_t free_pc;
 };
 
 int heap_open(char *error, uint32_t error_size) {
@@ -47,6 +47,13 @@ int heap_contains(uintptr_t address) {
   return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base);
 }
 
+static uint32_t code_offset(uintptr_t pc) { return pc ? (uint32_t)(pc - weft_rt->library_base) : 1; }
+
+static void release(struct block *header, void *pointer, uintptr_t pc) {
+  header->free_pc = code_offset(pc);
+  shadow_mark_heap((uintptr_t)pointer, header->size, HEAP_FREED);
+}
+
 static void *allocate(size_t size, size_t alignment, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uintptr_t start = ((uintptr_t)r->heap_top + sizeof(struct block) + alignment - 1) & ~(alignment - 1);
@@ -56,13 +63,50 @@ static void *allocate(size_t size, size_t alignment, uintptr_t pc) {
   }
   struct block *header = (struct block *)(start - sizeof(struct block));
   header->size = size;
-  header->freed = 0;
-  header->pc = pc ? (uint32_t)(pc - r->library_base) : 0;
+  header->alloc_pc = code_offset(pc);
+  header->free_pc = 0;
   r->heap_top = (char *)((start + size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1));
+  shadow_mark_heap(start, size, HEAP_LIVE);
   return (void *)start;
 }
 
 static struct block *header_of(void *pointer) { return (struct block *)pointer - 1; }
+
+static void report_block(const struct block *header, const void *start) {
+  struct weft_result *result = &weft_rt->result;
+  result->block_address = (double)(uintptr_t)start;
+  result->block_size = (double)header->size;
+  result->alloc_pc = header->alloc_pc;
+  result->free_pc = header->free_pc;
+}
+
+/* The block an address is in or just past: back over unallocated cells (padding, the
+ * next header), then to the first cell of the block. */
+static const struct block *block_near(uintptr_t address) {
+  const struct runtime *r = weft_rt;
+  uintptr_t cell = address & ~(uintptr_t)(SHADOW_GRANULE - 1);
+  uintptr_t base = (uintptr_t)r->heap_base;
+  while (cell > base && shadow_heap_state(cell) == HEAP_UNALLOCATED) cell -= SHADOW_GRANULE;
+  uint8_t state = shadow_heap_state(cell);
+  if (state == HEAP_UNALLOCATED) return NULL;
+  while (cell > base && shadow_heap_state(cell - SHADOW_GRANULE) == state) cell -= SHADOW_GRANULE;
+  return (const struct block *)cell - 1;
+}
+
+/* Every access to the arena (drf and sc modes): inside a live block, or a memory bug. */
+void heap_check(uintptr_t address, uint32_t size, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  uintptr_t last = address + (size ? size : 1) - 1;
+  int outside = last >= (uintptr_t)r->heap_top;
+  uint8_t first_state = outside ? HEAP_UNALLOCATED : shadow_heap_state(address);
+  uint8_t last_state = outside ? HEAP_UNALLOCATED : shadow_heap_state(last);
+  if (first_state == HEAP_LIVE && last_state == HEAP_LIVE) return;
+  const struct block *block = block_near(first_state == HEAP_LIVE ? last : address);
+  if (block) report_block(block, block + 1);
+  if (first_state == HEAP_FREED || last_state == HEAP_FREED)
+    execution_fail(WEFT_OUTCOME_MEMORY, pc, "use after free: access to %p, inside a freed block", (void *)address);
+  execution_fail(WEFT_OUTCOME_MEMORY, pc, "heap access out of bounds: %p is outside every allocated block", (void *)address);
+}
 
 WEFT_HIDDEN void *weft_malloc(size_t size) { return allocate(size, ALIGNMENT, WEFT_CALLER_PC()); }
 
@@ -81,8 +125,14 @@ WEFT_HIDDEN void weft_free(void *pointer) {
   if (!heap_contains((uintptr_t)pointer))
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not a heap block", pointer);
   struct block *header = header_of(pointer);
-  if (header->freed) execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
-  header->freed = 1;
+  uintptr_t address = (uintptr_t)pointer;
+  if (shadow_heap_state(address - SHADOW_GRANULE) != HEAP_UNALLOCATED) /* a block starts after its header */
+    execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not the start of a heap block", pointer);
+  if (shadow_heap_state(address) != HEAP_LIVE) {
+    report_block(header, pointer);
+    execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
+  }
+  release(header, pointer, pc);
 }
 
 WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
@@ -91,7 +141,7 @@ WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
   if (pointer && fresh) {
     struct block *old = header_of(pointer);
     memcpy(fresh, pointer, old->size < size ? old->size : size);
-    old->freed = 1;
+    release(old, pointer, pc);
   }
   return fresh;
 }

@@ -52,8 +52,10 @@ static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t p
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;
   uint32_t mode = weft_access_mode;
+  if (mode == ACCESSES_IGNORED) return;
+  const struct runtime *r = weft_rt;
+  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base)) heap_check(address, size, pc);
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
-    const struct runtime *r = weft_rt;
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);

@@ -30,7 +30,9 @@ WEFT_HIDDEN int weft_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexa
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
-  return m->__data.__owner ? EBUSY : 0;
+  if (m->__data.__owner)
+    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a mutex held by thread %d", m->__data.__owner - 1);
+  return 0;
 }
 
 /* After the scheduler let this thread go, the lock is free or ours. */

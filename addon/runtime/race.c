@@ -13,41 +13,29 @@
 #include "runtime.h"
 
 #define SYNC_SLOTS 4096u /* a power of two */
-#define GRANULE 4 /* bytes of memory per shadow cell */
-#define HEAP_SHADOW_BYTES (((size_t)1 << 30) / GRANULE * sizeof(struct shadow_cell))
 
 static inline uint32_t epoch(uint32_t thread, uint32_t clock) { return clock << 5 | thread; }
 static inline uint32_t epoch_thread(uint32_t e) { return e & 31; }
 static inline uint32_t epoch_clock(uint32_t e) { return e >> 5; }
 
-static void *map(size_t size) {
-  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return memory == MAP_FAILED ? NULL : memory;
-}
-
 int race_open(char *error, uint32_t error_size) {
   struct runtime *r = weft_rt;
-  size_t data_cells = (r->data_end - r->data_start + GRANULE - 1) / GRANULE;
-  r->sync_clocks = map(SYNC_SLOTS * sizeof(struct sync_clock));
-  r->data_shadow = map(data_cells * sizeof(struct shadow_cell) + sizeof(struct shadow_cell));
-  r->heap_shadow = map(HEAP_SHADOW_BYTES);
-  if (!r->sync_clocks || !r->data_shadow || !r->heap_shadow) {
+  void *memory = mmap(NULL, SYNC_SLOTS * sizeof(struct sync_clock), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
     snprintf(error, error_size, "cannot map race detection memory: %s", strerror(errno));
     return -1;
   }
+  r->sync_clocks = memory;
   return 0;
 }
 
-/* Before heap_reset: the heap's shadow is cleared as far as the heap was used. */
 void race_reset(void) {
   struct runtime *r = weft_rt;
   memset(r->clocks, 0, sizeof r->clocks);
   r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
   memset(&r->sync_overflow, 0, sizeof r->sync_overflow);
   r->sync_generation++;
-  memset(r->data_shadow, 0, (r->data_end - r->data_start + GRANULE - 1) / GRANULE * sizeof(struct shadow_cell));
-  char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
-  memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + GRANULE - 1) / GRANULE * sizeof(struct shadow_cell));
 }
 
 static void join(struct vclock *into, const struct vclock *from) {
@@ -115,17 +103,10 @@ void race_on_create(uint32_t parent, uint32_t child) {
 
 int race_visible(uintptr_t address) {
   const struct runtime *r = weft_rt;
-  uintptr_t granule = address & ~(uintptr_t)(GRANULE - 1);
+  uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1);
   for (uint32_t i = 0; i < r->visible_count; i++)
-    if (((uintptr_t)r->visible[i] & ~(uintptr_t)(GRANULE - 1)) == granule) return 1;
+    if (((uintptr_t)r->visible[i] & ~(uintptr_t)(SHADOW_GRANULE - 1)) == granule) return 1;
   return 0;
-}
-
-static struct shadow_cell *shadow_of(const struct runtime *r, uintptr_t address) {
-  if (address - r->data_start < r->data_end - r->data_start) return &r->data_shadow[(address - r->data_start) / GRANULE];
-  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
-    return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / GRANULE];
-  return NULL; /* stacks and memory outside the harness are not checked */
 }
 
 static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, int earlier_write) {
@@ -170,11 +151,11 @@ static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, u
 void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uintptr_t end = address + (size ? size : 1);
-  for (uintptr_t granule = address & ~(uintptr_t)(GRANULE - 1); granule < end; granule += GRANULE) {
-    struct shadow_cell *cell = shadow_of(r, granule);
-    if (!cell) return;
+  for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
+    struct shadow_cell *cell = shadow_cell_of(granule);
+    if (!cell) return; /* stacks and memory outside the harness are not checked */
     uintptr_t from = granule > address ? granule : address;
-    uintptr_t to = granule + GRANULE < end ? granule + GRANULE : end;
+    uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
     uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
     check_cell(r, cell, write, address, bytes, pc);
   }

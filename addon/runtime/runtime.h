@@ -71,12 +71,15 @@ struct sync_clock {
   struct vclock clock;
 };
 
-/* per 4 bytes of shared memory: the last write and the last read, as epochs
+/* per 4 bytes of shared memory (shadow.c): the last write and the last read, as epochs
  * (clock << 5 | thread, 0 = none), with the code offset of the access and which of the
- * 4 bytes it touched (neighbouring fields of a struct or array do not race) */
+ * 4 bytes it touched (neighbouring fields of a struct or array do not race); for the
+ * heap also whether the bytes belong to a live block */
+#define SHADOW_GRANULE 4
+enum heap_state { HEAP_UNALLOCATED = 0, HEAP_LIVE = 1, HEAP_FREED = 2 };
 struct shadow_cell {
   uint32_t write_epoch, write_pc, read_epoch, read_pc;
-  uint8_t write_bytes, read_bytes;
+  uint8_t write_bytes, read_bytes, heap_state;
 };
 
 struct key {
@@ -185,6 +188,13 @@ WEFT_HIDDEN int once_enabled(const struct pending *pending);
 WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
 WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
 
+/* shadow.c */
+WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);
+WEFT_HIDDEN void shadow_reset(void);
+WEFT_HIDDEN struct shadow_cell *shadow_cell_of(uintptr_t address);
+WEFT_HIDDEN void shadow_mark_heap(uintptr_t start, size_t size, uint8_t state);
+WEFT_HIDDEN uint8_t shadow_heap_state(uintptr_t address);
+
 /* race.c */
 WEFT_HIDDEN int race_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void race_reset(void);
@@ -208,6 +218,7 @@ WEFT_HIDDEN void clock_reset(void);
 WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void heap_reset(void);
 WEFT_HIDDEN int heap_contains(uintptr_t address);
+WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 
 /* snapshot.c */
 WEFT_HIDDEN int snapshot_take(char *error, uint32_t error_size);

@@ -255,12 +255,19 @@ static void reset_result(struct weft_result *result) {
   result->fault_address = 0;
   result->message[0] = 0;
   result->file[0] = 0;
+  result->race_address = 0;
+  result->race_pc = 0;
+  result->block_address = 0;
+  result->block_size = 0;
+  result->alloc_pc = 0;
+  result->free_pc = 0;
 }
 
 uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
                    const struct weft_run_options *options) {
   struct runtime *r = weft_rt;
   snapshot_restore();
+  shadow_reset();
   race_reset();
   heap_reset();
   output_reset();

@@ -88,7 +88,8 @@ int thread_join(pthread_t handle, void **return_value, uintptr_t pc) {
   if (id >= r->thread_count) return ESRCH;
   if (id == r->current) return EDEADLK;
   struct thread *target = &r->threads[id];
-  if (target->detached || target->joined) return EINVAL;
+  if (target->detached) execution_fail(WEFT_OUTCOME_MISUSE, pc, "joining thread %u, which is detached", id);
+  if (target->joined) execution_fail(WEFT_OUTCOME_MISUSE, pc, "joining thread %u a second time", id);
   sched_point(WEFT_OP_THREAD_JOIN, id, 0, pc);
   target->joined = 1;
   if (return_value) *return_value = target->return_value;

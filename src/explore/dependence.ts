@@ -8,7 +8,8 @@ export const enum Access {
   None = 0,
   Read = 1,
   Write = 2,
-  /** takes a lock-like object: races only with earlier acquisitions of it */
+  /** takes a lock-like object (or a semaphore): races with the earlier acquisitions and
+   * writes of it that only its own release chain orders before */
   Acquire = 3,
   /** gives a lock-like object up: orders later acquisitions, never races */
   Release = 4,
@@ -34,6 +35,11 @@ const table = new Map<number, Access>([
   [Op.MUTEX_UNLOCK, Access.Release],
   [Op.SPIN_LOCK, Access.Acquire],
   [Op.SPIN_UNLOCK, Access.Release],
+  [Op.RWLOCK_READ, Access.Acquire],
+  [Op.RWLOCK_WRITE, Access.Acquire],
+  [Op.RWLOCK_UNLOCK, Access.Release],
+  [Op.SEM_WAIT, Access.Acquire],
+  [Op.SEM_TRYWAIT, Access.Acquire],
   [Op.ATOMIC_LOAD, Access.Read],
   [Op.ATOMIC_CAS_FAIL, Access.Read],
   [Op.PLAIN_READ, Access.Read],

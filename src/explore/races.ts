@@ -63,9 +63,11 @@ export class RaceFinder {
       const access = accessOf(op);
       if (access === Access.Global) this.raceWithEveryThread(execution, i, race);
       else if (access !== Access.None) {
-        this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
+        // a condition wake-up's mutex first: its race with other lockers must be judged
+        // before the signal it may have consumed orders them (a timed wait needs none)
         const second = secondObjectOf(op, execution.value[i]!);
         if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op), race);
+        this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
       }
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
@@ -124,7 +126,8 @@ export class RaceFinder {
       for (let t = 0; t < this.width; t++) this.scratch[t] = this.clocks[own + t]!;
       for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
         const j = this.entryStep[e]!;
-        if (this.entryAccess[e] !== Access.Acquire || execution.thread[j] === thread) continue;
+        const earlier = this.entryAccess[e]!;
+        if ((earlier !== Access.Acquire && earlier !== Access.Write) || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
         if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i);
       }

@@ -55,6 +55,11 @@ export interface RunResult {
   racePc: number;
   raceWrite: boolean;
   raceEarlierWrite: boolean;
+  /** a memory bug: the block involved and the code offsets of its malloc and free */
+  blockAddress: number;
+  blockSize: number;
+  allocPc: number;
+  freePc: number;
   threads: ThreadEnd[];
 }
 

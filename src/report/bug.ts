@@ -2,7 +2,9 @@
 // location, every step with its source line, and what each thread was doing at the end.
 import type { FailingExecution } from '../explore/driver.js';
 import { isPreemption } from '../explore/strategy.js';
+import type { RunResult } from '../native/addon.js';
 import { Op, Outcome, opNames, outcomeNames, pcIsFunctionStart } from '../native/ops.js';
+import { explainDeadlock } from './deadlock.js';
 import { type CodeLocation, sourceLine, symbolize } from './locations.js';
 import { AddressNamer } from './names.js';
 import { encodeReplay } from './replay.js';
@@ -86,7 +88,7 @@ export function describeBug(
   const crashed = failure.outcome === Outcome.CRASH;
   const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
   const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
-  const offsets = [resultOffset, raceOffset];
+  const offsets = [resultOffset, raceOffset, result.allocPc - 1, result.freePc - 1];
   for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
   for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
   const locations = symbolize(library, offsets);
@@ -134,7 +136,13 @@ export function describeBug(
   const location = assertionLocation ?? at(resultOffset).location ?? lastLocation(steps);
   const bug: Bug = {
     kind: outcomeNames[failure.outcome] ?? 'unknown',
-    message: race ? raceMessage(race) : bugMessage(failure, threads),
+    message: race ? raceMessage(race) : failure.outcome === Outcome.DEADLOCK
+      ? explainDeadlock({
+          execution, ends: result.threads, name: (address) => namer.name(address),
+          stepLocation: (step) => steps[step]?.location,
+          endLocation: (thread) => threads[thread]?.location,
+        })
+      : failure.outcome === Outcome.MEMORY ? memoryMessage(result, at) : bugMessage(failure, threads),
     preemptions: failure.preemptions,
     schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible] }),
     thread: result.thread,
@@ -145,6 +153,16 @@ export function describeBug(
   if (location) bug.location = location;
   if (race) bug.race = race;
   return bug;
+}
+
+function memoryMessage(result: RunResult, at: (offset: number) => { location?: BugLocation }): string {
+  if (!result.blockAddress) return result.message;
+  const where = (pc: number) => {
+    const location = at(pc - 1).location;
+    return location ? ` at ${location.file}:${location.line}` : '';
+  };
+  const block = `a ${result.blockSize}-byte block allocated${where(result.allocPc)}`;
+  return `${result.message} (${block}${result.freePc ? `, freed${where(result.freePc)}` : ''})`;
 }
 
 function raceMessage(race: NonNullable<Bug['race']>): string {
@@ -175,10 +193,6 @@ function blockedOn(op: number): boolean {
 function bugMessage(failure: FailingExecution, threads: ThreadAtEnd[]): string {
   const { result } = failure;
   switch (failure.outcome) {
-    case Outcome.DEADLOCK: {
-      const waiting = threads.filter((t) => t.state !== 'finished').map((t) => `T${t.thread} waits to ${t.waitingFor}`);
-      return `deadlock: ${waiting.join('; ')}`;
-    }
     case Outcome.LIVELOCK: {
       const running = threads.filter((t) => t.state !== 'finished').map((t) => `T${t.thread}`);
       return `no progress after ${result.steps} steps (maxSteps): ${running.join(', ')} still running`;

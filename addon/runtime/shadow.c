@@ -1,0 +1,60 @@
+/* Shadow memory: a cell per 4 bytes of the harness's globals and heap arena, for what
+ * the checkers remember about them (race.c: the last accesses; heap.c: which bytes
+ * belong to live blocks). Mapped once, cleared before every execution as far as used. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "runtime.h"
+
+#define HEAP_SHADOW_BYTES (((size_t)1 << 30) / SHADOW_GRANULE * sizeof(struct shadow_cell))
+
+static size_t data_cells(const struct runtime *r) {
+  return (r->data_end - r->data_start + SHADOW_GRANULE - 1) / SHADOW_GRANULE;
+}
+
+static void *map(size_t size) {
+  void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return memory == MAP_FAILED ? NULL : memory;
+}
+
+int shadow_open(char *error, uint32_t error_size) {
+  struct runtime *r = weft_rt;
+  r->data_shadow = map((data_cells(r) + 1) * sizeof(struct shadow_cell));
+  r->heap_shadow = map(HEAP_SHADOW_BYTES);
+  if (!r->data_shadow || !r->heap_shadow) {
+    snprintf(error, error_size, "cannot map shadow memory: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Before heap_reset: the heap's shadow is cleared as far as the heap was used. */
+void shadow_reset(void) {
+  struct runtime *r = weft_rt;
+  memset(r->data_shadow, 0, data_cells(r) * sizeof(struct shadow_cell));
+  char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
+  memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + SHADOW_GRANULE - 1) / SHADOW_GRANULE * sizeof(struct shadow_cell));
+}
+
+struct shadow_cell *shadow_cell_of(uintptr_t address) {
+  const struct runtime *r = weft_rt;
+  if (address - r->data_start < r->data_end - r->data_start)
+    return &r->data_shadow[(address - r->data_start) / SHADOW_GRANULE];
+  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
+    return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
+  return NULL;
+}
+
+void shadow_mark_heap(uintptr_t start, size_t size, uint8_t state) {
+  const struct runtime *r = weft_rt;
+  size_t first = (start - (uintptr_t)r->heap_base) / SHADOW_GRANULE;
+  size_t last = (start + size - (uintptr_t)r->heap_base + SHADOW_GRANULE - 1) / SHADOW_GRANULE;
+  for (size_t cell = first; cell < last; cell++) r->heap_shadow[cell].heap_state = state;
+}
+
+uint8_t shadow_heap_state(uintptr_t address) {
+  const struct runtime *r = weft_rt;
+  return r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE].heap_state;
+}
