@@ -126,12 +126,17 @@ WEFT_HIDDEN void weft_free(void *pointer) {
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not a heap block", pointer);
   struct block *header = header_of(pointer);
   uintptr_t address = (uintptr_t)pointer;
+  /* a racy block (see race.c): its free is a scheduling point like the accesses it races with */
+  int visible = weft_rt->visible_count && race_visible(address);
+  if (visible) sched_point(WEFT_OP_PLAIN_WRITE, address, header->size, pc);
   if (shadow_heap_state(address - SHADOW_GRANULE) != HEAP_UNALLOCATED) /* a block starts after its header */
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not the start of a heap block", pointer);
   if (shadow_heap_state(address) != HEAP_LIVE) {
     report_block(header, pointer);
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
   }
+  /* freeing writes the whole block: a use by another thread not ordered with it races */
+  if (!visible && weft_access_mode == ACCESSES_CHECKED) race_check(1, address, (uint32_t)header->size, pc);
   release(header, pointer, pc);
 }
 

@@ -49,24 +49,30 @@ static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t p
   else read_step(address, size, pc);
 }
 
+static inline int in_arena(const struct runtime *r, uintptr_t address) {
+  return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base);
+}
+
+/* The heap is checked after any scheduling point of the access: another thread may
+ * free the block while this one waits there. */
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;
   uint32_t mode = weft_access_mode;
   if (mode == ACCESSES_IGNORED) return;
   const struct runtime *r = weft_rt;
-  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base)) heap_check(address, size, pc);
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
-      return;
+    } else {
+      race_check(write, address, size, pc);
+      if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }
-    race_check(write, address, size, pc);
-    if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
-  } else if (mode == ACCESSES_VISIBLE && shared_address(weft_rt, address)) {
+  } else if (shared_address(weft_rt, address)) {
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
   }
+  if (in_arena(r, address)) heap_check(address, size, pc);
 }
 
 #define ACCESS_HOOKS(size)                                                                                    \

@@ -142,7 +142,8 @@ export function describeBug(
           stepLocation: (step) => steps[step]?.location,
           endLocation: (thread) => threads[thread]?.location,
         })
-      : failure.outcome === Outcome.MEMORY ? memoryMessage(result, at) : bugMessage(failure, threads),
+      : failure.outcome === Outcome.MEMORY ? memoryMessage(result, at)
+        : failure.outcome === Outcome.LIVELOCK ? livelockMessage(result.steps, steps, threads) : bugMessage(failure),
     preemptions: failure.preemptions,
     schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible] }),
     thread: result.thread,
@@ -153,6 +154,19 @@ export function describeBug(
   if (location) bug.location = location;
   if (race) bug.race = race;
   return bug;
+}
+
+/** Livelock: the threads still running and the lines their last steps keep going round. */
+function livelockMessage(total: number, steps: BugStep[], threads: ThreadAtEnd[]): string {
+  const loops = threads.filter((t) => t.state !== 'finished').map((thread) => {
+    const recent = steps.filter((step) => step.thread === thread.thread && step.location).slice(-50);
+    const files = new Set(recent.map((step) => step.location!.file));
+    if (recent.length === 0 || files.size !== 1) return `T${thread.thread}`;
+    const lines = recent.map((step) => step.location!.line);
+    const [low, high] = [Math.min(...lines), Math.max(...lines)];
+    return `T${thread.thread} loops in ${[...files][0]}:${low}${high > low ? `-${high}` : ''}`;
+  });
+  return `livelock: no progress after ${total} steps (maxSteps): ${loops.join('; ')}`;
 }
 
 function memoryMessage(result: RunResult, at: (offset: number) => { location?: BugLocation }): string {
@@ -190,14 +204,6 @@ function blockedOn(op: number): boolean {
   return blockingOps.has(op);
 }
 
-function bugMessage(failure: FailingExecution, threads: ThreadAtEnd[]): string {
-  const { result } = failure;
-  switch (failure.outcome) {
-    case Outcome.LIVELOCK: {
-      const running = threads.filter((t) => t.state !== 'finished').map((t) => `T${t.thread}`);
-      return `no progress after ${result.steps} steps (maxSteps): ${running.join(', ')} still running`;
-    }
-    default:
-      return result.message || outcomeNames[failure.outcome] || 'failure';
-  }
+function bugMessage(failure: FailingExecution): string {
+  return failure.result.message || outcomeNames[failure.outcome] || 'failure';
 }

@@ -1,0 +1,76 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { type TestResult, checkAllInterleavings } from '../src/index.js';
+import { packageRoot } from '../src/paths.js';
+import { fixture } from './support/harness.js';
+
+async function tests(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}): Promise<Map<string, TestResult>> {
+  const result = await checkAllInterleavings(fixture(file), options);
+  return new Map(result.tests.map((test) => [test.name, test]));
+}
+
+describe('memory errors, with allocation and free sites', () => {
+  it.each([
+    ['use_after_free', 'use after free: access to', 'allocated at fixtures/detectors/memory.c:9, freed at fixtures/detectors/memory.c:10', 11],
+    ['out_of_bounds', 'heap access out of bounds', 'allocated at fixtures/detectors/memory.c:15)', 16],
+    ['invalid_free', 'invalid free of', 'not the start of a heap block', 21],
+  ])('%s', async (name, kind, detail, line) => {
+    const test = (await tests('detectors/memory.c', { test: name })).get(name)!;
+    expect(test.bug).toMatchObject({ kind: 'memory', location: { file: 'fixtures/detectors/memory.c', line } });
+    expect(test.bug?.message).toContain(kind);
+    expect(test.bug?.message).toContain(detail);
+  });
+
+  it('a free in another thread races with a use, and the race leads to the use after free', async () => {
+    const test = (await tests('detectors/memory.c', { test: 'freed_by_another_thread' })).get('freed_by_another_thread')!;
+    expect(test.bug?.kind).toBe('race');
+    expect(test.bug?.consequence).toMatchObject({ kind: 'memory', message: expect.stringContaining('use after free') });
+    expect(test.bug?.consequence?.message).toContain('freed at fixtures/detectors/memory.c:26');
+  });
+});
+
+describe('misuse of pthreads', () => {
+  it.each([
+    ['join_twice', 'joining thread 1 a second time'],
+    ['join_detached', 'joining thread 1, which is detached'],
+    ['destroy_held_mutex', 'destroying a mutex held by thread 0'],
+    ['wait_without_the_mutex', 'waiting on a condition variable with a mutex the thread does not hold'],
+    ['unlock_by_another_thread', 'unlocking a mutex held by thread 0'],
+  ])('%s', async (name, message) => {
+    const test = (await tests('detectors/misuse.c', { test: name })).get(name)!;
+    expect(test.bug).toMatchObject({ kind: 'misuse', message });
+  });
+
+  it('main joining a thread that waits forever on a condition is a deadlock that says why', async () => {
+    const test = (await tests('detectors/misuse.c', { test: 'join_a_thread_that_waits_forever' })).get('join_a_thread_that_waits_forever')!;
+    expect(test.bug?.message).toBe(
+      'deadlock: T0 waits for T1 to end (fixtures/detectors/misuse.c:56); ' +
+        'T1 waits for a signal on cond (fixtures/detectors/misuse.c:47), which no thread will send',
+    );
+  });
+});
+
+describe('livelock', () => {
+  it('names the threads that never get through and the lines they loop in', async () => {
+    const test = (await tests('detectors/livelock.c', { maxSteps: 2000 })).get('after_you')!;
+    expect(test.bug).toMatchObject({ kind: 'livelock' });
+    expect(test.bug?.message).toMatch(/^livelock: no progress after 2000 steps \(maxSteps\): T0 loops in fixtures\/detectors\/livelock\.c:\d+-\d+; T1 loops in fixtures\/detectors\/livelock\.c:12-14$/);
+  });
+});
+
+describe('no false alarms', () => {
+  // every test of these fixtures is correct: each must pass with the default options
+  const correct = [
+    'locked_counter.c', 'core/initial_state.c', 'core/threads_and_mutexes.c', 'core/counting.c', 'core/main_style.c',
+    'primitives/condvar_barrier.c', 'primitives/thread_pool.c', 'primitives/barrier_spin_keys.c', 'primitives/c11_threads.c',
+    'primitives/time_and_rand.c', 'primitives/thread_local.c', 'por/locked_increments.c', 'por/readers_writer.c', 'por/indexer.c',
+    ...readdirSync(join(packageRoot, 'fixtures', 'bench')).map((file) => `bench/${file}`),
+  ];
+  it.each(correct)('%s passes', async (file) => {
+    const result = await checkAllInterleavings(fixture(file), { maxBound: 2, cflags: file.endsWith('ping_pong.c') ? '-DSWITCHES=20' : '' });
+    for (const test of result.tests) expect([test.name, test.status, test.bug?.message]).toEqual([test.name, 'pass', undefined]);
+  });
+});
