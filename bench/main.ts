@@ -1,5 +1,6 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
+import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress.js';
 
@@ -7,6 +8,7 @@ const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
   ['strategies', strategiesBench],
   ['stress', () => stressBench()],
+  ['robustness', robustnessBench],
 ];
 
 const only = process.argv[2];

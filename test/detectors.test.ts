@@ -74,3 +74,18 @@ describe('no false alarms', () => {
     for (const test of result.tests) expect([test.name, test.status, test.bug?.message]).toEqual([test.name, 'pass', undefined]);
   });
 });
+
+describe('robustness: a harness that wrecks itself is reported and the run goes on', () => {
+  it('reports stack smashing, wild writes, writes over the heap and endless recursion, then runs the next test', async () => {
+    const results = await tests('detectors/robustness.c');
+    expect([...results.values()].map((test) => [test.name, test.bug?.kind ?? test.status])).toEqual([
+      ['smashes_its_stack', 'crash'],
+      ['writes_to_a_wild_address', 'crash'],
+      ['writes_over_the_heap', 'memory'],
+      ['recursion_without_end_in_a_thread', 'crash'],
+      ['still_runs_after_all_that', 'pass'],
+    ]);
+    expect(results.get('recursion_without_end_in_a_thread')?.bug?.message).toBe('stack overflow in thread 1');
+    expect(results.get('writes_to_a_wild_address')?.bug?.message).toBe('SIGSEGV: invalid memory access at 0x10');
+  });
+});

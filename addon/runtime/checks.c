@@ -48,6 +48,11 @@ static void exit_at(int status, uintptr_t pc) {
   execution_end(WEFT_OUTCOME_OK, pc);
 }
 
+/* -fstack-protector's check: libc would abort the whole process */
+WEFT_HIDDEN void weft___stack_chk_fail(void) {
+  execution_fail(WEFT_OUTCOME_CRASH, WEFT_CALLER_PC(), "stack smashing detected (a local array overflowed)");
+}
+
 WEFT_HIDDEN void weft_exit(int status) { exit_at(status, WEFT_CALLER_PC()); }
 WEFT_HIDDEN void weft__exit(int status) { exit_at(status, WEFT_CALLER_PC()); }
 WEFT_HIDDEN void weft__Exit(int status) { exit_at(status, WEFT_CALLER_PC()); }

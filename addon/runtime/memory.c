@@ -92,6 +92,31 @@ ACCESS_HOOKS(16)
 WEFT_HIDDEN void __tsan_read_range(void *a, unsigned long size) { on_access(0, a, (uint32_t)size, WEFT_CALLER_PC()); }
 WEFT_HIDDEN void __tsan_write_range(void *a, unsigned long size) { on_access(1, a, (uint32_t)size, WEFT_CALLER_PC()); }
 
+/* The compiler turns loops into memset/memcpy calls, which -fsanitize=thread does not
+ * instrument: the harness's calls come here, and are checked as one access each. */
+WEFT_HIDDEN void *weft_memset(void *destination, int c, size_t n) {
+  if (n) on_access(1, destination, (uint32_t)n, WEFT_CALLER_PC());
+  return memset(destination, c, n);
+}
+
+WEFT_HIDDEN void *weft_memcpy(void *destination, const void *source, size_t n) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  if (n) {
+    on_access(0, (void *)source, (uint32_t)n, pc);
+    on_access(1, destination, (uint32_t)n, pc);
+  }
+  return memcpy(destination, source, n);
+}
+
+WEFT_HIDDEN void *weft_memmove(void *destination, const void *source, size_t n) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  if (n) {
+    on_access(0, (void *)source, (uint32_t)n, pc);
+    on_access(1, destination, (uint32_t)n, pc);
+  }
+  return memmove(destination, source, n);
+}
+
 /* Function entry/exit and C++ vtable hooks carry nothing weft needs. */
 WEFT_HIDDEN void __tsan_init(void) {}
 WEFT_HIDDEN void __tsan_func_entry(void *caller) { (void)caller; }

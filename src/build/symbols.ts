@@ -29,11 +29,12 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'clock_gettime', 'time', 'gettimeofday', 'clock', 'rand', 'srand', 'random', 'srandom',
     // thread-local variables: one copy per harness thread
     '__tls_get_addr',
-    // heap
+    // heap, and the memory functions compilers also emit for loops and struct copies
+    'memset', 'memcpy', 'memmove',
     'malloc', 'calloc', 'realloc', 'reallocarray', 'free', 'posix_memalign', 'aligned_alloc', 'memalign',
     'strdup', 'strndup',
     // ending an execution
-    '__assert_fail', 'abort', 'exit', '_exit', '_Exit',
+    '__assert_fail', 'abort', 'exit', '_exit', '_Exit', '__stack_chk_fail',
     // yielding and sleeping
     'sched_yield', 'usleep', 'sleep', 'nanosleep',
     // output
