@@ -6,6 +6,7 @@ import { createStrategy, defaultStrategy, strategyNames } from './explore/strate
 import { type NativeHarness, RunFlags, openHarness } from './native/addon.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
+import { simplify } from './report/simplify.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
 
 export type Mode = 'drf' | 'sc';
@@ -184,6 +185,16 @@ async function exploreOne(
       });
       executions += run.executions;
       elapsedMs += run.elapsedMs;
+      if (run.failure) {
+        const visibleNow = Float64Array.from(visible);
+        run.failure = simplify(run.failure, {
+          harness, test,
+          replay: (decisions) => harness.run(
+            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+            settings.nondetDomain, visibleNow,
+          ),
+        });
+      }
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
         races.push(race);

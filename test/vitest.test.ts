@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { packageRoot } from '../src/paths.js';
 import { type Watcher, createProject } from './support/vitest-project.js';
 
 const counterHeader = (locked: boolean) => `#include <pthread.h>
@@ -104,5 +106,17 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     project.write('counter.h', counterHeader(true));
     const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
     expect(rerun).toContain('two_increments: fixed — re-verifying all interleavings');
+  });
+});
+
+describe('the example project', () => {
+  it('examples/lock-free-stack passes its C and TypeScript tests in a real Vitest run', () => {
+    const run = spawnSync(process.execPath, [join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: join(packageRoot, 'examples', 'lock-free-stack'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1' }, timeout: 120_000,
+    });
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain('✓ stack.test.c (2 tests)');
+    expect(output).toContain('✓ stack.test.ts (2 tests)');
   });
 });

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+
+import { buildHarness } from '../src/build/compile.js';
+import { copyFailure } from '../src/explore/driver.js';
+import { openHarness } from '../src/native/addon.js';
+import { Outcome } from '../src/native/ops.js';
+import { simplify } from '../src/report/simplify.js';
+import { fixture } from './support/harness.js';
+
+const switches = (threads: Uint8Array) => threads.slice(1).filter((thread, i) => thread !== threads[i]).length;
+
+describe('counterexample simplification', () => {
+  it('turns a needlessly interleaved failing execution into blocks, failing the same way', () => {
+    const harness = openHarness(buildHarness(fixture('core/always_fails.c')).library);
+    // create, then alternate: T1 start, T0 store, T1 store, T0 store, T1 store, T0 store, T1 store, T1 exit, ...
+    const interleaved = Uint16Array.from([0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0]);
+    const run = (decisions: Uint16Array) => harness.run(0, decisions, decisions.length, 1000, 0);
+    expect(run(interleaved)).toBe(Outcome.ASSERTION);
+    const original = copyFailure(harness, { steps: harness.trace().status[0]!, outcome: Outcome.ASSERTION });
+    const simplified = simplify(original, { harness, test: 0, replay: run });
+    expect(simplified.result.message).toBe('always fails');
+    expect(switches(simplified.execution.thread)).toBeLessThan(switches(original.execution.thread));
+    expect(switches(simplified.execution.thread)).toBeLessThanOrEqual(2);
+    expect(simplified.preemptions).toBeLessThanOrEqual(original.preemptions);
+  });
+});
