@@ -73,7 +73,7 @@ export async function runTest(file: string, name: string, options: CheckOptions)
     console.info(`weft: ${name}: unchanged build and options, reusing the last passing result`);
     return { name, status: 'pass', executions: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? 'bpor', guarantee: 'reused: same build and options as the last passing run' };
   }
-  const result = (await checkAllInterleavings(file, { ...options, test: name })).tests[0]!;
+  const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
   if (result.status === 'error') throw new InterleavingError(result.error ?? 'the harness could not be explored');
   if (result.status === 'fail') {
     rememberFailure(key, (result.bug!.consequence ?? result.bug!).schedule);
@@ -81,6 +81,19 @@ export async function runTest(file: string, name: string, options: CheckOptions)
   }
   rememberPass(key, built.hash);
   return result;
+}
+
+const PROGRESS_EVERY_MS = 2000;
+
+/** Long explorations say how far they got, every couple of seconds, in the test's output. */
+function progressReporter(name: string): CheckOptions['onProgress'] {
+  let next = PROGRESS_EVERY_MS;
+  return ({ bound, executions, elapsedMs }) => {
+    if (elapsedMs < next) return;
+    next = elapsedMs + PROGRESS_EVERY_MS;
+    const rate = Math.round(executions / (elapsedMs / 1000));
+    console.info(`weft: ${name}: bound ${bound} · ${executions.toLocaleString('en-US')} executions · ${rate.toLocaleString('en-US')}/s`);
+  };
 }
 
 function failureError(file: string, name: string, result: TestResult, note?: string): InterleavingError {
