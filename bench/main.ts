@@ -1,5 +1,6 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
+import { papersBench } from './papers.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress.js';
@@ -7,6 +8,7 @@ import { stressBench } from './stress.js';
 const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
   ['strategies', strategiesBench],
+  ['papers', papersBench],
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
 ];

@@ -18,6 +18,8 @@ export const buggyHarnesses: BuggyHarness[] = [
   { file: 'lost_update.c', test: 'lost_update', mode: 'sc' },
   { file: 'core/create_order.c', test: 'created_thread_runs_first' },
   { file: 'deadlock_two_locks.c', test: 'lock_order' },
+  { file: 'primitives/bounded_buffer.c', test: 'two_consumers' },
+  { file: 'primitives/once.c', test: 'hand_rolled_flag' },
 ];
 
 const BUDGET_MS = 3000;
