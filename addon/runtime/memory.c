@@ -99,21 +99,19 @@ WEFT_HIDDEN void *weft_memset(void *destination, int c, size_t n) {
   return memset(destination, c, n);
 }
 
+static void copy_access(void *destination, const void *source, size_t n, uintptr_t pc) {
+  if (!n) return;
+  on_access(0, (void *)source, (uint32_t)n, pc);
+  on_access(1, destination, (uint32_t)n, pc);
+}
+
 WEFT_HIDDEN void *weft_memcpy(void *destination, const void *source, size_t n) {
-  uintptr_t pc = WEFT_CALLER_PC();
-  if (n) {
-    on_access(0, (void *)source, (uint32_t)n, pc);
-    on_access(1, destination, (uint32_t)n, pc);
-  }
+  copy_access(destination, source, n, WEFT_CALLER_PC());
   return memcpy(destination, source, n);
 }
 
 WEFT_HIDDEN void *weft_memmove(void *destination, const void *source, size_t n) {
-  uintptr_t pc = WEFT_CALLER_PC();
-  if (n) {
-    on_access(0, (void *)source, (uint32_t)n, pc);
-    on_access(1, destination, (uint32_t)n, pc);
-  }
+  copy_access(destination, source, n, WEFT_CALLER_PC());
   return memmove(destination, source, n);
 }
 
