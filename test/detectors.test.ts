@@ -89,3 +89,17 @@ describe('robustness: a harness that wrecks itself is reported and the run goes 
     expect(results.get('writes_to_a_wild_address')?.bug?.message).toBe('SIGSEGV: invalid memory access at 0x10');
   });
 });
+
+describe('busy-waiting locks made of atomics', () => {
+  it('a spinlock, a ticket lock and Peterson\'s lock pass: their spins terminate without preemptions', async () => {
+    const results = await tests('detectors/locks.c', { maxBound: 3 });
+    expect([...results.values()].map((test) => [test.name, test.status])).toEqual([
+      ['spinlock', 'pass'], ['ticket_lock', 'pass'], ['peterson', 'pass'],
+    ]);
+  });
+
+  it('Peterson\'s lock with the wrong turn assignment breaks mutual exclusion', async () => {
+    const test = (await tests('detectors/locks.c', { test: 'peterson', cflags: '-DWRONG_TURN' })).get('peterson')!;
+    expect(test.bug).toMatchObject({ kind: 'assertion', message: 'two threads in the critical section', preemptions: 1 });
+  });
+});

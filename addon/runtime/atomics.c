@@ -16,10 +16,12 @@
 #define RMW(bits, type, name, expression)                                                  \
   WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
     (void)mo;                                                                              \
-    sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, WEFT_CALLER_PC()); \
+    uintptr_t pc = WEFT_CALLER_PC();                                                       \
+    sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
     sched_record_value((uint64_t)(int64_t)old);                                            \
+    sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
     return old;                                                                            \
   }
 
@@ -48,9 +50,11 @@
     sched_record_value((uint64_t)(int64_t)old);                                                    \
     if (old == expected) {                                                                         \
       *a = v;                                                                                      \
+      sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
       return 1;                                                                                    \
     }                                                                                              \
     sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
+    sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, pc);                                     \
     *expected_in = old;                                                                            \
     return 0;                                                                                      \
   }                                                                                                \

@@ -20,6 +20,7 @@
 #define WEFT_CALLER_PC() ((uintptr_t)__builtin_return_address(0))
 
 #define WEFT_MAX_KEYS 64
+#define SPIN_READS 4 /* a busy-wait loop reading up to this many locations is recognised */
 
 /* Synchronisation objects keep weft's state in the user's own object (a pthread_cond_t,
  * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
@@ -51,12 +52,14 @@ struct thread {
   void *argument;
   void *return_value;
   int saved_errno;
-  /* spin detection: the last read, and the write epoch it saw */
-  uintptr_t spin_pc;
-  uintptr_t spin_object;
-  uint64_t spin_value;
+  /* spin detection: the last few reads since the last write anywhere (write_epoch) */
+  struct spin_read {
+    uintptr_t pc, object;
+    uint64_t value;
+  } spin_reads[SPIN_READS];
+  uint32_t spin_count;   /* reads remembered (a ring once full) */
   uint64_t spin_epoch;
-  uint32_t spin_repeats;
+  uint32_t spin_repeats; /* reads that repeated one remembered */
   void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
 };
 
@@ -157,6 +160,7 @@ WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
 WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc);
+WEFT_HIDDEN void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc);
 WEFT_HIDDEN void sched_yield_current(void);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;

@@ -42,9 +42,11 @@ static uint32_t enabled_mask(const struct runtime *r) {
 }
 
 /* Ops after which what other threads read may have changed (spin detection). */
+/* Read-modify-writes decide for themselves (sched_note_rmw): they may write nothing new. */
 static int may_write(uint8_t op) {
   return op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ && op != WEFT_OP_YIELD &&
-         op != WEFT_OP_CHOOSE && op != WEFT_OP_SEM_GETVALUE;
+         op != WEFT_OP_CHOOSE && op != WEFT_OP_SEM_GETVALUE && op != WEFT_OP_ATOMIC_RMW &&
+         op != WEFT_OP_ATOMIC_CAS;
 }
 
 static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {
@@ -161,29 +163,41 @@ void sched_record_write(uintptr_t address, uint8_t size) {
   t->unrecorded_size = size;
 }
 
-/* A thread that reads the same location at the same place and sees the same value,
- * again and again with no write anywhere in between, is spinning: it gives way like a
- * yield, so that busy-wait loops terminate without counting a preemption. Three reads
- * are the evidence: a short loop that re-reads a value twice is not taken for a spin. */
+/* A thread that keeps reading the same locations at the same places and sees the same
+ * values, with no write anywhere in between, is spinning: it gives way like a yield, so
+ * that busy-wait loops terminate without counting a preemption. The loop may read a few
+ * locations (Peterson's lock reads two); two repeated reads are the evidence. */
 #define SPIN_REPEATS 2
 
 void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
   struct thread *t = &r->threads[r->current];
-  if (t->spin_pc == pc && t->spin_object == object && t->spin_value == value &&
-      t->spin_epoch == r->write_epoch) {
-    if (++t->spin_repeats >= SPIN_REPEATS) {
-      t->yielded = 1;
-      t->spin_repeats = 0;
-    }
-    return;
+  if (t->spin_epoch != r->write_epoch) {
+    t->spin_epoch = r->write_epoch;
+    t->spin_count = 0;
+    t->spin_repeats = 0;
   }
-  t->spin_pc = pc;
-  t->spin_object = object;
-  t->spin_value = value;
-  t->spin_epoch = r->write_epoch;
-  t->spin_repeats = 0;
+  uint32_t remembered = t->spin_count < SPIN_READS ? t->spin_count : SPIN_READS;
+  for (uint32_t i = 0; i < remembered; i++) {
+    const struct spin_read *seen = &t->spin_reads[i];
+    if (seen->pc == pc && seen->object == object && seen->value == value) {
+      if (++t->spin_repeats >= SPIN_REPEATS) {
+        t->yielded = 1;
+        t->spin_repeats = 0;
+      }
+      return;
+    }
+  }
+  t->spin_reads[t->spin_count++ % SPIN_READS] = (struct spin_read){pc, object, value};
+}
+
+/* An atomic read-modify-write that left the value as it was only read it. */
+void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  if (old_value == new_value) sched_note_read(object, old_value, pc);
+  else r->write_epoch++;
 }
 
 void sched_yield_current(void) { current_thread()->yielded = 1; }
