@@ -93,6 +93,15 @@ static const struct block *block_near(uintptr_t address) {
   return (const struct block *)cell - 1;
 }
 
+/* For reports about a heap address (a race, say): the block it is in, into the result. */
+void heap_describe(uintptr_t address) {
+  const struct runtime *r = weft_rt;
+  if (address - (uintptr_t)r->heap_base >= (uintptr_t)(r->heap_top - r->heap_base)) return;
+  if (shadow_heap_state(address) == HEAP_UNALLOCATED) return;
+  const struct block *block = block_near(address);
+  if (block) report_block(block, block + 1);
+}
+
 /* Every access to the arena (drf and sc modes): inside a live block, or a memory bug. */
 void heap_check(uintptr_t address, uint32_t size, uintptr_t pc) {
   const struct runtime *r = weft_rt;

@@ -125,7 +125,7 @@ export function describeBug(
 
   const race = failure.outcome === Outcome.RACE
     ? {
-        variable: namer.name(result.raceAddress),
+        variable: heapBlockName(result, at) ?? namer.name(result.raceAddress),
         accesses: [
           { thread: result.raceThread, access: result.raceEarlierWrite ? 'write' : 'read', ...at(raceOffset) },
           { thread: result.thread, access: result.raceWrite ? 'write' : 'read', ...at(resultOffset) },
@@ -167,6 +167,14 @@ function livelockMessage(total: number, steps: BugStep[], threads: ThreadAtEnd[]
     return `T${thread.thread} loops in ${[...files][0]}:${low}${high > low ? `-${high}` : ''}`;
   });
   return `livelock: no progress after ${total} steps (maxSteps): ${loops.join('; ')}`;
+}
+
+/** "offset 4 of a 16-byte heap block allocated at file:line", for an address in a block */
+function heapBlockName(result: RunResult, at: (offset: number) => { location?: BugLocation }): string | undefined {
+  if (!result.blockAddress) return undefined;
+  const location = at(result.allocPc - 1).location;
+  const offset = result.raceAddress - result.blockAddress;
+  return `offset ${offset} of a ${result.blockSize}-byte heap block allocated${location ? ` at ${location.file}:${location.line}` : ''}`;
 }
 
 function memoryMessage(result: RunResult, at: (offset: number) => { location?: BugLocation }): string {
