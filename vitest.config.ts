@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // the scratch Vitest projects that test/vitest.test.ts writes and runs itself
+    exclude: ['test/projects/**', '**/node_modules/**'],
     // exploration tests compile C and run many executions: give them room, not a race
     testTimeout: 120_000,
     hookTimeout: 120_000,
