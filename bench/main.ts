@@ -1,6 +1,6 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
-import { papersBench } from './papers.js';
+import { papersBench, scaleBench } from './papers.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress.js';
@@ -9,6 +9,7 @@ const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
   ['strategies', strategiesBench],
   ['papers', papersBench],
+  ['scale', scaleBench],
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
 ];

@@ -16,7 +16,7 @@ export async function papersBench(): Promise<void> {
     const cflags = `-DSIZE=${size}`;
     for (let bound = 0; bound <= 4; bound++) {
       const row: (string | number)[] = [size, bound];
-      for (const strategy of ['dfs', 'bpor']) {
+      for (const strategy of ['dfs', 'bpor'] as const) {
         const test = (await checkAllInterleavings(fixture('seeds/work_stealing_queue.c'), { strategy, maxBound: bound, cflags, ...BUDGET })).tests[0]!;
         row.push(test.status === 'pass' && test.guarantee.startsWith('budget') ? `>${test.executions}` : test.executions);
       }
@@ -29,4 +29,30 @@ export async function papersBench(): Promise<void> {
   }
   printTable("seed 001 Table 1's shape: work-stealing queue, terminal executions per context bound",
     ['size', 'bound', 'cb-dfs (dfs)', 'cb-por (bpor)', 'saved by POR'], rows);
+}
+
+/**
+ * SCALE's Tables 6.2 and 6.3 (thesis, seed 000: "Runs" of each tool, copied as printed;
+ * SCALE and Inspect are stateful or sleep-set based, CHESS(k) is bounded and incomplete)
+ * next to weft's optimal exploration of its own re-expression of each program.
+ */
+const scaleTables = [
+  { fixture: 'seeds/thread_pool.c', cflags: (size: number) => `-DPOOL_SIZE=${size}`, label: 'thread pool, size',
+    rows: [[1, 6, 3, 15], [2, 124, 102, 367], [3, 3347, 4030, 14024], [4, 127766, 324772, 998381]] },
+  { fixture: 'seeds/reusable_barrier.c', cflags: (steps: number) => `-DN=2 -DSTEPS=${steps}`, label: 'barrier N=2, STEPS',
+    rows: [[1, 6, 3, 15], [2, 54, 27, 42], [3, 486, 243, 81], [4, 4374, 2187, 132]] },
+];
+
+export async function scaleBench(): Promise<void> {
+  const rows = [];
+  for (const table of scaleTables) {
+    for (const [parameter, scale, inspect, chess] of table.rows as [number, number, number, number][]) {
+      const test = (await checkAllInterleavings(fixture(table.fixture), {
+        strategy: 'optimal', cflags: table.cflags(parameter), ...BUDGET,
+      })).tests[0]!;
+      rows.push([`${table.label} ${parameter}`, scale, inspect, chess, test.complete ? test.executions : `>${test.executions}`, `${(test.elapsedMs / 1000).toFixed(2)} s`]);
+    }
+  }
+  printTable("SCALE's Tables 6.2-6.3 (runs as printed in the thesis) and weft's optimal exploration",
+    ['program', 'SCALE', 'Inspect', 'CHESS(2)', 'weft optimal', 'weft time'], rows);
 }

@@ -49,7 +49,7 @@ describe('bpor: sound under a preemption bound, never more than dfs', () => {
   });
 
   it("finds seed 001's Figure 1 behaviour (y ends as 1) at bound 0", async () => {
-    const test = (await checkAllInterleavings(fixture('por/figure1.c'), { strategy: 'bpor', maxBound: 0, mode: 'sc' })).tests[0]!;
+    const test = (await checkAllInterleavings(fixture('seeds/figure1.c'), { strategy: 'bpor', maxBound: 0 })).tests[0]!;
     expect(test).toMatchObject({ status: 'fail', bound: 0, bug: { kind: 'assertion', preemptions: 0 } });
   });
 });
