@@ -1,18 +1,22 @@
 // Runs a strategy over a harness and collects what every counted execution showed: its
 // happens-before class (a fingerprint of the order of conflicting steps) and its output.
-import { buildHarness } from '../../src/build/compile.js';
-import { accessOf, Access, objectOf } from '../../src/explore/dependence.js';
-import { createStrategy } from '../../src/explore/strategies.js';
-import type { ExecutionView } from '../../src/explore/strategy.js';
-import { openHarness } from '../../src/native/addon.js';
+import { buildHarness } from '../src/build/compile.js';
+import { accessOf, Access, objectOf } from '../src/explore/dependence.js';
+import { createStrategy } from '../src/explore/strategies.js';
+import type { ExecutionView } from '../src/explore/strategy.js';
+import { openHarness } from '../src/native/addon.js';
 
 export interface Observed {
   executions: number;
-  classes: string[];
+  classes: Set<string>;
+  /** executions whose class an earlier execution already had */
+  repeats: number;
   outputs: Set<string>;
+  /** stopped at the execution limit: classes and outputs are incomplete */
+  truncated: boolean;
 }
 
-export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Observed {
+export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Observed {
   const harness = openHarness(buildHarness(file).library);
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
@@ -20,7 +24,7 @@ export function exploreAll(file: string, strategy: string, maxBound: number, mod
     steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
     enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
   };
-  const observed: Observed = { executions: 0, classes: [], outputs: new Set() };
+  const observed: Observed = { executions: 0, classes: new Set(), repeats: 0, outputs: new Set(), truncated: false };
   const none = new Float64Array([0, 1]);
   for (let bound = 0; bound <= (explorer.bounded ? maxBound : 0); bound++) {
     if (!explorer.beginBound(bound)) break;
@@ -36,8 +40,13 @@ export function exploreAll(file: string, strategy: string, maxBound: number, mod
       );
       const output = harness.output();
       if (!explorer.observe(view)) continue;
+      if (observed.executions === limit) {
+        observed.truncated = true;
+        return observed;
+      }
       observed.executions++;
-      observed.classes.push(fingerprint);
+      if (observed.classes.has(fingerprint)) observed.repeats++;
+      observed.classes.add(fingerprint);
       observed.outputs.add(output);
     }
   }

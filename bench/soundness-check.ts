@@ -1,0 +1,45 @@
+// The soundness comparison shared by test/por.test.ts (a fixed seed set) and
+// bench/soundness.ts (many seeds): on one random program, bpor must see the same
+// happens-before classes and final states as dfs at every bound, and never run more
+// executions; optimal must see every class of unbounded dfs, each exactly once.
+import { exploreAll } from './explore-all.js';
+import type { ProgramShape } from './random-programs.js';
+
+const UNBOUNDED = 1000;
+
+export interface Soundness {
+  /** one line per difference found; empty when sound */
+  problems: string[];
+  /** unbounded dfs exceeded the execution limit, so optimal was not compared */
+  optimalUnchecked: boolean;
+}
+
+export function checkSoundness(file: string, shape: ProgramShape, maxBound: number, limit = Infinity): Soundness {
+  const mode = shape.plain ? 'sc' : 'drf';
+  const problems: string[] = [];
+  for (let bound = 0; bound <= maxBound; bound++) {
+    const dfs = exploreAll(file, 'dfs', bound, mode);
+    const bpor = exploreAll(file, 'bpor', bound, mode);
+    problems.push(
+      ...setDifferences(`bound ${bound}: classes`, dfs.classes, bpor.classes, 'bpor'),
+      ...setDifferences(`bound ${bound}: final states`, dfs.outputs, bpor.outputs, 'bpor'),
+    );
+    if (bpor.executions > dfs.executions) problems.push(`bound ${bound}: bpor ran ${bpor.executions} executions, dfs ${dfs.executions}`);
+  }
+  const everything = exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
+  if (everything.truncated) return { problems, optimalUnchecked: true };
+  const optimal = exploreAll(file, 'optimal', 0, mode);
+  problems.push(
+    ...setDifferences('unbounded: classes', everything.classes, optimal.classes, 'optimal'),
+    ...setDifferences('unbounded: final states', everything.outputs, optimal.outputs, 'optimal'),
+  );
+  if (optimal.repeats > 0) problems.push(`optimal ran ${optimal.repeats} executions of classes it had already seen`);
+  return { problems, optimalUnchecked: false };
+}
+
+function setDifferences(what: string, dfs: Set<string>, other: Set<string>, name: string): string[] {
+  const missing = (from: Set<string>, to: Set<string>) => [...from].filter((x) => !to.has(x)).length;
+  const onlyDfs = missing(dfs, other);
+  const onlyOther = missing(other, dfs);
+  return onlyDfs + onlyOther === 0 ? [] : [`${what}: ${onlyDfs} seen only by dfs, ${onlyOther} only by ${name}`];
+}
