@@ -234,14 +234,22 @@ export class DporStrategy implements Strategy {
     this.backtrackInitial(execution, earlier, later);
     if (!this.bounded) return;
     // BPOR: also where the earlier step's thread last got the processor, so that the
-    // reversal can happen there without a preemption
-    let start = earlier;
-    while (start > 0 && this.runner[start - 1] === this.runner[earlier]) start--;
-    if (start !== earlier) this.backtrackInitial(execution, start, later);
+    // reversal can happen there without a preemption — and at every step of that block in
+    // between: going first at some of them lets the later thread block and hand the
+    // processor back for free (random-program soundness tests found such behaviours)
+    for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--)
+      this.backtrackInitial(execution, node, later);
   }
 
   private backtrackInitial(execution: ExecutionView, node: number, later: number): void {
     if (this.valueCount[node]! > 0) return;
+    // Under a bound, an explored initial may reach the reversed behaviour only with more
+    // preemptions than another would: bpor backtracks the later thread itself (or every
+    // enabled thread), as BPOR does; source sets are for the unbounded search.
+    if (this.bounded) {
+      this.backtrackAt(node, execution.thread[later]!);
+      return;
+    }
     const initials = this.initials(execution, node, later);
     if (initials & (this.done[node]! | this.backtrack[node]! | this.sleep[node]!)) return; // covered
     const preferred = execution.thread[later]!;
