@@ -11,6 +11,8 @@ export interface Observed {
   classes: Set<string>;
   /** executions whose class an earlier execution already had */
   repeats: number;
+  /** runs the strategy abandoned as redundant (a wasted run each) */
+  wasted: number;
   outputs: Set<string>;
   /** stopped at the execution limit: classes and outputs are incomplete */
   truncated: boolean;
@@ -24,7 +26,7 @@ export function exploreAll(file: string, strategy: string, maxBound: number, mod
     steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
     enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
   };
-  const observed: Observed = { executions: 0, classes: new Set(), repeats: 0, outputs: new Set(), truncated: false };
+  const observed: Observed = { executions: 0, classes: new Set(), repeats: 0, wasted: 0, outputs: new Set(), truncated: false };
   const none = new Float64Array([0, 1]);
   for (let bound = 0; bound <= (explorer.bounded ? maxBound : 0); bound++) {
     if (!explorer.beginBound(bound)) break;
@@ -39,7 +41,10 @@ export function exploreAll(file: string, strategy: string, maxBound: number, mod
             : object - heapBase >= 0 && object - heapBase < 2 ** 30 ? `h${object - heapBase}` : `${object}`,
       );
       const output = harness.output();
-      if (!explorer.observe(view)) continue;
+      if (!explorer.observe(view)) {
+        observed.wasted++;
+        continue;
+      }
       if (observed.executions === limit) {
         observed.truncated = true;
         return observed;

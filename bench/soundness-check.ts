@@ -12,6 +12,8 @@ export interface Soundness {
   problems: string[];
   /** unbounded dfs exceeded the execution limit, so optimal was not compared */
   optimalUnchecked: boolean;
+  /** optimal's counted executions and its wasted runs (abandoned as redundant) */
+  optimal: { executions: number; wasted: number };
 }
 
 export function checkSoundness(file: string, shape: ProgramShape, maxBound: number, limit = Infinity): Soundness {
@@ -26,15 +28,16 @@ export function checkSoundness(file: string, shape: ProgramShape, maxBound: numb
     );
     if (bpor.executions > dfs.executions) problems.push(`bound ${bound}: bpor ran ${bpor.executions} executions, dfs ${dfs.executions}`);
   }
-  const everything = exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
-  if (everything.truncated) return { problems, optimalUnchecked: true };
   const optimal = exploreAll(file, 'optimal', 0, mode);
+  const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };
+  const everything = exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
+  if (everything.truncated) return { problems, optimalUnchecked: true, optimal: optimalRuns };
   problems.push(
     ...setDifferences('unbounded: classes', everything.classes, optimal.classes, 'optimal'),
     ...setDifferences('unbounded: final states', everything.outputs, optimal.outputs, 'optimal'),
   );
   if (optimal.repeats > 0) problems.push(`optimal ran ${optimal.repeats} executions of classes it had already seen`);
-  return { problems, optimalUnchecked: false };
+  return { problems, optimalUnchecked: false, optimal: optimalRuns };
 }
 
 function setDifferences(what: string, dfs: Set<string>, other: Set<string>, name: string): string[] {
