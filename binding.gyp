@@ -24,6 +24,7 @@
         "addon/runtime/scheduler.c",
         "addon/runtime/semaphore.c",
         "addon/runtime/shadow.c",
+        "addon/runtime/sleep.c",
         "addon/runtime/snapshot.c",
         "addon/runtime/spinlock.c",
         "addon/runtime/svcomp.c",

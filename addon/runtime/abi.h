@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 4
+#define WEFT_ABI_VERSION 5
 #define WEFT_MAX_THREADS 32
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
@@ -25,6 +25,8 @@ struct weft_run_options {
   const double *nondet_domain;
   uint32_t visible_count;      /* drf mode: plain accesses to these addresses are scheduling */
   const double *visible;       /* points (racy locations, so that their effects are explored) */
+  uint32_t asleep;             /* sleep sets (sleep.c): threads asleep before step asleep_from, */
+  uint32_t asleep_from;        /* which the default policy runs only when no other is enabled */
 };
 
 /* One entry per scheduling point (step), structure of arrays. */

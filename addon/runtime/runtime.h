@@ -127,6 +127,8 @@ struct runtime {
   struct shadow_cell *data_shadow, *heap_shadow;
   const double *visible;
   uint32_t visible_count;
+  uint32_t asleep;      /* sleep.c: threads the default policy avoids, until a step wakes them */
+  uint32_t asleep_from; /* the first step that may wake them */
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
@@ -206,6 +208,9 @@ WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
 WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
 WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN int race_visible(uintptr_t address);
+
+/* sleep.c */
+WEFT_HIDDEN void sleep_wake(struct runtime *r, uint32_t step);
 
 /* keys.c */
 WEFT_HIDDEN void keys_run_destructors(struct thread *thread);

@@ -2,7 +2,8 @@
  * sched_point(), which records what the thread is about to do and decides who runs
  * next — the next entry of the given decisions, then the default policy (keep the
  * current thread while it is enabled; after a yield, the next enabled thread in
- * round-robin order; otherwise the lowest-numbered enabled thread). */
+ * round-robin order; otherwise the lowest-numbered enabled thread; threads asleep
+ * (sleep.c) only when no other is enabled). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -94,6 +95,8 @@ static void decide(struct runtime *r) {
   struct thread *current = &r->threads[r->current];
   if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
   if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(WEFT_OUTCOME_LIVELOCK, 0);
+  /* the current thread ran the last decided step (steps since are its weft_choose values) */
+  if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
 
   uint32_t mask = enabled_mask(r);
   /* an atomic section (SV-COMP) keeps its thread running while it can */
@@ -119,7 +122,8 @@ static void decide(struct runtime *r) {
                      "or uninitialised memory?)",
                      r->step, next);
   } else {
-    next = default_choice(r, mask, after_yield);
+    uint32_t awake = mask & ~r->asleep;
+    next = default_choice(r, awake ? awake : mask, after_yield);
   }
 
   struct thread *chosen = &r->threads[next];
@@ -295,6 +299,8 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->nondet_count = options->nondet_count;
   r->visible = options->visible;
   r->visible_count = options->visible_count;
+  r->asleep = options->asleep;
+  r->asleep_from = options->asleep_from;
   r->atomic_depth = 0;
   keys_reset();
   clock_reset();

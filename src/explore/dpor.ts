@@ -116,7 +116,11 @@ export class DporStrategy implements Strategy {
   private resumeAt(node: number, decision: number): Schedule {
     this.decision[node] = decision;
     this.pathLength = node + 1;
-    return { decisions: this.decision, length: node + 1 };
+    if (!this.sleepSets) return { decisions: this.decision, length: node + 1 };
+    // the threads asleep after the node, but for those its step wakes (the runtime judges
+    // that, then keeps the set up to date as the run goes on past the decisions)
+    const asleep = this.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | this.done[node]!) & ~bit(decision);
+    return { decisions: this.decision, length: node + 1, asleep, asleepFrom: node };
   }
 
   /** Records choosing `thread` at `node`; true when it is to be explored right now. */

@@ -89,7 +89,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
-        options.visible,
+        options.visible, schedule.asleep, schedule.asleepFrom,
       );
       view.steps = status[0]!;
       view.outcome = outcome;

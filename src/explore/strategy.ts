@@ -6,6 +6,9 @@ import { Op } from '../native/ops.js';
 export interface Schedule {
   decisions: Uint16Array;
   length: number;
+  /** sleep sets: threads asleep before step `asleepFrom`, for the runtime to avoid */
+  asleep?: number;
+  asleepFrom?: number;
 }
 
 /** A finished execution, read straight from the runtime's trace arrays (valid until the next run). */

@@ -68,9 +68,14 @@ export const RunFlags = { SPURIOUS_WAKEUPS: 1 } as const;
 
 export interface NativeHarness {
   tests(): TestInfo[];
+  /**
+   * One execution: `decisions` for the first `length` steps, then the default policy,
+   * which runs the threads in the mask `asleep` (asleep before step `asleepFrom`, until a
+   * conflicting step wakes them: sleep sets) only when no other thread is enabled.
+   */
   run(
     test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
-    nondetDomain?: Float64Array, visible?: Float64Array,
+    nondetDomain?: Float64Array, visible?: Float64Array, asleep?: number, asleepFrom?: number,
   ): number;
   trace(): TraceArrays;
   result(): RunResult;
