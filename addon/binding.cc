@@ -164,7 +164,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
   }
 
   // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array,
-  //     visible: Float64Array, asleep, asleepFrom) -> outcome code
+  //     visible: Float64Array, asleep, asleepFrom, planFrom) -> outcome code
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     uint32_t test = info[0].As<Napi::Number>().Uint32Value();
@@ -190,6 +190,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     }
     options.asleep = info.Length() > 8 && info[8].IsNumber() ? info[8].As<Napi::Number>().Uint32Value() : 0;
     options.asleep_from = info.Length() > 9 && info[9].IsNumber() ? info[9].As<Napi::Number>().Uint32Value() : 0;
+    options.plan_from = info.Length() > 10 && info[10].IsNumber() ? info[10].As<Napi::Number>().Uint32Value() : length;
     if (test >= api_->test_count || length > decisions.ElementLength()) {
       Napi::RangeError::New(env, "run: test index or schedule length out of range").ThrowAsJavaScriptException();
       return env.Undefined();

@@ -32,7 +32,8 @@ export function exploreAll(file: string, strategy: string, maxBound: number, mod
     if (!explorer.beginBound(bound)) break;
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
       const outcome = harness.run(
-        0, schedule.decisions, schedule.length, 10_000, mode === 'sc' ? 1 : 0, 0, none, undefined, schedule.asleep, schedule.asleepFrom,
+        0, schedule.decisions, schedule.length, 10_000, mode === 'sc' ? 1 : 0, 0, none, undefined,
+        schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       if (outcome !== 0) throw new Error(`execution ended with outcome ${outcome}: ${harness.result().message}`);
       view.steps = trace.status[0]!;

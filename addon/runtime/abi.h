@@ -27,6 +27,8 @@ struct weft_run_options {
   const double *visible;       /* points (racy locations, so that their effects are explored) */
   uint32_t asleep;             /* sleep sets (sleep.c): threads asleep before step asleep_from, */
   uint32_t asleep_from;        /* which the default policy runs only when no other is enabled */
+  uint32_t plan_from;          /* decisions from this step on are a plan: where one asks for a
+                                  thread the runtime does not allow, the default policy takes over */
 };
 
 /* One entry per scheduling point (step), structure of arrays. */

@@ -129,6 +129,7 @@ struct runtime {
   uint32_t visible_count;
   uint32_t asleep;      /* sleep.c: threads the default policy avoids, until a step wakes them */
   uint32_t asleep_from; /* the first step that may wake them */
+  uint32_t plan_from;   /* decisions from this step on are a plan, followed while allowed */
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */

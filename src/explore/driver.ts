@@ -89,7 +89,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
-        options.visible, schedule.asleep, schedule.asleepFrom,
+        options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       view.steps = status[0]!;
       view.outcome = outcome;

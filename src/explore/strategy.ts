@@ -9,6 +9,8 @@ export interface Schedule {
   /** sleep sets: threads asleep before step `asleepFrom`, for the runtime to avoid */
   asleep?: number;
   asleepFrom?: number;
+  /** decisions from this step on are a plan, followed as far as the runtime allows */
+  planFrom?: number;
 }
 
 /** A finished execution, read straight from the runtime's trace arrays (valid until the next run). */

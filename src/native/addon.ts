@@ -71,11 +71,13 @@ export interface NativeHarness {
   /**
    * One execution: `decisions` for the first `length` steps, then the default policy,
    * which runs the threads in the mask `asleep` (asleep before step `asleepFrom`, until a
-   * conflicting step wakes them: sleep sets) only when no other thread is enabled.
+   * conflicting step wakes them: sleep sets) only when no other thread is enabled. The
+   * decisions from step `planFrom` on are a plan: where one asks for a thread the runtime
+   * does not allow there (it just yielded), the default policy takes over.
    */
   run(
     test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
-    nondetDomain?: Float64Array, visible?: Float64Array, asleep?: number, asleepFrom?: number,
+    nondetDomain?: Float64Array, visible?: Float64Array, asleep?: number, asleepFrom?: number, planFrom?: number,
   ): number;
   trace(): TraceArrays;
   result(): RunResult;
