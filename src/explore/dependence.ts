@@ -86,3 +86,20 @@ export function conflicts(a: Access, b: Access): boolean {
   if (a === Access.Read && b === Access.Read) return false;
   return true;
 }
+
+/** Whether two steps (op, object, value) conflict: executed in the other order, they may differ. */
+export function stepsConflict(opA: number, objectA: number, valueA: number, opB: number, objectB: number, valueB: number): boolean {
+  const accessA = accessOf(opA);
+  const accessB = accessOf(opB);
+  if (accessA === Access.Global || accessB === Access.Global) return true;
+  const secondA = secondObjectOf(opA, valueA);
+  const secondB = secondObjectOf(opB, valueB);
+  const firstA = objectOf(opA, objectA);
+  const firstB = objectOf(opB, objectB);
+  return (
+    (firstA === firstB && conflicts(accessA, accessB)) ||
+    (secondA !== undefined && secondA === firstB && conflicts(secondAccessOf(opA), accessB)) ||
+    (secondB !== undefined && firstA === secondB && conflicts(accessA, secondAccessOf(opB))) ||
+    (secondA !== undefined && secondA === secondB && conflicts(secondAccessOf(opA), secondAccessOf(opB)))
+  );
+}

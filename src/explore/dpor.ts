@@ -6,10 +6,17 @@
 // are identified by a hash of their prefix, so that choices made in one bound iteration
 // are remembered in the next (iterative bounding without repeats): a choice that needs
 // more preemptions than the current bound is kept for the iteration that allows it.
+//
+// Unbounded (optimal), a race is reversed by a wakeup sequence — the steps that reverse
+// it, kept in the wakeup tree of the node before the race — and a run follows its whole
+// sequence, with the sleeping threads handed to the runtime: so no run ends up where
+// every enabled thread is asleep, and none is wasted.
 import { Op } from '../native/ops.js';
-import { Access, accessOf, conflicts, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import { stepsConflict } from './dependence.js';
 import { RaceFinder } from './races.js';
+import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
+import { WakeupTrees } from './wakeup-tree.js';
 
 export interface DporOptions extends StrategyOptions {
   name: string;
@@ -28,7 +35,10 @@ export class DporStrategy implements Strategy {
   private readonly maxBound: number;
   private readonly sleepSets: boolean;
   private readonly races = new RaceFinder();
-  private readonly firstInV = new Int32Array(32);
+  private readonly reversal = new Reversal();
+  private readonly trees = new WakeupTrees();
+  /** what a thread is about to do (nextEventOf fills it in) */
+  private readonly event = { op: 0, object: 0, value: 0 };
 
   // the current path: one node per step, prefix decisions first
   private readonly decision: Uint16Array;
@@ -42,6 +52,10 @@ export class DporStrategy implements Strategy {
   private readonly hashB: Int32Array;
   private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
   private readonly valueCount: Uint32Array;
+  /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
+  private readonly tree: Int32Array;
+  /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
+  private planEnd = -1;
   private pathLength = 0;
   private fixedLength = 0;
 
@@ -70,6 +84,7 @@ export class DporStrategy implements Strategy {
     this.hashB = new Int32Array(n + 1);
     this.nextValue = new Uint32Array(n);
     this.valueCount = new Uint32Array(n);
+    this.tree = new Int32Array(n + 1).fill(-1);
     this.queued[0] = [new Uint16Array(0)];
   }
 
@@ -104,6 +119,8 @@ export class DporStrategy implements Strategy {
         if (this.nextValue[node]! < this.valueCount[node]!) return this.resumeAt(node, this.nextValue[node]!++);
         continue;
       }
+      const sequence = this.takeWakeup(node);
+      if (sequence >= 0) return this.resumeAt(node, this.trees.threadOf(sequence), sequence);
       for (let pending = this.backtrack[node]! & ~this.done[node]!; pending !== 0; pending &= pending - 1) {
         const thread = lowest(pending);
         this.backtrack[node]! &= ~bit(thread);
@@ -113,14 +130,42 @@ export class DporStrategy implements Strategy {
     return undefined;
   }
 
-  private resumeAt(node: number, decision: number): Schedule {
+  /** The next sequence of the node's wakeup tree that can start there (-1: none left). */
+  private takeWakeup(node: number): number {
+    const tree = this.tree[node]!;
+    if (tree < 0) return -1;
+    for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
+      const thread = this.trees.threadOf(sequence);
+      // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
+      if (!(this.enabled[node]! & bit(thread))) this.backtrackAt(node, thread);
+      else if (this.schedule(node, thread)) return sequence;
+      this.trees.release(sequence);
+    }
+    return -1;
+  }
+
+  /** Resumes at `node` with `decision`, then along the first branch of `sequence` if given. */
+  private resumeAt(node: number, decision: number, sequence = -1): Schedule {
     this.decision[node] = decision;
+    let length = node + 1;
+    if (!this.bounded) {
+      // the nodes below are explored: their trees are empty
+      for (let below = node + 1; below <= this.pathLength; below++) {
+        if (this.tree[below]! >= 0) this.trees.release(this.tree[below]!);
+        this.tree[below] = -1;
+      }
+      this.tree[node + 1] = sequence;
+      // the plan: the first branch of the sequence's subtree (later branches are taken by backtracking)
+      for (let next = this.trees.firstChildOf(sequence); next >= 0 && length < this.decision.length; next = this.trees.firstChildOf(next))
+        this.decision[length++] = this.trees.threadOf(next);
+      this.planEnd = length - 1;
+    }
     this.pathLength = node + 1;
-    if (!this.sleepSets) return { decisions: this.decision, length: node + 1 };
+    if (!this.sleepSets) return { decisions: this.decision, length };
     // the threads asleep after the node, but for those its step wakes (the runtime judges
     // that, then keeps the set up to date as the run goes on past the decisions)
     const asleep = this.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | this.done[node]!) & ~bit(decision);
-    return { decisions: this.decision, length: node + 1, asleep, asleepFrom: node };
+    return { decisions: this.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
   }
 
   /** Records choosing `thread` at `node`; true when it is to be explored right now. */
@@ -178,6 +223,7 @@ export class DporStrategy implements Strategy {
     this.runner[step] = thread;
     this.enabled[step] = execution.enabled[step]!;
     this.backtrack[step] = 0;
+    if (!this.bounded) this.followPlan(step, thread);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
       this.hashA[step] = Math.imul(this.hashA[step - 1]! ^ (this.decision[step - 1]! + 1), 0x9e3779b1);
@@ -199,6 +245,17 @@ export class DporStrategy implements Strategy {
     return false;
   }
 
+  /** Moves down the wakeup tree the run was planned from; past the plan, nodes start with empty trees. */
+  private followPlan(step: number, thread: number): void {
+    let next = -1;
+    if (step <= this.planEnd) {
+      const tree = this.tree[step]!;
+      if (this.trees.threadOf(this.trees.firstChildOf(tree)) === thread) next = this.trees.takeFirst(tree);
+      else this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
+    }
+    this.tree[step + 1] = next;
+  }
+
   /** Threads asleep after `node`: asleep or explored before at it, and not woken by its step. */
   private sleepAfter(execution: ExecutionView, node: number): number {
     if (this.valueCount[node]! > 0) return this.sleep[node]!;
@@ -213,73 +270,71 @@ export class DporStrategy implements Strategy {
 
   /** Whether what `thread` is about to do at `node` commutes with the step taken there. */
   private independentOfStep(execution: ExecutionView, thread: number, node: number): boolean {
-    let pendingOp = execution.pendingOp[thread]!;
-    let pendingObject = execution.pendingObject[thread]!;
-    let pendingValue = 0;
+    const { op, object, value } = this.nextEventOf(execution, thread, node);
+    return !stepsConflict(op, object, value, execution.op[node]!, execution.object[node]!, execution.value[node]!);
+  }
+
+  /** What `thread` (not the one running at `node`) does next: its next step, or the op it was left pending at. */
+  private nextEventOf(execution: ExecutionView, thread: number, node: number): { op: number; object: number; value: number } {
+    const event = this.event;
     for (let step = node + 1; step < execution.steps; step++) {
       if (execution.thread[step] === thread && execution.op[step] !== Op.CHOOSE) {
-        pendingOp = execution.op[step]!;
-        pendingObject = execution.object[step]!;
-        pendingValue = execution.value[step]!;
-        break;
+        event.op = execution.op[step]!;
+        event.object = execution.object[step]!;
+        event.value = execution.value[step]!;
+        return event;
       }
     }
-    return !touchesConflict(
-      pendingOp, pendingObject, pendingValue, execution.op[node]!, execution.object[node]!, execution.value[node]!,
-    );
+    event.op = execution.pendingOp[thread]!;
+    event.object = execution.pendingObject[thread]!;
+    event.value = 0;
+    return event;
   }
 
   /**
-   * A race between steps `earlier` and `later`: somewhere before `earlier`, schedule a
-   * thread that starts a reversed execution — an initial of v, the steps after
-   * `earlier` that do not depend on it followed by `later` (source sets).
+   * A race between steps `earlier` and `later`: before `earlier`, schedule what runs a
+   * reversed execution — v, the steps after `earlier` that do not depend on it followed
+   * by `later`.
    */
   private reverse(execution: ExecutionView, earlier: number, later: number): void {
-    this.backtrackInitial(execution, earlier, later);
-    if (!this.bounded) return;
-    // BPOR: also where the earlier step's thread last got the processor, so that the
-    // reversal can happen there without a preemption — and at every step of that block in
-    // between: going first at some of them lets the later thread block and hand the
-    // processor back for free (random-program soundness tests found such behaviours)
-    for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--)
-      this.backtrackInitial(execution, node, later);
-  }
-
-  private backtrackInitial(execution: ExecutionView, node: number, later: number): void {
-    if (this.valueCount[node]! > 0) return;
-    // Under a bound, an explored initial may reach the reversed behaviour only with more
-    // preemptions than another would: bpor backtracks the later thread itself (or every
-    // enabled thread), as BPOR does; source sets are for the unbounded search.
-    if (this.bounded) {
-      this.backtrackAt(node, execution.thread[later]!);
+    if (!this.bounded) {
+      this.addReversal(execution, earlier, later);
       return;
     }
-    const initials = this.initials(execution, node, later);
-    if (initials & (this.done[node]! | this.backtrack[node]! | this.sleep[node]!)) return; // covered
-    const preferred = execution.thread[later]!;
-    this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
+    // Under a bound, an initial of v may reach the reversed behaviour only with more
+    // preemptions than another would: bpor backtracks the later thread itself (or every
+    // enabled thread), as BPOR does — and also where the earlier step's thread last got the
+    // processor, so that the reversal can happen there without a preemption, and at every
+    // step of that block in between: going first at some of them lets the later thread
+    // block and hand the processor back for free (random-program soundness tests found
+    // such behaviours)
+    const thread = execution.thread[later]!;
+    this.backtrackAt(earlier, thread);
+    for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--) this.backtrackAt(node, thread);
   }
 
-  /** Threads whose first step in notdep(node).later has no predecessor in it. */
-  private initials(execution: ExecutionView, node: number, later: number): number {
-    const first = this.firstInV;
-    first.fill(-1);
-    let initials = 0;
-    const consider = (step: number) => {
-      const thread = execution.thread[step]!;
-      if (first[thread] !== -1) return;
-      first[thread] = step;
-      if (execution.op[step] === Op.CHOOSE) return;
-      for (let other = 0; other < first.length; other++) {
-        const start = first[other]!;
-        if (other !== thread && start !== -1 && this.races.clockOf(step, other) >= this.races.clockOf(start, other)) return;
-      }
-      initials |= bit(thread);
-    };
-    for (let step = node + 1; step < later; step++)
-      if (!this.races.happensBefore(execution, node, step)) consider(step);
-    consider(later);
-    return initials;
+  /** Unbounded: adds v to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
+  private addReversal(execution: ExecutionView, node: number, later: number): void {
+    const v = this.reversal;
+    v.build(execution, this.races, node, later);
+    // a thread asleep, explored or chosen at the node that v's execution can start with
+    // (the thread that runs at the node is not one: its step there conflicts with `later`)
+    for (let threads = (this.sleep[node]! | this.done[node]! | this.backtrack[node]!) & ~bit(this.runner[node]!); threads !== 0; threads &= threads - 1) {
+      const thread = lowest(threads);
+      const { op, object, value } = this.nextEventOf(execution, thread, node);
+      if (v.weakInitial(thread, op, object, value)) return;
+    }
+    if (!v.hasChoice) {
+      if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
+      this.trees.insert(this.tree[node]!, v, execution);
+      return;
+    }
+    // trees hold thread decisions only: with a data choice in v, start one of v's
+    // initials at the node and let the default policy go on from there (source sets)
+    if (this.tree[node]! >= 0 && this.trees.startsSomeBranch(this.tree[node]!, v)) return;
+    const initials = v.initials();
+    const preferred = execution.thread[later]!;
+    this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
   }
 
   private backtrackAt(node: number, thread: number): void {
@@ -292,20 +347,4 @@ export class DporStrategy implements Strategy {
       else this.schedule(node, choice); // in the iteration's fixed prefix: queue it
     }
   }
-}
-
-function touchesConflict(opA: number, objectA: number, valueA: number, opB: number, objectB: number, valueB: number): boolean {
-  const accessA = accessOf(opA);
-  const accessB = accessOf(opB);
-  if (accessA === Access.Global || accessB === Access.Global) return true;
-  const objectsA = [objectOf(opA, objectA), secondObjectOf(opA, valueA)];
-  const objectsB = [objectOf(opB, objectB), secondObjectOf(opB, valueB)];
-  for (const [ia, a] of objectsA.entries()) {
-    if (a === undefined) continue;
-    for (const [ib, b] of objectsB.entries()) {
-      if (b === undefined || a !== b) continue;
-      if (conflicts(ia === 0 ? accessA : secondAccessOf(opA), ib === 0 ? accessB : secondAccessOf(opB))) return true;
-    }
-  }
-  return false;
 }
