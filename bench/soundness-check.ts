@@ -1,7 +1,8 @@
 // The soundness comparison shared by test/por.test.ts (a fixed seed set) and
 // bench/soundness.ts (many seeds): on one random program, bpor must see the same
 // happens-before classes and final states as dfs at every bound, and never run more
-// executions; optimal must see every class of unbounded dfs, each exactly once.
+// executions; optimal must see every class of unbounded dfs, each exactly once, and
+// waste no run (none abandoned as redundant).
 import { exploreAll } from './explore-all.js';
 import type { ProgramShape } from './random-programs.js';
 
@@ -30,6 +31,7 @@ export function checkSoundness(file: string, shape: ProgramShape, maxBound: numb
   }
   const optimal = exploreAll(file, 'optimal', 0, mode);
   const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };
+  if (optimal.wasted > 0) problems.push(`optimal wasted ${optimal.wasted} runs (abandoned as redundant)`);
   const everything = exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
   if (everything.truncated) return { problems, optimalUnchecked: true, optimal: optimalRuns };
   problems.push(
