@@ -4,7 +4,7 @@ import { buildHarness } from '../src/build/compile.js';
 import { accessOf, Access, objectOf } from '../src/explore/dependence.js';
 import { createStrategy } from '../src/explore/strategies.js';
 import type { ExecutionView } from '../src/explore/strategy.js';
-import { openHarness } from '../src/native/addon.js';
+import { type NativeHarness, openHarness } from '../src/native/addon.js';
 
 export interface Observed {
   executions: number;
@@ -16,8 +16,12 @@ export interface Observed {
   truncated: boolean;
 }
 
+// one loaded harness per file: a loaded library stays mapped for the life of the process
+const harnesses = new Map<string, NativeHarness>();
+
 export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Observed {
-  const harness = openHarness(buildHarness(file).library);
+  let harness = harnesses.get(file);
+  if (!harness) harnesses.set(file, (harness = openHarness(buildHarness(file).library)));
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {
