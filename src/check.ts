@@ -37,6 +37,8 @@ export interface TestResult {
   name: string;
   status: 'pass' | 'fail' | 'error';
   executions: number;
+  /** runs abandoned part-way as equivalent to an explored execution (not in executions) */
+  redundantRuns: number;
   bound: number;
   complete: boolean;
   elapsedMs: number;
@@ -248,13 +250,13 @@ function guarantee(run: Exploration): string {
 function toTestResult(name: string, run: Run, library: string, mode: Mode, settings: Settings): TestResult {
   const { strategy } = settings;
   if ('error' in run)
-    return { name, status: 'error', executions: run.executions, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   const races = (run.races ?? []).map((race, index) => describeBug(race, library, name, mode, visible.slice(0, index)));
   const consequence = run.failure ? describeBug(run.failure, library, name, mode, visible) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
-    name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions,
+    name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
     bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
     guarantee: failing ? `data race found; then ${guarantee(run)}` : guarantee(run),
