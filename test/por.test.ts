@@ -98,7 +98,8 @@ describe('bpor and hbcache agree with dfs on every fixture', () => {
 });
 
 describe('soundness on random programs', () => {
-  const seeds = Array.from({ length: 12 }, (_, i) => i + 1);
+  // 55: bpor once missed a bound-2 behaviour there (a free switch to the racing thread)
+  const seeds = [...Array.from({ length: 12 }, (_, i) => i + 1), 55];
 
   it.each(seeds)('seed %i: bpor and hbcache see the classes and final states dfs sees at bounds 0-3; optimal sees every class once', (seed) => {
     const shape = randomShape(seed);

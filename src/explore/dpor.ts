@@ -239,6 +239,12 @@ export class DporStrategy implements Strategy {
     // processor back for free (random-program soundness tests found such behaviours)
     for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--)
       this.backtrackInitial(execution, node, later);
+    // ... and wherever, since the later thread's previous step, a thread blocked or finished:
+    // switching to the later thread there is free too, and lets it act before the earlier
+    // thread's rivals that ran next (random-program seed 55 needs one such switch)
+    const racer = execution.thread[later]!;
+    for (let node = earlier - 1; node > 0 && this.runner[node] !== racer; node--)
+      if (!(this.enabled[node]! & bit(this.runner[node - 1]!))) this.backtrackInitial(execution, node, later);
   }
 
   private backtrackInitial(execution: ExecutionView, node: number, later: number): void {
