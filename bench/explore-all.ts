@@ -4,7 +4,8 @@ import { buildHarness } from '../src/build/compile.js';
 import { accessOf, Access, objectOf } from '../src/explore/dependence.js';
 import { createStrategy } from '../src/explore/strategies.js';
 import type { ExecutionView } from '../src/explore/strategy.js';
-import { type NativeHarness, openHarness } from '../src/native/addon.js';
+import type { NativeHarness } from '../src/native/addon.js';
+import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
 
 export interface Observed {
   executions: number;
@@ -16,12 +17,17 @@ export interface Observed {
   truncated: boolean;
 }
 
-// one loaded harness per file: a loaded library stays mapped for the life of the process
-const harnesses = new Map<string, NativeHarness>();
-
 export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Observed {
-  let harness = harnesses.get(file);
-  if (!harness) harnesses.set(file, (harness = openHarness(buildHarness(file).library)));
+  const library = buildHarness(file).library;
+  const harness = borrowHarness(library);
+  try {
+    return explore(harness, strategy, maxBound, mode, limit);
+  } finally {
+    returnHarness(library, harness);
+  }
+}
+
+function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Observed {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {

@@ -3,7 +3,8 @@ import { BuildError } from './build/errors.js';
 import { type BuildOptions, buildHarness } from './build/compile.js';
 import { type Exploration, type FailingExecution, NondeterminismError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
-import { type NativeHarness, RunFlags, openHarness } from './native/addon.js';
+import { type NativeHarness, RunFlags } from './native/addon.js';
+import { withHarness } from './native/harness-pool.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { simplify } from './report/simplify.js';
@@ -134,24 +135,26 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
   const settings = resolveSettings(options);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
-  const harness = openHarness(built.library);
-  const available = harness.tests();
-  if (available.length === 0)
-    throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
-  const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
-  for (const name of wanted ?? [])
-    if (!available.some((test) => test.name === name))
-      throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
-  const tests: TestResult[] = [];
-  // the compiler may emit the test descriptors in any order: run them in source order
-  const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
-  for (const [index, test] of inSourceOrder) {
-    if (wanted && !wanted.includes(test.name)) continue;
-    const run = replay
-      ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
-      : exploreOne(harness, index, test.name, settings, options.onProgress);
-    tests.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
-  }
+  const tests = await withHarness(built.library, async (harness) => {
+    const available = harness.tests();
+    if (available.length === 0)
+      throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
+    const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
+    for (const name of wanted ?? [])
+      if (!available.some((test) => test.name === name))
+        throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
+    const results: TestResult[] = [];
+    // the compiler may emit the test descriptors in any order: run them in source order
+    const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
+    for (const [index, test] of inSourceOrder) {
+      if (wanted && !wanted.includes(test.name)) continue;
+      const run = replay
+        ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
+        : exploreOne(harness, index, test.name, settings, options.onProgress);
+      results.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
+    }
+    return results;
+  });
   return { file, tests, library: built.library, hash: built.hash, cached: built.cached };
 }
 

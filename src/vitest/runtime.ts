@@ -5,14 +5,16 @@ import { readFileSync } from 'node:fs';
 import { BuildError } from '../build/errors.js';
 import { buildHarness } from '../build/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
-import { openHarness } from '../native/addon.js';
+import { borrowHarness, returnHarness } from '../native/harness-pool.js';
 import { renderBug } from '../report/render.js';
 import { forgetFailure, recallFailure, rememberFailure, rememberPass, recallPass } from './last-results.js';
 
 /** The tests of a C file, in source order (builds it: cached). */
 export function listTests(file: string, options: CheckOptions): string[] {
   const built = buildHarness(file, options);
-  return openHarness(built.library).tests().sort((a, b) => a.line - b.line).map((test) => test.name);
+  const harness = borrowHarness(built.library);
+  returnHarness(built.library, harness); // listing only: free for the checks that follow
+  return harness.tests().sort((a, b) => a.line - b.line).map((test) => test.name);
 }
 
 /** A test failure whose stack and code frame point at the C source. */
