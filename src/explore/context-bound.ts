@@ -27,10 +27,6 @@ export class ContextBounds {
     return this.values[this.entry(execution, state.counts, state.hashA, state.hashB) + thread]!;
   }
 
-  get states(): number {
-    return this.memo.size;
-  }
-
   /** The offset of the state's row of CB values, computed (recursively) when new. */
   private entry(execution: HbExecution, counts: Int32Array, hashA: number, hashB: number): number {
     const key = stateKey(hashA, hashB);

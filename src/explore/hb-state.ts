@@ -19,6 +19,10 @@ export interface Downset {
   hashB: number;
 }
 
+// the two halves of a state's key hash every action with different seeds
+const SEED_A = 0x9e3779b1;
+const SEED_B = 0x85ebca77;
+
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
 
 const BLOCKING = new Set<number>([
@@ -103,8 +107,8 @@ export class HbExecution {
     counts.fill(0);
     for (let i = 0; i < steps; i++) {
       const thread = view.thread[i]!;
-      this.hashA[i] = this.actionHash(thread, counts, 0x9e3779b1, i);
-      this.hashB[i] = this.actionHash(thread, counts, 0x85ebca77, i);
+      this.hashA[i] = this.actionHash(thread, counts, SEED_A, i);
+      this.hashB[i] = this.actionHash(thread, counts, SEED_B, i);
       counts[thread]!++;
     }
   }
@@ -156,7 +160,7 @@ export class HbExecution {
    * when `step` is -1. The write index is taken from the downset: a read there may see a
    * different write than in this execution. `choice` replaces a data choice's value.
    */
-  actionHash(thread: number, counts: Int32Array, seed: number, step: number, choice = -1): number {
+  private actionHash(thread: number, counts: Int32Array, seed: number, step: number, choice = -1): number {
     const op = step >= 0 ? this.view.op[step]! : this.view.pendingOp[thread]!;
     const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
     const value = choice >= 0 ? choice : step >= 0 ? this.view.value[step]! : 0;
@@ -167,6 +171,17 @@ export class HbExecution {
       hash = mix(mix(mix(hash, touched >>> 0), Math.floor(touched / 4294967296)), read ? before : before + 1);
     });
     return mix(hash, 0x27d4eb2f) ^ (hash >>> 16);
+  }
+
+  /**
+   * The key of the state after `thread` takes `step` (-1: its pending operation) from the
+   * downset `state`; `choice` replaces a data choice's value.
+   */
+  successorKey(state: Downset, thread: number, step: number, choice = -1): number {
+    return stateKey(
+      state.hashA ^ this.actionHash(thread, state.counts, SEED_A, step, choice),
+      state.hashB ^ this.actionHash(thread, state.counts, SEED_B, step, choice),
+    );
   }
 
   /** Whether the last included step of `thread` is maximal in the downset (nothing included depends on it). */

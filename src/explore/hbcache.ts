@@ -63,11 +63,6 @@ export class HbCacheStrategy implements Strategy {
     this.queued[0] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
   }
 
-  /** states whose context bounds are memoised (for the bench) */
-  get statesCached(): number {
-    return this.bounds.states;
-  }
-
   beginBound(bound: number): boolean {
     this.bound = bound;
     this.started = false;
@@ -101,13 +96,13 @@ export class HbCacheStrategy implements Strategy {
       if (this.valueCount[node]! > 0) {
         while (this.nextValue[node]! < this.valueCount[node]!) {
           const value = this.nextValue[node]!++;
-          if (!this.closed.has(this.successorKey(this.runner[node]!, node, value))) return this.resumeAt(node, value);
+          if (!this.closed.has(this.run.successorKey(this.state, this.runner[node]!, node, value))) return this.resumeAt(node, value);
         }
       } else {
         for (let choices = this.enabled[node]! & ~this.done[node]!; choices !== 0; choices &= choices - 1) {
           const thread = 31 - Math.clz32(choices & -choices);
           this.done[node]! |= bit(thread);
-          if (this.closed.has(this.successorKey(thread, this.run.nextStep(this.state.counts, thread), -1))) continue;
+          if (this.closed.has(this.run.successorKey(this.state, thread, this.run.nextStep(this.state.counts, thread)))) continue;
           if (this.bounds.of(this.run, this.state, thread) <= this.bound) return this.resumeAt(node, thread);
         }
       }
@@ -122,15 +117,6 @@ export class HbCacheStrategy implements Strategy {
     this.decision[node] = decision;
     this.pathLength = node + 1;
     return { decisions: this.decision, length: node + 1 };
-  }
-
-  /** The key of the state after `thread` takes `step` (-1: its pending operation) from this.state. */
-  private successorKey(thread: number, step: number, value: number): number {
-    const { counts, hashA, hashB } = this.state;
-    return stateKey(
-      hashA ^ this.run.actionHash(thread, counts, 0x9e3779b1, step, value),
-      hashB ^ this.run.actionHash(thread, counts, 0x85ebca77, step, value),
-    );
   }
 
   observe(execution: ExecutionView): boolean {
@@ -201,11 +187,7 @@ export class HbCacheStrategy implements Strategy {
       const step = run.nextStep(state.counts, thread);
       const values = Math.max(1, run.choiceCount(step));
       for (let value = 0; value < values; value++) {
-        const key = stateKey(
-          state.hashA ^ run.actionHash(thread, state.counts, 0x9e3779b1, step, values > 1 ? value : -1),
-          state.hashB ^ run.actionHash(thread, state.counts, 0x85ebca77, step, values > 1 ? value : -1),
-        );
-        if (!this.closed.has(key)) return false;
+        if (!this.closed.has(run.successorKey(state, thread, step, values > 1 ? value : -1))) return false;
       }
     }
     return true;
@@ -226,10 +208,7 @@ export class HbCacheStrategy implements Strategy {
         this.droppedBeyondMaxBound = true;
         continue;
       }
-      const key = stateKey(
-        hashA ^ run.actionHash(thread, counts, 0x9e3779b1, step, -1),
-        hashB ^ run.actionHash(thread, counts, 0x85ebca77, step, -1),
-      );
+      const key = run.successorKey(state, thread, step);
       if (this.deferredKeys.has(key) || this.closed.has(key)) continue;
       const decisions = run.linearize(counts, thread);
       // the runtime does not run a thread again right after its yield while others can run
