@@ -23,6 +23,7 @@ export interface Downset {
 const SEED_A = 0x9e3779b1;
 const SEED_B = 0x85ebca77;
 
+/** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
 
 const BLOCKING = new Set<number>([
@@ -38,8 +39,9 @@ export class HbExecution {
   private view!: ExecutionView;
   private index = new Int32Array(0); // per step: its position among its thread's steps
   private clock = new Uint32Array(0); // per step × MAX_THREADS: steps of each thread before it, itself included
-  readonly hashA = new Int32Array(0);
-  readonly hashB = new Int32Array(0);
+  /** per step: its action's hash (two halves) */
+  hashA = new Int32Array(0);
+  hashB = new Int32Array(0);
   private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
   private capacity = 0;
   readonly count = new Int32Array(MAX_THREADS);
@@ -50,8 +52,9 @@ export class HbExecution {
   /** state key -> the enabled threads the runtime reported there (kept across runs) */
   private readonly observed = new Map<number, number>();
 
-  /** Analyses the first `steps` steps of `view` (all of them by default). */
-  load(view: ExecutionView, steps = view.steps): void {
+  /** Analyses a finished execution (its arrays must stay valid while this one is used). */
+  load(view: ExecutionView): void {
+    const steps = view.steps;
     this.view = view;
     this.steps = steps;
     this.reserve(steps);
@@ -119,8 +122,8 @@ export class HbExecution {
     this.capacity = capacity;
     this.index = new Int32Array(capacity);
     this.clock = new Uint32Array(capacity * MAX_THREADS);
-    (this as { hashA: Int32Array }).hashA = new Int32Array(capacity);
-    (this as { hashB: Int32Array }).hashB = new Int32Array(capacity);
+    this.hashA = new Int32Array(capacity);
+    this.hashB = new Int32Array(capacity);
     this.stepOf = new Int32Array(capacity * MAX_THREADS);
   }
 
