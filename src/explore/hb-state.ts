@@ -278,11 +278,25 @@ export class HbExecution {
     if (step >= 0 && this.predecessorsIn(counts, step)) return true;
     const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
     if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK) return this.isFree(counts, object);
+    // a wait with the value at 0 may still be a timed wait that times out
+    if (op === Op.SEM_WAIT) return this.semaphoreValue(counts, object) > 0 ? true : undefined;
     if (op === Op.THREAD_JOIN) {
       const exited = this.stepAt(object, this.count[object]! - 1);
       return exited >= 0 && this.view.op[exited] === Op.THREAD_EXIT && counts[object] === this.count[object];
     }
     return undefined;
+  }
+
+  /** A semaphore's value after the downset's steps on it (each step recorded the value it found). */
+  private semaphoreValue(counts: Int32Array, object: number): number {
+    const chain = this.writes.get(object);
+    if (!chain) return 0; // untouched in this run: unknown, judged as possibly blocked
+    const included = this.writesIn(counts, object);
+    if (included < chain.length) return this.view.value[chain[included]!]!;
+    const last = chain[included - 1]!;
+    const found = this.view.value[last]!;
+    if (this.view.op[last] === Op.SEM_POST) return found + 1;
+    return found > 0 ? found - 1 : 0;
   }
 
   /** A lock is free when its last included write released it (or there is none). */
