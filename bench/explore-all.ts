@@ -4,7 +4,8 @@ import { buildHarness } from '../src/build/compile.js';
 import { accessOf, Access, objectOf } from '../src/explore/dependence.js';
 import { createStrategy } from '../src/explore/strategies.js';
 import type { ExecutionView } from '../src/explore/strategy.js';
-import { openHarness } from '../src/native/addon.js';
+import type { NativeHarness } from '../src/native/addon.js';
+import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
 
 export interface Observed {
   executions: number;
@@ -19,7 +20,16 @@ export interface Observed {
 }
 
 export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Observed {
-  const harness = openHarness(buildHarness(file).library);
+  const library = buildHarness(file).library;
+  const harness = borrowHarness(library);
+  try {
+    return explore(harness, strategy, maxBound, mode, limit);
+  } finally {
+    returnHarness(library, harness);
+  }
+}
+
+function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Observed {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {

@@ -1,7 +1,8 @@
 // Random small concurrent C programs for soundness tests: a few threads reading and
 // writing a few shared variables (atomics, or plain accesses in sc mode), some under
-// locks. Each program prints its final state, so strategies can be compared on what
-// they can observe. Seeded: the same seed always gives the same program.
+// locks (mutexes, or semaphores that may let two threads in). Each program prints its
+// final state, so strategies can be compared on what they can observe. Seeded: the same
+// seed always gives the same program.
 
 export interface ProgramShape {
   threads: number;
@@ -10,6 +11,8 @@ export interface ProgramShape {
   operationsPerThread: number;
   /** plain int accesses (explore in sc mode) instead of C11 atomics */
   plain: boolean;
+  /** 0: the locks are mutexes; 1 or 2: they are semaphores starting at that count */
+  semaphores: number;
 }
 
 function generator(seed: number): () => number {
@@ -31,6 +34,7 @@ export function randomShape(seed: number): ProgramShape {
     locks: Math.floor(random() * 2),
     operationsPerThread: 2 + Math.floor(random() * 2),
     plain: random() < 0.4,
+    semaphores: random() < 0.3 ? 1 + Math.floor(random() * 2) : 0,
   };
 }
 
@@ -47,7 +51,9 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     '#include <stdio.h>',
     '#include <weft.h>',
     ...Array.from({ length: shape.variables }, (_, v) => `static ${type} v${v};`),
-    ...Array.from({ length: shape.locks }, (_, l) => `static pthread_mutex_t m${l} = PTHREAD_MUTEX_INITIALIZER;`),
+    ...(shape.semaphores ? ['#include <semaphore.h>'] : []),
+    ...Array.from({ length: shape.locks }, (_, l) =>
+      shape.semaphores ? `static sem_t m${l};` : `static pthread_mutex_t m${l} = PTHREAD_MUTEX_INITIALIZER;`),
     `static int seen[${shape.threads}];`,
   ];
   for (let t = 0; t < shape.threads; t++) {
@@ -55,14 +61,15 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     for (let i = 0; i < shape.operationsPerThread; i++) {
       const v = pick(shape.variables);
       const locked = shape.locks > 0 && random() < 0.4 ? pick(shape.locks) : -1;
-      if (locked >= 0) lines.push(`  pthread_mutex_lock(&m${locked});`);
+      if (locked >= 0) lines.push(shape.semaphores ? `  sem_wait(&m${locked});` : `  pthread_mutex_lock(&m${locked});`);
       if (random() < 0.5) lines.push(`  acc = acc * 3 + ${read(v)};`);
       else lines.push(`  ${write(v, `acc + ${t * 10 + i + 1}`)}`);
-      if (locked >= 0) lines.push(`  pthread_mutex_unlock(&m${locked});`);
+      if (locked >= 0) lines.push(shape.semaphores ? `  sem_post(&m${locked});` : `  pthread_mutex_unlock(&m${locked});`);
     }
     lines.push(`  seen[${t}] = acc;`, '  return NULL;', '}');
   }
   lines.push('WEFT_TEST(random_program) {', `  pthread_t threads[${shape.threads}];`);
+  if (shape.semaphores) for (let l = 0; l < shape.locks; l++) lines.push(`  sem_init(&m${l}, 0, ${shape.semaphores});`);
   for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
   lines.push('  thread0(NULL);');
   for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_join(threads[${t}], NULL);`);

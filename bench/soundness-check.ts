@@ -1,8 +1,8 @@
 // The soundness comparison shared by test/por.test.ts (a fixed seed set) and
-// bench/soundness.ts (many seeds): on one random program, bpor must see the same
-// happens-before classes and final states as dfs at every bound, and never run more
-// executions; optimal must see every class of unbounded dfs, each exactly once, and
-// waste no run (none abandoned as redundant).
+// bench/soundness.ts (many seeds): on one random program, bpor and hbcache must see the
+// same happens-before classes and final states as dfs at every bound, and never run more
+// executions (hbcache: each class once); optimal must see every class of unbounded dfs,
+// each exactly once, and waste no run (none abandoned as redundant).
 import { exploreAll } from './explore-all.js';
 import type { ProgramShape } from './random-programs.js';
 
@@ -22,12 +22,15 @@ export function checkSoundness(file: string, shape: ProgramShape, maxBound: numb
   const problems: string[] = [];
   for (let bound = 0; bound <= maxBound; bound++) {
     const dfs = exploreAll(file, 'dfs', bound, mode);
-    const bpor = exploreAll(file, 'bpor', bound, mode);
-    problems.push(
-      ...setDifferences(`bound ${bound}: classes`, dfs.classes, bpor.classes, 'bpor'),
-      ...setDifferences(`bound ${bound}: final states`, dfs.outputs, bpor.outputs, 'bpor'),
-    );
-    if (bpor.executions > dfs.executions) problems.push(`bound ${bound}: bpor ran ${bpor.executions} executions, dfs ${dfs.executions}`);
+    for (const strategy of ['bpor', 'hbcache']) {
+      const reduced = exploreAll(file, strategy, bound, mode);
+      problems.push(
+        ...setDifferences(`bound ${bound}: classes`, dfs.classes, reduced.classes, strategy),
+        ...setDifferences(`bound ${bound}: final states`, dfs.outputs, reduced.outputs, strategy),
+      );
+      if (reduced.executions > dfs.executions) problems.push(`bound ${bound}: ${strategy} ran ${reduced.executions} executions, dfs ${dfs.executions}`);
+      if (strategy === 'hbcache' && reduced.repeats > 0) problems.push(`bound ${bound}: hbcache ran ${reduced.repeats} executions of classes it had already seen`);
+    }
   }
   const optimal = exploreAll(file, 'optimal', 0, mode);
   const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };

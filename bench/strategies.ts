@@ -1,5 +1,5 @@
-// Strategies side by side: executions and time of dfs, bpor and optimal on the same
-// harnesses, bound by bound (optimal ignores bounds: one complete exploration).
+// Strategies side by side: executions and time of dfs, bpor, hbcache and optimal on the
+// same harnesses, bound by bound (optimal ignores bounds: one complete exploration).
 import { checkAllInterleavings } from '../src/index.js';
 import { fixture } from './fixtures.js';
 import { printTable } from './table.js';
@@ -20,17 +20,18 @@ export async function strategiesBench(): Promise<void> {
     const path = fixture(harness.file);
     for (const bound of BOUNDS) {
       const row: (string | number)[] = [harness.label, bound];
-      for (const strategy of ['dfs', 'bpor']) {
+      for (const strategy of ['dfs', 'bpor', 'hbcache']) {
         const test = (await checkAllInterleavings(path, { strategy, maxBound: bound, cflags: harness.cflags, ...BUDGET })).tests[0]!;
-        row.push(test.executions, `${test.elapsedMs.toFixed(1)} ms`);
+        // runs cut short as redundant cost time too: shown beside the executions
+        row.push(test.redundantRuns > 0 ? `${test.executions} (+${test.redundantRuns} cut)` : test.executions, `${test.elapsedMs.toFixed(1)} ms`);
       }
       rows.push(row);
     }
     const optimal = (await checkAllInterleavings(path, { strategy: 'optimal', cflags: harness.cflags, ...BUDGET })).tests[0]!;
-    rows.push([harness.label, 'all (optimal)', '', '', optimal.executions, `${optimal.elapsedMs.toFixed(1)} ms`]);
+    rows.push([harness.label, 'all (optimal)', '', '', optimal.executions, `${optimal.elapsedMs.toFixed(1)} ms`, '', '']);
   }
-  printTable('strategies: executions and time per bound (bpor <= dfs at every bound; optimal: complete, one per Mazurkiewicz trace)',
-    ['harness', 'bound', 'dfs executions', 'dfs time', 'bpor / optimal executions', 'time'], rows);
+  printTable('strategies: executions and time per bound (bpor, hbcache <= dfs at every bound; optimal: complete, one per Mazurkiewicz trace)',
+    ['harness', 'bound', 'dfs executions', 'dfs time', 'bpor / optimal executions', 'time', 'hbcache executions', 'hbcache time'], rows);
 
   const big = (await checkAllInterleavings(fixture('por/locked_increments.c'), { strategy: 'optimal', cflags: '-DTHREADS=4 -DINCREMENTS=3' })).tests[0]!;
   printTable('optimal: 4 threads x 3 locked increments (expected 12!/(3!)^4 = 369,600)',

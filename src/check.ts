@@ -3,7 +3,8 @@ import { BuildError } from './build/errors.js';
 import { type BuildOptions, buildHarness } from './build/compile.js';
 import { type Exploration, type FailingExecution, NondeterminismError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
-import { type NativeHarness, RunFlags, openHarness } from './native/addon.js';
+import { type NativeHarness, RunFlags } from './native/addon.js';
+import { withHarness } from './native/harness-pool.js';
 import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { simplify } from './report/simplify.js';
@@ -37,6 +38,8 @@ export interface TestResult {
   name: string;
   status: 'pass' | 'fail' | 'error';
   executions: number;
+  /** runs abandoned part-way as equivalent to an explored execution (not in executions) */
+  redundantRuns: number;
   bound: number;
   complete: boolean;
   elapsedMs: number;
@@ -132,24 +135,26 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
   const settings = resolveSettings(options);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
-  const harness = openHarness(built.library);
-  const available = harness.tests();
-  if (available.length === 0)
-    throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
-  const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
-  for (const name of wanted ?? [])
-    if (!available.some((test) => test.name === name))
-      throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
-  const tests: TestResult[] = [];
-  // the compiler may emit the test descriptors in any order: run them in source order
-  const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
-  for (const [index, test] of inSourceOrder) {
-    if (wanted && !wanted.includes(test.name)) continue;
-    const run = replay
-      ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
-      : exploreOne(harness, index, test.name, settings, options.onProgress);
-    tests.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
-  }
+  const tests = await withHarness(built.library, async (harness) => {
+    const available = harness.tests();
+    if (available.length === 0)
+      throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
+    const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
+    for (const name of wanted ?? [])
+      if (!available.some((test) => test.name === name))
+        throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
+    const results: TestResult[] = [];
+    // the compiler may emit the test descriptors in any order: run them in source order
+    const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
+    for (const [index, test] of inSourceOrder) {
+      if (wanted && !wanted.includes(test.name)) continue;
+      const run = replay
+        ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
+        : exploreOne(harness, index, test.name, settings, options.onProgress);
+      results.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
+    }
+    return results;
+  });
   return { file, tests, library: built.library, hash: built.hash, cached: built.cached };
 }
 
@@ -248,13 +253,13 @@ function guarantee(run: Exploration): string {
 function toTestResult(name: string, run: Run, library: string, mode: Mode, settings: Settings): TestResult {
   const { strategy } = settings;
   if ('error' in run)
-    return { name, status: 'error', executions: run.executions, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   const races = (run.races ?? []).map((race, index) => describeBug(race, library, name, mode, visible.slice(0, index)));
   const consequence = run.failure ? describeBug(run.failure, library, name, mode, visible) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
-    name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions,
+    name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
     bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
     guarantee: failing ? `data race found; then ${guarantee(run)}` : guarantee(run),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { buildHarness } from '../src/build/compile.js';
@@ -105,6 +107,15 @@ describe('executions are deterministic and start from the initial state', () => 
       harness.run(0, schedule, schedule.length, 1000, 1);
       expect(snapshot().equals(first)).toBe(true);
     }
+  });
+
+  it('reuses the loaded harness: 20 checks of one file do not grow the address space', async () => {
+    const virtualSize = () => Number(/VmSize:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    await only('lost_update.c');
+    const before = virtualSize();
+    for (let i = 0; i < 20; i++) await only('lost_update.c');
+    // a second loaded harness alone reserves gigabytes
+    expect(virtualSize() - before).toBeLessThan(512 * 1024);
   });
 
   it('restores globals and the heap before each of thousands of executions', async () => {

@@ -20,6 +20,8 @@ describe('seed papers: bugs found', () => {
     // never more preemptions than the smallest bound at which dfs finds it
     const dfs = (await checkAllInterleavings(fixture(`seeds/${file}`), { strategy: 'dfs', maxBound: 2, maxSteps: 5000 })).tests[0]!;
     expect(test.bug?.preemptions).toBe(dfs.bound);
+    const hbcache = (await checkAllInterleavings(fixture(`seeds/${file}`), { strategy: 'hbcache', maxBound: 2, maxSteps: 5000 })).tests[0]!;
+    expect([hbcache.bug?.message, hbcache.bug?.preemptions]).toEqual([test.bug?.message, dfs.bound]);
   });
 });
 

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildHarness } from '../src/build/compile.js';
-import { openHarness } from '../src/native/addon.js';
+import { type NativeHarness, openHarness } from '../src/native/addon.js';
 import { Op, Outcome } from '../src/native/ops.js';
 import { fixture } from './support/harness.js';
 
 const DRF = 0;
 const MAIN = 1; // thread 0's bit
 
+const harnesses = new Map<string, NativeHarness>(); // one per build: a harness library is never unloaded
+
 function open(cflags = '') {
-  const harness = openHarness(buildHarness(fixture('por/sleep_wake.c'), { cflags }).library);
+  const harness = harnesses.get(cflags) ?? openHarness(buildHarness(fixture('por/sleep_wake.c'), { cflags }).library);
+  harnesses.set(cflags, harness);
   const run = (decisions: number[], asleep?: number, asleepFrom?: number, planFrom?: number) => {
     const schedule = Uint16Array.from(decisions);
     const outcome = harness.run(0, schedule, schedule.length, 1000, DRF, 0, undefined, undefined, asleep, asleepFrom, planFrom);

@@ -1,5 +1,6 @@
 /* POSIX semaphores: sem_wait blocks while the value is 0; sem_trywait fails with EAGAIN
- * and sem_timedwait may time out instead. */
+ * and sem_timedwait may time out instead. Every step records the value it found: the
+ * explorer reads the semaphore's state in any prefix of the run off that. */
 #include <errno.h>
 #include <semaphore.h>
 
@@ -29,13 +30,12 @@ WEFT_HIDDEN int weft_sem_destroy(sem_t *sem) {
 
 static int take(sem_t *sem, int error) {
   struct sem_state *s = state_of(sem);
+  sched_record_value(s->value);
   if (s->value == 0) {
-    sched_record_value(0);
     errno = error;
     return -1;
   }
   s->value--;
-  sched_record_value(1);
   return 0;
 }
 
@@ -58,6 +58,7 @@ WEFT_HIDDEN int weft_sem_trywait(sem_t *sem) {
 
 WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
   sched_point(WEFT_OP_SEM_POST, (uintptr_t)sem, 0, WEFT_CALLER_PC());
+  sched_record_value(state_of(sem)->value);
   state_of(sem)->value++;
   return 0;
 }

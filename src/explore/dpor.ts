@@ -311,6 +311,11 @@ export class DporStrategy implements Strategy {
     const thread = execution.thread[later]!;
     this.backtrackAt(earlier, thread);
     for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--) this.backtrackAt(node, thread);
+    // ... and wherever, since the later thread's previous step, a thread blocked or finished:
+    // switching to the later thread there is free too, and lets it act before the earlier
+    // thread's rivals that ran next (random-program seed 55 needs one such switch)
+    for (let node = earlier - 1; node > 0 && this.runner[node] !== thread; node--)
+      if (!(this.enabled[node]! & bit(this.runner[node - 1]!))) this.backtrackAt(node, thread);
   }
 
   /** Unbounded: adds v to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */

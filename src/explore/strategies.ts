@@ -1,6 +1,7 @@
 // The registry of exploration strategies: name -> constructor.
 import { createBpor } from './bpor.js';
 import { DfsStrategy } from './dfs.js';
+import { HbCacheStrategy } from './hbcache.js';
 import { createOptimal } from './optimal.js';
 import type { Strategy, StrategyOptions } from './strategy.js';
 
@@ -9,6 +10,7 @@ type StrategyFactory = (options: StrategyOptions) => Strategy;
 const strategies = new Map<string, StrategyFactory>([
   ['bpor', createBpor],
   ['dfs', (options) => new DfsStrategy(options)],
+  ['hbcache', (options) => new HbCacheStrategy(options)],
   ['optimal', createOptimal],
 ]);
 

@@ -5,14 +5,16 @@ import { readFileSync } from 'node:fs';
 import { BuildError } from '../build/errors.js';
 import { buildHarness } from '../build/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
-import { openHarness } from '../native/addon.js';
+import { borrowHarness, returnHarness } from '../native/harness-pool.js';
 import { renderBug } from '../report/render.js';
 import { forgetFailure, recallFailure, rememberFailure, rememberPass, recallPass } from './last-results.js';
 
 /** The tests of a C file, in source order (builds it: cached). */
 export function listTests(file: string, options: CheckOptions): string[] {
   const built = buildHarness(file, options);
-  return openHarness(built.library).tests().sort((a, b) => a.line - b.line).map((test) => test.name);
+  const harness = borrowHarness(built.library);
+  returnHarness(built.library, harness); // listing only: free for the checks that follow
+  return harness.tests().sort((a, b) => a.line - b.line).map((test) => test.name);
 }
 
 /** A test failure whose stack and code frame point at the C source. */
@@ -71,7 +73,7 @@ export async function runTest(file: string, name: string, options: CheckOptions)
   }
   if (recallPass(key) === built.hash) {
     console.info(`weft: ${name}: unchanged build and options, reusing the last passing result`);
-    return { name, status: 'pass', executions: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? 'bpor', guarantee: 'reused: same build and options as the last passing run' };
+    return { name, status: 'pass', executions: 0, redundantRuns: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? 'bpor', guarantee: 'reused: same build and options as the last passing run' };
   }
   const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
   if (result.status === 'error') throw new InterleavingError(result.error ?? 'the harness could not be explored');

@@ -1,8 +1,10 @@
 // Helpers for weft's own tests: fixture paths, the CLI, and a temporary C file.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { afterAll } from 'vitest';
 
 import { packageRoot } from '../../src/paths.js';
 
@@ -22,9 +24,22 @@ export function runCli(args: string[], cwd = packageRoot): CliRun {
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+const scratchDirs: string[] = [];
+
+// registered on the root suite of every test file that imports this module
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Removes the directory once the test file is done. */
+export function removeAfterAll(dir: string): void {
+  scratchDirs.push(dir);
+}
+
 /** Writes a C test file into a fresh temporary directory and returns its path. */
 export function writeHarness(source: string, name = 'harness.c'): string {
   const dir = mkdtempSync(join(tmpdir(), 'weft-test-'));
+  removeAfterAll(dir);
   const file = join(dir, name);
   writeFileSync(file, source);
   return file;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
+import { removeAfterAll } from './harness.js';
 
 const vitestBin = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const pluginModule = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
@@ -21,6 +22,7 @@ export function createProject(files: Record<string, string>, pluginOptions = '{ 
   const scratch = join(packageRoot, 'test', 'projects', '.tmp');
   mkdirSync(scratch, { recursive: true });
   const dir = mkdtempSync(join(scratch, 'project-'));
+  removeAfterAll(dir);
   const write = (file: string, content: string) => writeFileSync(join(dir, file), content);
   write('vitest.config.mjs', `import { defineConfig } from 'vitest/config';
 import weft from ${JSON.stringify(pluginModule)};

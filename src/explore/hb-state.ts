@@ -1,0 +1,355 @@
+// States as happens-before graphs (Musuvathi & Qadeer, seed 001 §3.3), read off one
+// finished execution. Every step is an action ⟨op, thread, index in its thread, object,
+// write index⟩: a write is the m-th write of its object, a read names the write it saw.
+// The set of actions identifies the state, so a state's key is the XOR of its actions'
+// hashes — incremental both ways. Prefix states of the execution (downsets of its
+// happens-before order) are given by how many steps of each thread they include.
+import { Op } from '../native/ops.js';
+import { Access, accessOf, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import type { ExecutionView } from './strategy.js';
+
+export const MAX_THREADS = 32;
+/** the object MAIN_RETURN / exit() write: they end every thread */
+const EVERYTHING = -1e9;
+
+/** A prefix state: per thread, how many of its steps it includes, and its key halves. */
+export interface Downset {
+  counts: Int32Array;
+  hashA: number;
+  hashB: number;
+}
+
+// the two halves of a state's key hash every action with different seeds
+const SEED_A = 0x9e3779b1;
+const SEED_B = 0x85ebca77;
+
+/** A state's key: 53 bits of its two 32-bit halves, exact in a double */
+export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
+
+const BLOCKING = new Set<number>([
+  Op.THREAD_START, Op.THREAD_JOIN, Op.MUTEX_LOCK, Op.SPIN_LOCK, Op.COND_WAKE, Op.SEM_WAIT, Op.BARRIER_LEAVE,
+  Op.RWLOCK_READ, Op.RWLOCK_WRITE, Op.ONCE,
+]);
+const FINAL = new Set<number>([Op.THREAD_EXIT, Op.MAIN_RETURN, Op.PROCESS_EXIT]);
+
+export class HbExecution {
+  steps = 0;
+  /** threads that appear (or are created) in the execution */
+  width = 0;
+  private view!: ExecutionView;
+  private index = new Int32Array(0); // per step: its position among its thread's steps
+  private clock = new Uint32Array(0); // per step × MAX_THREADS: steps of each thread before it, itself included
+  /** per step: its action's hash (two halves) */
+  hashA = new Int32Array(0);
+  hashB = new Int32Array(0);
+  private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
+  private capacity = 0;
+  readonly count = new Int32Array(MAX_THREADS);
+  private readonly createdAt = new Int32Array(MAX_THREADS);
+  /** per object: its writes in order */
+  private readonly writes = new Map<number, number[]>();
+  private readonly scratch = new Int32Array(MAX_THREADS);
+  /** state key -> the enabled threads the runtime reported there (kept across runs) */
+  private readonly observed = new Map<number, number>();
+
+  /** Analyses a finished execution (its arrays must stay valid while this one is used). */
+  load(view: ExecutionView): void {
+    const steps = view.steps;
+    this.view = view;
+    this.steps = steps;
+    this.reserve(steps);
+    this.count.fill(0);
+    this.createdAt.fill(-1);
+    this.writes.clear();
+    let width = 1;
+    const lastRead = new Map<number, number[]>();
+    const lastWrite = new Map<number, number>();
+    const threadClock = new Uint32Array(MAX_THREADS * MAX_THREADS);
+    const latest = new Int32Array(MAX_THREADS).fill(-1);
+    const { clock } = this;
+    for (let i = 0; i < steps; i++) {
+      const thread = view.thread[i]!;
+      const op = view.op[i]!;
+      width = Math.max(width, thread + 1);
+      if (op === Op.THREAD_CREATE) {
+        width = Math.max(width, view.object[i]! + 1);
+        this.createdAt[view.object[i]!] = i;
+      }
+      this.index[i] = this.count[thread]!;
+      this.stepOf[thread * this.capacity + this.count[thread]!] = i;
+      this.count[thread]!++;
+      const own = i * MAX_THREADS;
+      clock.set(threadClock.subarray(thread * MAX_THREADS, (thread + 1) * MAX_THREADS), own);
+      clock[own + thread]!++;
+      const join = (step: number) => {
+        for (let t = 0; t < MAX_THREADS; t++) if (clock[step * MAX_THREADS + t]! > clock[own + t]!) clock[own + t] = clock[step * MAX_THREADS + t]!;
+      };
+      if (accessOf(op) === Access.Global) for (let t = 0; t < MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
+      this.forEachObject(op, view.object[i]!, view.value[i]!, (object, read) => {
+        const written = lastWrite.get(object);
+        if (written !== undefined) join(written);
+        if (read) {
+          let readers = lastRead.get(object);
+          if (!readers) lastRead.set(object, (readers = []));
+          readers.push(i);
+          return;
+        }
+        for (const reader of lastRead.get(object) ?? []) join(reader);
+        lastRead.set(object, []);
+        lastWrite.set(object, i);
+        let chain = this.writes.get(object);
+        if (!chain) this.writes.set(object, (chain = []));
+        chain.push(i);
+      });
+      threadClock.set(clock.subarray(own, own + MAX_THREADS), thread * MAX_THREADS);
+      latest[thread] = i;
+    }
+    this.width = width;
+    // hashes need every write chain complete (a read names its write by index)
+    const counts = this.scratch;
+    counts.fill(0);
+    for (let i = 0; i < steps; i++) {
+      const thread = view.thread[i]!;
+      this.hashA[i] = this.actionHash(thread, counts, SEED_A, i);
+      this.hashB[i] = this.actionHash(thread, counts, SEED_B, i);
+      counts[thread]!++;
+    }
+  }
+
+  private reserve(steps: number): void {
+    if (this.capacity >= steps) return;
+    const capacity = Math.max(steps, 256) * 2;
+    this.capacity = capacity;
+    this.index = new Int32Array(capacity);
+    this.clock = new Uint32Array(capacity * MAX_THREADS);
+    this.hashA = new Int32Array(capacity);
+    this.hashB = new Int32Array(capacity);
+    this.stepOf = new Int32Array(capacity * MAX_THREADS);
+  }
+
+  /** The objects an operation touches, each read or written (locks count as writes). */
+  private forEachObject(op: number, object: number, value: number, visit: (object: number, read: boolean) => void): void {
+    const access = accessOf(op);
+    if (access === Access.None) return;
+    if (access === Access.Global) return visit(EVERYTHING, false);
+    const second = secondObjectOf(op, value);
+    if (second !== undefined) visit(second, secondAccessOf(op) === Access.Read);
+    visit(objectOf(op, object), access === Access.Read);
+  }
+
+  /** The step of `thread` at position `position`, or -1 when it has no such step. */
+  stepAt(thread: number, position: number): number {
+    return position < this.count[thread]! ? this.stepOf[thread * this.capacity + position]! : -1;
+  }
+
+  /** How many writes of `object` the downset includes (they form a prefix of its chain). */
+  private writesIn(counts: Int32Array, object: number): number {
+    const chain = this.writes.get(object);
+    if (!chain) return 0;
+    let low = 0;
+    let high = chain.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      const step = chain[middle]!;
+      if (this.index[step]! < counts[this.view.thread[step]!]!) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /**
+   * The hash of the action `thread` performs next in the downset `counts` (one half,
+   * chosen by `seed`), as step `step` of this execution does it, or its pending operation
+   * when `step` is -1. The write index is taken from the downset: a read there may see a
+   * different write than in this execution. `choice` replaces a data choice's value.
+   */
+  private actionHash(thread: number, counts: Int32Array, seed: number, step: number, choice = -1): number {
+    const op = step >= 0 ? this.view.op[step]! : this.view.pendingOp[thread]!;
+    const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
+    const value = choice >= 0 ? choice : step >= 0 ? this.view.value[step]! : 0;
+    let hash = mix(mix(mix(seed, op), thread), counts[thread]!);
+    if (op === Op.CHOOSE) hash = mix(hash, value);
+    this.forEachObject(op, object, value, (touched, read) => {
+      const before = this.writesIn(counts, touched);
+      hash = mix(mix(mix(hash, touched >>> 0), Math.floor(touched / 4294967296)), read ? before : before + 1);
+    });
+    return mix(hash, 0x27d4eb2f) ^ (hash >>> 16);
+  }
+
+  /**
+   * The key of the state after `thread` takes `step` (-1: its pending operation) from the
+   * downset `state`; `choice` replaces a data choice's value.
+   */
+  successorKey(state: Downset, thread: number, step: number, choice = -1): number {
+    return stateKey(
+      state.hashA ^ this.actionHash(thread, state.counts, SEED_A, step, choice),
+      state.hashB ^ this.actionHash(thread, state.counts, SEED_B, step, choice),
+    );
+  }
+
+  /** Whether the last included step of `thread` is maximal in the downset (nothing included depends on it). */
+  isMaximal(counts: Int32Array, thread: number): boolean {
+    const position = counts[thread]!;
+    if (position === 0) return false;
+    for (let other = 0; other < this.width; other++) {
+      if (other === thread || counts[other] === 0) continue;
+      const last = this.stepAt(other, counts[other]! - 1);
+      if (this.clock[last * MAX_THREADS + thread]! >= position) return false;
+    }
+    return true;
+  }
+
+  /** Whether every step step `step` depends on (other threads') is in the downset. */
+  private predecessorsIn(counts: Int32Array, step: number): boolean {
+    const thread = this.view.thread[step]!;
+    for (let other = 0; other < this.width; other++)
+      if (other !== thread && this.clock[step * MAX_THREADS + other]! > counts[other]!) return false;
+    return true;
+  }
+
+  /** The step `thread` takes next after the downset: a step of this execution, -1 for its pending operation. */
+  nextStep(counts: Int32Array, thread: number): number {
+    return this.stepAt(thread, counts[thread]!);
+  }
+
+  /** The operation `thread` performs next after the downset, or -1 when it is finished. */
+  nextOp(counts: Int32Array, thread: number): number {
+    const step = this.nextStep(counts, thread);
+    if (step >= 0) return this.view.op[step]!;
+    const last = this.stepAt(thread, counts[thread]! - 1);
+    if (last >= 0 && FINAL.has(this.view.op[last]!)) return -1;
+    if (last < 0 && this.createdAt[thread] === -1 && thread !== 0) return -1;
+    return this.view.pendingOp[thread]!;
+  }
+
+  /** For a CHOOSE step next: how many values it can take. */
+  choiceCount(step: number): number {
+    return step >= 0 && this.view.op[step] === Op.CHOOSE ? this.view.object[step]! : 0;
+  }
+
+  /** The last included step of `thread` is a yield (switching away from it then is free). */
+  yieldedLast(counts: Int32Array, thread: number): boolean {
+    const last = this.stepAt(thread, counts[thread]! - 1);
+    return last >= 0 && this.view.op[last] === Op.YIELD;
+  }
+
+  /**
+   * The threads that can take a step after the downset `counts` (key `key`). Exact for
+   * thread start and join, mutexes and spinlocks, and whenever everything the step waited
+   * for in this execution is included; for other blocking operations (semaphores,
+   * conditions, barriers, rwlocks, once) it takes what the runtime reported when a run
+   * passed through the state, and otherwise counts the thread as blocked (see uncertainIn).
+   */
+  enabledIn(counts: Int32Array, key: number): number {
+    let enabled = 0;
+    let uncertain = 0;
+    for (let thread = 0; thread < this.width; thread++) {
+      const op = this.nextOp(counts, thread);
+      if (op < 0) continue;
+      // a data choice is taken right after its thread's previous step: nothing else runs
+      if (op === Op.CHOOSE && counts[thread]! > 0 && this.isMaximal(counts, thread)) return 1 << thread;
+      const judged = this.canRun(counts, thread, op, this.nextStep(counts, thread));
+      if (judged === true) enabled |= 1 << thread;
+      else if (judged === undefined) uncertain |= 1 << thread;
+    }
+    this.lastUncertain = this.observed.has(key) ? 0 : uncertain;
+    return enabled | (uncertain & (this.observed.get(key) ?? 0));
+  }
+
+  /** Threads the last enabledIn() could not judge: they may or may not be able to step. */
+  uncertainIn(counts: Int32Array, key: number): number {
+    this.enabledIn(counts, key);
+    return this.lastUncertain;
+  }
+
+  private lastUncertain = 0;
+
+  /** true: can step; false: blocked; undefined: cannot tell from the downset alone. */
+  private canRun(counts: Int32Array, thread: number, op: number, step: number): boolean | undefined {
+    if (op === Op.THREAD_START) {
+      const created = this.createdAt[thread]!;
+      return thread === 0 || (created >= 0 && this.index[created]! < counts[this.view.thread[created]!]!);
+    }
+    if (!BLOCKING.has(op)) return true;
+    // what a once waits for (its initializer returning) is no step: only observation tells
+    if (op === Op.ONCE) return undefined;
+    // the other blocking steps wait for steps on their own object: with those included,
+    // the object is as it was when this execution took the step
+    if (step >= 0 && this.predecessorsIn(counts, step)) return true;
+    const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
+    if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK) return this.isFree(counts, object);
+    // a wait with the value at 0 may still be a timed wait that times out
+    if (op === Op.SEM_WAIT) return this.semaphoreValue(counts, object) > 0 ? true : undefined;
+    if (op === Op.THREAD_JOIN) {
+      const exited = this.stepAt(object, this.count[object]! - 1);
+      return exited >= 0 && this.view.op[exited] === Op.THREAD_EXIT && counts[object] === this.count[object];
+    }
+    return undefined;
+  }
+
+  /** A semaphore's value after the downset's steps on it (each step recorded the value it found). */
+  private semaphoreValue(counts: Int32Array, object: number): number {
+    const chain = this.writes.get(object);
+    if (!chain) return 0; // untouched in this run: unknown, judged as possibly blocked
+    const included = this.writesIn(counts, object);
+    if (included < chain.length) return this.view.value[chain[included]!]!;
+    const last = chain[included - 1]!;
+    const found = this.view.value[last]!;
+    if (this.view.op[last] === Op.SEM_POST) return found + 1;
+    return found > 0 ? found - 1 : 0;
+  }
+
+  /** A lock is free when its last included write released it (or there is none). */
+  private isFree(counts: Int32Array, object: number): boolean {
+    const included = this.writesIn(counts, object);
+    if (included === 0) return true;
+    const last = this.writes.get(object)![included - 1]!;
+    const op = this.view.op[last]!;
+    return op === Op.MUTEX_UNLOCK || op === Op.SPIN_UNLOCK || (op === Op.COND_WAIT && objectOf(op, this.view.object[last]!) !== object);
+  }
+
+  /** The decisions of a run that reaches the downset: this execution's steps that it includes, in order. */
+  linearize(counts: Int32Array, extra: number): Uint16Array {
+    let length = 0;
+    for (let thread = 0; thread < this.width; thread++) length += counts[thread]!;
+    const decisions = new Uint16Array(length + 1);
+    let at = 0;
+    for (let i = 0; i < this.steps && at < length; i++) {
+      const thread = this.view.thread[i]!;
+      if (this.index[i]! < counts[thread]!) decisions[at++] = this.view.op[i] === Op.CHOOSE ? this.view.value[i]! : thread;
+    }
+    decisions[length] = extra;
+    return decisions;
+  }
+
+  /** Remembers what the runtime reported as enabled before each step of the run. */
+  observeEnabled(prefixKeys: (length: number) => number): void {
+    for (let i = 0; i < this.steps; i++) {
+      const key = prefixKeys(i);
+      if (this.observed.has(key)) continue;
+      this.observed.set(key, this.view.enabled[i]!);
+      this.observations++;
+    }
+  }
+
+  /** grows whenever the runtime reported a state not seen before */
+  observations = 0;
+
+  /** The downset of the first `steps` steps (a prefix of the run). */
+  prefix(steps: number, into: Downset): void {
+    into.counts.fill(0);
+    into.hashA = 0;
+    into.hashB = 0;
+    for (let i = 0; i < steps; i++) {
+      into.counts[this.view.thread[i]!]!++;
+      into.hashA ^= this.hashA[i]!;
+      into.hashB ^= this.hashB[i]!;
+    }
+  }
+}
+
+function mix(hash: number, value: number): number {
+  let h = Math.imul(hash ^ (value | 0), 0x5bd1e995);
+  h ^= h >>> 13;
+  return Math.imul(h, 0xc2b2ae35) ^ (h >>> 16);
+}
