@@ -38,7 +38,8 @@
   X(RWLOCK_UNLOCK, "rwlock unlock")                                                     \
   X(SPIN_LOCK, "spin lock")                                                             \
   X(SPIN_UNLOCK, "spin unlock")                                                         \
-  X(ONCE, "once")                  /* enabled unless another thread runs the routine */
+  X(ONCE, "once")                  /* enabled unless another thread runs the routine */ \
+  X(SEM_TIMEDWAIT, "sem_timedwait") /* never blocks: times out while the value is 0 */
 
 /* Blocking operations whose pending argument carries these flags are enabled whatever
  * the state of their object: they fail (EBUSY) or time out (ETIMEDOUT) instead. */

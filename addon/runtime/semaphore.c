@@ -14,7 +14,7 @@ _Static_assert(sizeof(struct sem_state) <= sizeof(sem_t), "semaphore state fits"
 static inline struct sem_state *state_of(const void *sem) { return WEFT_OBJECT_STATE(struct sem_state, sem); }
 
 int sem_wait_enabled(const struct pending *pending) {
-  return (pending->argument & WEFT_ATTEMPT_TIMED) || state_of((const void *)pending->object)->value > 0;
+  return state_of((const void *)pending->object)->value > 0;
 }
 
 WEFT_HIDDEN int weft_sem_init(sem_t *sem, int shared, unsigned value) {
@@ -47,7 +47,8 @@ WEFT_HIDDEN int weft_sem_wait(sem_t *sem) {
 WEFT_HIDDEN int weft_sem_timedwait(sem_t *sem, const struct timespec *deadline) {
   (void)deadline;
   sched_yield_current();
-  sched_point(WEFT_OP_SEM_WAIT, (uintptr_t)sem, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  /* an op of its own: it never blocks, and partial-order reduction must know that */
+  sched_point(WEFT_OP_SEM_TIMEDWAIT, (uintptr_t)sem, 0, WEFT_CALLER_PC());
   return take(sem, ETIMEDOUT);
 }
 

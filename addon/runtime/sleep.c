@@ -32,7 +32,8 @@ static enum access access_of(uint8_t op) {
     case WEFT_OP_RWLOCK_READ:
     case WEFT_OP_RWLOCK_WRITE:
     case WEFT_OP_SEM_WAIT:
-    case WEFT_OP_SEM_TRYWAIT: return ACCESS_ACQUIRE;
+    case WEFT_OP_SEM_TRYWAIT:
+    case WEFT_OP_SEM_TIMEDWAIT: return ACCESS_ACQUIRE;
     case WEFT_OP_MUTEX_UNLOCK:
     case WEFT_OP_SPIN_UNLOCK:
     case WEFT_OP_RWLOCK_UNLOCK: return ACCESS_RELEASE;

@@ -40,6 +40,7 @@ const table = new Map<number, Access>([
   [Op.RWLOCK_UNLOCK, Access.Release],
   [Op.SEM_WAIT, Access.Acquire],
   [Op.SEM_TRYWAIT, Access.Acquire],
+  [Op.SEM_TIMEDWAIT, Access.Acquire],
   [Op.ATOMIC_LOAD, Access.Read],
   [Op.ATOMIC_CAS_FAIL, Access.Read],
   [Op.PLAIN_READ, Access.Read],

@@ -320,6 +320,9 @@ export class DporStrategy implements Strategy {
 
   /** Unbounded: adds v to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
   private addReversal(execution: ExecutionView, node: number, later: number): void {
+    // a sem_wait cannot go before a post that found the semaphore at 0: nothing in v
+    // touches the semaphore (that would happen after the post), so the wait would block
+    if (execution.op[later] === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return;
     const v = this.reversal;
     v.build(execution, this.races, node, later);
     // a thread asleep, explored or chosen at the node that v's execution can start with

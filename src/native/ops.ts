@@ -36,6 +36,7 @@ export const Op = {
   SPIN_LOCK: 31,
   SPIN_UNLOCK: 32,
   ONCE: 33,
+  SEM_TIMEDWAIT: 34,
 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
@@ -44,6 +45,7 @@ export const opNames: readonly string[] = [
   'atomic load', 'atomic store', 'atomic rmw', 'cas', 'failed cas', 'read', 'write', 'choose',
   'wait', 'wake', 'signal', 'broadcast', 'sem_wait', 'sem_trywait', 'sem_post', 'sem_getvalue',
   'barrier arrive', 'barrier leave', 'read lock', 'write lock', 'rwlock unlock', 'spin lock', 'spin unlock', 'once',
+  'sem_timedwait',
 ];
 
 export const Outcome = {

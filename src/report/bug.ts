@@ -63,6 +63,7 @@ const objectOps = new Set<number>([
   Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE, Op.COND_WAIT, Op.COND_WAKE, Op.COND_SIGNAL,
   Op.COND_BROADCAST, Op.SEM_WAIT, Op.SEM_TRYWAIT, Op.SEM_POST, Op.SEM_GETVALUE, Op.BARRIER_ARRIVE,
   Op.BARRIER_LEAVE, Op.RWLOCK_READ, Op.RWLOCK_WRITE, Op.RWLOCK_UNLOCK, Op.SPIN_LOCK, Op.SPIN_UNLOCK, Op.ONCE,
+  Op.SEM_TIMEDWAIT,
 ]);
 /** Operations a thread can be stuck in (the others are always enabled). */
 const blockingOps = new Set<number>([
