@@ -47,6 +47,13 @@ describe('semaphores, rwlocks, barriers, spinlocks, once, keys', () => {
     expect(deadlock.bug?.threads.map((thread) => thread.state)).toEqual(['blocked', 'blocked']);
   });
 
+  it('semaphores: a timed wait may time out, for every strategy (optimal: it is a wait that never blocks)', async () => {
+    for (const strategy of ['dfs', 'bpor', 'optimal']) {
+      const test = (await results('semaphores.c', { strategy })).get('timed_wait_may_time_out')!;
+      expect(test.bug).toMatchObject({ kind: 'assertion', message: 'timed out before the post' });
+    }
+  });
+
   it('rwlocks: a writer holding the write lock is never seen half-done', async () => {
     expect((await results('rwlock.c', { maxBound: 3 })).get('consistent_pair')?.status).toBe('pass');
   });
