@@ -278,8 +278,10 @@ export class HbExecution {
     if (step >= 0 && this.predecessorsIn(counts, step)) return true;
     const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
     if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK) return this.isFree(counts, object);
-    // a wait with the value at 0 may still be a timed wait that times out
-    if (op === Op.SEM_WAIT) return this.semaphoreValue(counts, object) > 0 ? true : undefined;
+    if (op === Op.SEM_WAIT) {
+      const value = this.semaphoreValue(counts, object);
+      return value < 0 ? undefined : value > 0;
+    }
     if (op === Op.THREAD_JOIN) {
       const exited = this.stepAt(object, this.count[object]! - 1);
       return exited >= 0 && this.view.op[exited] === Op.THREAD_EXIT && counts[object] === this.count[object];
@@ -287,10 +289,10 @@ export class HbExecution {
     return undefined;
   }
 
-  /** A semaphore's value after the downset's steps on it (each step recorded the value it found). */
+  /** A semaphore's value after the downset's steps on it (each step recorded the value it found), -1 if unknown. */
   private semaphoreValue(counts: Int32Array, object: number): number {
     const chain = this.writes.get(object);
-    if (!chain) return 0; // untouched in this run: unknown, judged as possibly blocked
+    if (!chain) return -1; // untouched in this run: unknown
     const included = this.writesIn(counts, object);
     if (included < chain.length) return this.view.value[chain[included]!]!;
     const last = chain[included - 1]!;
