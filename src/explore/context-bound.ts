@@ -40,7 +40,7 @@ export class ContextBounds {
     const row = known ?? this.allocate();
     this.memo.set(key, row);
     const enabled = execution.enabledIn(counts, key);
-    let provisional = execution.uncertainIn(counts, key) !== 0;
+    let provisional = execution.uncertain !== 0;
     let empty = true;
     // the frontier's own bounds, gathered into the row before it is filled in
     let free = DISABLED; // best over frontier threads whose switch away is free

@@ -238,11 +238,12 @@ export class HbExecution {
    * thread start and join, mutexes and spinlocks, and whenever everything the step waited
    * for in this execution is included; for other blocking operations (semaphores,
    * conditions, barriers, rwlocks, once) it takes what the runtime reported when a run
-   * passed through the state, and otherwise counts the thread as blocked (see uncertainIn).
+   * passed through the state, and otherwise counts the thread as blocked (see uncertain).
    */
   enabledIn(counts: Int32Array, key: number): number {
     let enabled = 0;
     let uncertain = 0;
+    this.uncertain = 0;
     for (let thread = 0; thread < this.width; thread++) {
       const op = this.nextOp(counts, thread);
       if (op < 0) continue;
@@ -252,17 +253,12 @@ export class HbExecution {
       if (judged === true) enabled |= 1 << thread;
       else if (judged === undefined) uncertain |= 1 << thread;
     }
-    this.lastUncertain = this.observed.has(key) ? 0 : uncertain;
+    this.uncertain = this.observed.has(key) ? 0 : uncertain;
     return enabled | (uncertain & (this.observed.get(key) ?? 0));
   }
 
   /** Threads the last enabledIn() could not judge: they may or may not be able to step. */
-  uncertainIn(counts: Int32Array, key: number): number {
-    this.enabledIn(counts, key);
-    return this.lastUncertain;
-  }
-
-  private lastUncertain = 0;
+  uncertain = 0;
 
   /** true: can step; false: blocked; undefined: cannot tell from the downset alone. */
   private canRun(counts: Int32Array, thread: number, op: number, step: number): boolean | undefined {

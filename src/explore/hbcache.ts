@@ -181,7 +181,7 @@ export class HbCacheStrategy implements Strategy {
     const key = stateKey(state.hashA, state.hashB);
     const enabled = run.enabledIn(state.counts, key);
     // a thread that may be able to step counts as one, whatever its bound
-    const uncertain = run.uncertainIn(state.counts, key);
+    const uncertain = run.uncertain;
     for (let thread = 0; thread < run.width; thread++) {
       if (!((uncertain >>> thread) & 1) && (!((enabled >>> thread) & 1) || this.bounds.of(run, state, thread) > this.bound)) continue;
       const step = run.nextStep(state.counts, thread);
