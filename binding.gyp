@@ -18,6 +18,7 @@
         "addon/runtime/memory.c",
         "addon/runtime/mutex.c",
         "addon/runtime/once.c",
+        "addon/runtime/ops.c",
         "addon/runtime/output.c",
         "addon/runtime/race.c",
         "addon/runtime/rwlock.c",

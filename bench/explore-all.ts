@@ -85,10 +85,10 @@ export function happensBeforeClass(execution: ExecutionView, name: (object: numb
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
     const access = accessOf(execution.op[i]!);
-    if (access === Access.None) continue;
+    if (access === Access.NONE) continue;
     const object = objectOf(execution.op[i]!, execution.object[i]!);
     const before = writes.get(object) ?? 0;
-    if (access !== Access.Read) writes.set(object, before + 1);
+    if (access !== Access.READ) writes.set(object, before + 1);
     steps.push(`${thread}.${index}:${execution.op[i]}@${name(object)}#${before}`);
   }
   return steps.sort().join(' ');

@@ -17,7 +17,8 @@ static inline struct barrier_state *state_of(const void *barrier) {
   return WEFT_OBJECT_STATE(struct barrier_state, barrier);
 }
 
-int barrier_leave_enabled(const struct pending *pending) {
+int barrier_leave_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
   return state_of((const void *)pending->object)->generation != (uint32_t)pending->argument;
 }
 

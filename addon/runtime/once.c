@@ -8,7 +8,8 @@
 
 enum { ONCE_NEW = 0, ONCE_DONE = 1, ONCE_RUNNING = 2 };
 
-int once_enabled(const struct pending *pending) {
+int once_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
   return *(const volatile int *)pending->object < ONCE_RUNNING;
 }
 

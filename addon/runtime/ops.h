@@ -1,45 +1,80 @@
-/* Operation kinds recorded per scheduling point. Mirrored in src/native/ops.ts
- * (a test checks that both lists agree). Append only: replay strings and traces
- * depend on the numbers. */
+/* What every operation means: the single source of truth for the runtime (scheduler,
+ * sleep sets, race detection) and for the explorer, whose TypeScript table
+ * (src/native/op-table.ts) is generated from this file at build time by compiling
+ * scripts/generate-op-table.c against it. Append only: replay strings and traces depend
+ * on the numbers.
+ *
+ * Columns:
+ *   name, text      the op and how traces name it
+ *   access          what the step did to its object in the execution where it ran
+ *   can             what it may do when reordered (a failed compare-exchange only read,
+ *                   but run elsewhere it may succeed and write): partial-order reduction
+ *                   judges hypothetical orders by this column, races by `access`
+ *   object          what the step's object field names
+ *   flags           WEFT_OPF_* below
+ *   enabled         when a thread pending on it may run (scheduler.c)
+ *
+ * Accesses: NONE touches nothing shared; READ/WRITE; ACQUIRE takes a lock-like object
+ * (or a semaphore); RELEASE gives it up (orders later acquisitions, never races); GLOBAL
+ * ends the whole execution: it conflicts with every other thread's next step. */
 #ifndef WEFT_OPS_H
 #define WEFT_OPS_H
 
-#define WEFT_OPS(X)                                                                    \
-  X(THREAD_START, "start")         /* first step of a created thread */                 \
-  X(THREAD_EXIT, "exit")           /* the thread's function returned / pthread_exit */   \
-  X(MAIN_RETURN, "return")         /* the test body or main returned: execution ends */ \
-  X(PROCESS_EXIT, "exit()")        /* exit()/abort(): execution ends */                  \
-  X(THREAD_CREATE, "create")       /* object = child thread id */                        \
-  X(THREAD_JOIN, "join")           /* object = joined thread id */                       \
-  X(YIELD, "yield")                                                                     \
-  X(MUTEX_LOCK, "lock")                                                                 \
-  X(MUTEX_TRYLOCK, "trylock")                                                           \
-  X(MUTEX_UNLOCK, "unlock")                                                             \
-  X(ATOMIC_LOAD, "atomic load")                                                         \
-  X(ATOMIC_STORE, "atomic store")                                                       \
-  X(ATOMIC_RMW, "atomic rmw")                                                           \
-  X(ATOMIC_CAS, "cas")             /* successful compare-exchange */                     \
-  X(ATOMIC_CAS_FAIL, "failed cas") /* a failed compare-exchange only reads */            \
-  X(PLAIN_READ, "read")            /* sc mode only */                                   \
-  X(PLAIN_WRITE, "write")          /* sc mode only */                                   \
-  X(CHOOSE, "choose")              /* weft_choose: the decision is a value, not a thread */ \
-  X(COND_WAIT, "wait")             /* releases the mutex (argument) and starts waiting */ \
-  X(COND_WAKE, "wake")             /* signalled (or timed out): re-acquires the mutex */  \
-  X(COND_SIGNAL, "signal")                                                              \
-  X(COND_BROADCAST, "broadcast")                                                        \
-  X(SEM_WAIT, "sem_wait")                                                               \
-  X(SEM_TRYWAIT, "sem_trywait")                                                         \
-  X(SEM_POST, "sem_post")                                                               \
-  X(SEM_GETVALUE, "sem_getvalue")                                                       \
-  X(BARRIER_ARRIVE, "barrier arrive")                                                   \
-  X(BARRIER_LEAVE, "barrier leave") /* enabled once the last thread arrived */         \
-  X(RWLOCK_READ, "read lock")                                                           \
-  X(RWLOCK_WRITE, "write lock")                                                         \
-  X(RWLOCK_UNLOCK, "rwlock unlock")                                                     \
-  X(SPIN_LOCK, "spin lock")                                                             \
-  X(SPIN_UNLOCK, "spin unlock")                                                         \
-  X(ONCE, "once")                  /* enabled unless another thread runs the routine */ \
-  X(SEM_TIMEDWAIT, "sem_timedwait") /* never blocks: times out while the value is 0 */
+#define WEFT_OPS(X)                                                                                         \
+  X(THREAD_START, "start", READ, READ, THREAD, WEFT_OPF_STARTS_THREAD, enabled_always)                    \
+  X(THREAD_EXIT, "exit", WRITE, WRITE, THREAD, WEFT_OPF_ENDS_THREAD, enabled_always)                      \
+  X(MAIN_RETURN, "return", GLOBAL, GLOBAL, NONE, WEFT_OPF_ENDS_THREAD, enabled_always)                    \
+  X(PROCESS_EXIT, "exit()", GLOBAL, GLOBAL, NONE, WEFT_OPF_ENDS_THREAD, enabled_always)                   \
+  X(THREAD_CREATE, "create", WRITE, WRITE, THREAD, 0, enabled_always)                                     \
+  X(THREAD_JOIN, "join", READ, READ, THREAD, WEFT_OPF_WAITS, join_enabled)                                \
+  X(YIELD, "yield", NONE, NONE, NONE, 0, enabled_always)                                                  \
+  X(MUTEX_LOCK, "lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, mutex_lock_enabled)    \
+  X(MUTEX_TRYLOCK, "trylock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)  \
+  X(MUTEX_UNLOCK, "unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)                   \
+  X(ATOMIC_LOAD, "atomic load", READ, READ, ADDRESS, WEFT_OPF_VALUE, enabled_always)                      \
+  X(ATOMIC_STORE, "atomic store", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                  \
+  X(ATOMIC_RMW, "atomic rmw", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
+  X(ATOMIC_CAS, "cas", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)      \
+  X(ATOMIC_CAS_FAIL, "failed cas", READ, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                  \
+  X(PLAIN_READ, "read", READ, READ, ADDRESS, WEFT_OPF_VALUE, enabled_always)                              \
+  X(PLAIN_WRITE, "write", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                          \
+  X(CHOOSE, "choose", NONE, NONE, NONE, WEFT_OPF_DECISION | WEFT_OPF_VALUE, enabled_always)               \
+  X(COND_WAIT, "wait", WRITE, WRITE, ADDRESS, WEFT_OPF_RELEASES_ARGUMENT, enabled_always)                 \
+  X(COND_WAKE, "wake", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_ACQUIRES_ARGUMENT, cond_wake_enabled) \
+  X(COND_SIGNAL, "signal", WRITE, WRITE, ADDRESS, 0, enabled_always)                                      \
+  X(COND_BROADCAST, "broadcast", WRITE, WRITE, ADDRESS, 0, enabled_always)                                \
+  X(SEM_WAIT, "sem_wait", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_VALUE, sem_wait_enabled)   \
+  X(SEM_TRYWAIT, "sem_trywait", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                \
+  X(SEM_POST, "sem_post", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                          \
+  X(SEM_GETVALUE, "sem_getvalue", READ, READ, ADDRESS, WEFT_OPF_VALUE, enabled_always)                    \
+  X(BARRIER_ARRIVE, "barrier arrive", WRITE, WRITE, ADDRESS, 0, enabled_always)                           \
+  X(BARRIER_LEAVE, "barrier leave", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS, barrier_leave_enabled)        \
+  X(RWLOCK_READ, "read lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, rwlock_read_enabled) \
+  X(RWLOCK_WRITE, "write lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, rwlock_write_enabled) \
+  X(RWLOCK_UNLOCK, "rwlock unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)           \
+  X(SPIN_LOCK, "spin lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, spin_lock_enabled) \
+  X(SPIN_UNLOCK, "spin unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)               \
+  X(ONCE, "once", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS, once_enabled)                                    \
+  X(SEM_TIMEDWAIT, "sem_timedwait", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE, enabled_always)            \
+  X(FREE, "free", WRITE, WRITE, BLOCK, 0, enabled_always)
+
+/* What an op's object field names. ADDRESS: a memory location or synchronisation object;
+ * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block
+ * whose size is the step's value (the op touches every address in it); NONE: nothing. */
+#define WEFT_OBJECTS(X) X(NONE) X(ADDRESS) X(THREAD) X(BLOCK)
+#define WEFT_ACCESSES(X) X(NONE) X(READ) X(WRITE) X(ACQUIRE) X(RELEASE) X(GLOBAL)
+
+/* flags */
+#define WEFT_OPF_WAITS 1u                /* a thread can be stuck in it (deadlocks name what it waits for) */
+#define WEFT_OPF_STARTS_THREAD 2u        /* the thread's first step: enabled once created */
+#define WEFT_OPF_ENDS_THREAD 4u          /* the thread's last step */
+#define WEFT_OPF_VALUE 8u                /* the value field is data read, written or returned */
+#define WEFT_OPF_DECISION 16u            /* the decision is the value, not a thread (weft_choose) */
+#define WEFT_OPF_RELEASES_ARGUMENT 32u   /* also releases the mutex in the value (low bits are flags) */
+#define WEFT_OPF_ACQUIRES_ARGUMENT 64u   /* also re-acquires the mutex in the value */
+#define WEFT_OPF_NOTES_WRITE 128u        /* whether it changed memory is known only once it ran */
+#define WEFT_OPF_LOCK 256u               /* takes a lock a thread then holds (deadlock cycles) */
+#define WEFT_OPF_UNLOCK 512u             /* gives such a lock up */
 
 /* Blocking operations whose pending argument carries these flags are enabled whatever
  * the state of their object: they fail (EBUSY) or time out (ETIMEDOUT) instead. */
@@ -47,13 +82,25 @@
 #define WEFT_ATTEMPT_TIMED 2u
 
 enum weft_op {
-#define WEFT_OP_ENUM(name, text) WEFT_OP_##name,
+#define WEFT_OP_ENUM(name, ...) WEFT_OP_##name,
   WEFT_OPS(WEFT_OP_ENUM)
 #undef WEFT_OP_ENUM
   WEFT_OP_COUNT
 };
 
-/* How an execution ended. Mirrored in src/native/ops.ts. */
+enum weft_access {
+#define WEFT_ACCESS_ENUM(name) WEFT_ACCESS_##name,
+  WEFT_ACCESSES(WEFT_ACCESS_ENUM)
+#undef WEFT_ACCESS_ENUM
+};
+
+enum weft_object_kind {
+#define WEFT_OBJECT_ENUM(name) WEFT_OBJECT_##name,
+  WEFT_OBJECTS(WEFT_OBJECT_ENUM)
+#undef WEFT_OBJECT_ENUM
+};
+
+/* How an execution ended. */
 #define WEFT_OUTCOMES(X)   \
   X(OK, "ok")              \
   X(ASSERTION, "assertion")\

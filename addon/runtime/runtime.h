@@ -180,20 +180,23 @@ WEFT_HIDDEN int thread_create(pthread_t *handle, const pthread_attr_t *attribute
                               void *argument, int returns_int, uintptr_t pc);
 WEFT_HIDDEN int thread_join(pthread_t handle, void **return_value, uintptr_t pc);
 WEFT_HIDDEN void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
-WEFT_HIDDEN int join_enabled(const struct pending *pending);
 
-/* mutex.c */
-WEFT_HIDDEN int mutex_lock_enabled(const struct pending *pending, uint32_t thread);
+/* When a thread pending on an operation may run: the `enabled` column of ops.h names
+ * one of these per op (threads.c, mutex.c, cond.c, semaphore.c, barrier.c, rwlock.c,
+ * spinlock.c, once.c; enabled_always in scheduler.c). */
+#define WEFT_ENABLED_DECLARE(name, text, access, can, object, flags, enabled) \
+  WEFT_HIDDEN int enabled(const struct pending *pending, uint32_t thread);
+WEFT_OPS(WEFT_ENABLED_DECLARE)
+#undef WEFT_ENABLED_DECLARE
 
-/* cond.c, semaphore.c, barrier.c, rwlock.c, spinlock.c, once.c: when a blocked operation can go on */
-WEFT_HIDDEN int cond_wake_enabled(const struct pending *pending, uint32_t thread);
-WEFT_HIDDEN int sem_wait_enabled(const struct pending *pending);
-WEFT_HIDDEN int barrier_leave_enabled(const struct pending *pending);
-WEFT_HIDDEN int rwlock_enabled(const struct pending *pending, int write);
-WEFT_HIDDEN int spin_lock_enabled(const struct pending *pending);
-WEFT_HIDDEN int once_enabled(const struct pending *pending);
 WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
 WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
+
+/* ops.h's columns, indexed by op */
+WEFT_HIDDEN extern const uint8_t op_access[WEFT_OP_COUNT];
+WEFT_HIDDEN extern const uint8_t op_can[WEFT_OP_COUNT];
+WEFT_HIDDEN extern const uint8_t op_object[WEFT_OP_COUNT];
+WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);

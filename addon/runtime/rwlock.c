@@ -15,9 +15,19 @@ static inline struct rwlock_state *state_of(const void *lock) { return WEFT_OBJE
 
 static int available(const struct rwlock_state *l, int write) { return l->writer == 0 && (!write || l->readers == 0); }
 
-int rwlock_enabled(const struct pending *pending, int write) {
+static int rwlock_enabled(const struct pending *pending, int write) {
   return (pending->argument & (WEFT_ATTEMPT_TRY | WEFT_ATTEMPT_TIMED)) ||
          available(state_of((const void *)pending->object), write);
+}
+
+int rwlock_read_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
+  return rwlock_enabled(pending, 0);
+}
+
+int rwlock_write_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
+  return rwlock_enabled(pending, 1);
 }
 
 WEFT_HIDDEN int weft_pthread_rwlock_init(pthread_rwlock_t *lock, const pthread_rwlockattr_t *attributes) {

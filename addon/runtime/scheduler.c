@@ -18,19 +18,18 @@ uint32_t weft_access_mode;
 
 static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
 
+int enabled_always(const struct pending *pending, uint32_t thread) {
+  (void)pending, (void)thread;
+  return 1;
+}
+
+typedef int (*enabled_fn)(const struct pending *pending, uint32_t thread);
+#define WEFT_OP_ENABLED(name, text, access, can, object, flags, enabled) enabled,
+static const enabled_fn op_enabled[WEFT_OP_COUNT] = {WEFT_OPS(WEFT_OP_ENABLED)};
+#undef WEFT_OP_ENABLED
+
 static int pending_enabled(const struct thread *thread, uint32_t id) {
-  switch (thread->pending.op) {
-    case WEFT_OP_THREAD_JOIN: return join_enabled(&thread->pending);
-    case WEFT_OP_MUTEX_LOCK: return mutex_lock_enabled(&thread->pending, id);
-    case WEFT_OP_COND_WAKE: return cond_wake_enabled(&thread->pending, id);
-    case WEFT_OP_SEM_WAIT: return sem_wait_enabled(&thread->pending);
-    case WEFT_OP_BARRIER_LEAVE: return barrier_leave_enabled(&thread->pending);
-    case WEFT_OP_RWLOCK_READ: return rwlock_enabled(&thread->pending, 0);
-    case WEFT_OP_RWLOCK_WRITE: return rwlock_enabled(&thread->pending, 1);
-    case WEFT_OP_SPIN_LOCK: return spin_lock_enabled(&thread->pending);
-    case WEFT_OP_ONCE: return once_enabled(&thread->pending);
-    default: return 1;
-  }
+  return op_enabled[thread->pending.op](&thread->pending, id);
 }
 
 static uint32_t enabled_mask(const struct runtime *r) {
@@ -42,12 +41,11 @@ static uint32_t enabled_mask(const struct runtime *r) {
   return mask;
 }
 
-/* Ops after which what other threads read may have changed (spin detection). */
-/* Read-modify-writes decide for themselves (sched_note_rmw): they may write nothing new. */
+/* Ops after which what other threads read may have changed (spin detection); the
+ * read-modify-writes decide for themselves (sched_note_rmw): they may write nothing new. */
 static int may_write(uint8_t op) {
-  return op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ && op != WEFT_OP_YIELD &&
-         op != WEFT_OP_CHOOSE && op != WEFT_OP_SEM_GETVALUE && op != WEFT_OP_ATOMIC_RMW &&
-         op != WEFT_OP_ATOMIC_CAS;
+  uint8_t can = op_can[op];
+  return can != WEFT_ACCESS_NONE && can != WEFT_ACCESS_READ && !(op_flags[op] & WEFT_OPF_NOTES_WRITE);
 }
 
 static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {

@@ -13,7 +13,8 @@ _Static_assert(sizeof(struct sem_state) <= sizeof(sem_t), "semaphore state fits"
 
 static inline struct sem_state *state_of(const void *sem) { return WEFT_OBJECT_STATE(struct sem_state, sem); }
 
-int sem_wait_enabled(const struct pending *pending) {
+int sem_wait_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
   return state_of((const void *)pending->object)->value > 0;
 }
 

@@ -5,7 +5,8 @@
 
 #include "runtime.h"
 
-int spin_lock_enabled(const struct pending *pending) {
+int spin_lock_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
   return (pending->argument & WEFT_ATTEMPT_TRY) || *(const volatile int *)pending->object == 0;
 }
 

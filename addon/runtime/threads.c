@@ -57,7 +57,8 @@ void fiber_main(struct thread *thread) {
   thread_finish(return_value, (uintptr_t)thread->start_routine);
 }
 
-int join_enabled(const struct pending *pending) {
+int join_enabled(const struct pending *pending, uint32_t thread) {
+  (void)thread;
   return weft_rt->threads[pending->object].state == THREAD_FINISHED;
 }
 

@@ -1,71 +1,31 @@
-// How the operations of a trace relate: which object(s) each step touches and how, so
-// that partial-order reduction knows which steps commute. One table entry per op kind;
-// an op missing from the table is treated as writing its object (conservative).
-import { Op } from '../native/ops.js';
+// Which steps commute, for partial-order reduction, from ops.h's table (src/native/ops.ts):
+// a step touches its object (an address, a thread, or a heap block's whole range) and,
+// for a condition wait or wake-up, the mutex too. Two steps conflict when they touch a
+// common object and not both only read it; a step that ends the execution conflicts with
+// everything.
+//
+// Races are judged by what steps did where they ran (accessOf); whether a step can go
+// elsewhere, by what it may do there (potentialAccessOf): a compare-exchange that failed
+// here may succeed and write in a reordered execution.
+import { Access, ObjectKind, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../native/ops.js';
 
-export const enum Access {
-  /** touches nothing shared (yield, data choice) */
-  None = 0,
-  Read = 1,
-  Write = 2,
-  /** takes a lock-like object (or a semaphore): races with the earlier acquisitions and
-   * writes of it that only its own release chain orders before */
-  Acquire = 3,
-  /** gives a lock-like object up: orders later acquisitions, never races */
-  Release = 4,
-  /** ends the whole execution: conflicts with every other thread */
-  Global = 5,
-}
+export { Access, accessOf, potentialAccessOf };
 
 /** thread objects (create/start/exit/join) are keyed apart from addresses */
 export const threadObject = (thread: number): number => -1 - thread;
 export const isThreadObject = (object: number): boolean => object < 0;
 
-const table = new Map<number, Access>([
-  [Op.THREAD_START, Access.Read],
-  [Op.THREAD_EXIT, Access.Write],
-  [Op.THREAD_CREATE, Access.Write],
-  [Op.THREAD_JOIN, Access.Read],
-  [Op.MAIN_RETURN, Access.Global],
-  [Op.PROCESS_EXIT, Access.Global],
-  [Op.YIELD, Access.None],
-  [Op.CHOOSE, Access.None],
-  [Op.MUTEX_LOCK, Access.Acquire],
-  [Op.MUTEX_TRYLOCK, Access.Acquire],
-  [Op.MUTEX_UNLOCK, Access.Release],
-  [Op.SPIN_LOCK, Access.Acquire],
-  [Op.SPIN_UNLOCK, Access.Release],
-  [Op.RWLOCK_READ, Access.Acquire],
-  [Op.RWLOCK_WRITE, Access.Acquire],
-  [Op.RWLOCK_UNLOCK, Access.Release],
-  [Op.SEM_WAIT, Access.Acquire],
-  [Op.SEM_TRYWAIT, Access.Acquire],
-  [Op.SEM_TIMEDWAIT, Access.Acquire],
-  [Op.ATOMIC_LOAD, Access.Read],
-  [Op.ATOMIC_CAS_FAIL, Access.Read],
-  [Op.PLAIN_READ, Access.Read],
-  [Op.SEM_GETVALUE, Access.Read],
-  [Op.ATOMIC_STORE, Access.Write],
-  [Op.ATOMIC_RMW, Access.Write],
-  [Op.ATOMIC_CAS, Access.Write],
-  [Op.PLAIN_WRITE, Access.Write],
-]);
-
-export function accessOf(op: number): Access {
-  return table.get(op) ?? Access.Write;
+/** The object a step touches: an address (a block's start), or a thread object. */
+export function objectOf(op: number, object: number): number {
+  return objectKindOf(op) === ObjectKind.THREAD ? threadObject(object) : object;
 }
 
-/** The object a step touches: an address, or a thread object for thread operations. */
-export function objectOf(op: number, object: number): number {
-  switch (op) {
-    case Op.THREAD_START:
-    case Op.THREAD_EXIT:
-    case Op.THREAD_CREATE:
-    case Op.THREAD_JOIN:
-      return threadObject(object);
-    default:
-      return object;
-  }
+/** A heap block's free: it touches every address of the block (its value is the size). */
+export const touchesRange = (op: number): boolean => objectKindOf(op) === ObjectKind.BLOCK;
+
+/** How many bytes from objectOf the step touches: a block's size, else 1 (one location). */
+export function extentOf(op: number, value: number): number {
+  return touchesRange(op) ? Math.max(value, 1) : 1;
 }
 
 /**
@@ -73,32 +33,43 @@ export function objectOf(op: number, object: number): number {
  * re-acquires, the mutex recorded as the step's value (low bits are flags).
  */
 export function secondObjectOf(op: number, value: number): number | undefined {
-  if (op !== Op.COND_WAIT && op !== Op.COND_WAKE) return undefined;
+  if (!hasFlag(op, OpFlag.RELEASES_ARGUMENT | OpFlag.ACQUIRES_ARGUMENT)) return undefined;
   return value - (value % 4);
 }
 
 export function secondAccessOf(op: number): Access {
-  return op === Op.COND_WAIT ? Access.Release : Access.Acquire;
+  return hasFlag(op, OpFlag.RELEASES_ARGUMENT) ? Access.RELEASE : Access.ACQUIRE;
 }
 
 /** Whether two accesses to the same object conflict (order matters). */
 export function conflicts(a: Access, b: Access): boolean {
-  if (a === Access.None || b === Access.None) return false;
-  if (a === Access.Read && b === Access.Read) return false;
-  return true;
+  if (a === Access.NONE || b === Access.NONE) return false;
+  return !(a === Access.READ && b === Access.READ);
 }
 
-/** Whether two steps (op, object, value) conflict: executed in the other order, they may differ. */
-export function stepsConflict(opA: number, objectA: number, valueA: number, opB: number, objectB: number, valueB: number): boolean {
-  const accessA = accessOf(opA);
-  const accessB = accessOf(opB);
-  if (accessA === Access.Global || accessB === Access.Global) return true;
-  const secondA = secondObjectOf(opA, valueA);
-  const secondB = secondObjectOf(opB, valueB);
+function overlap(opA: number, startA: number, valueA: number, opB: number, startB: number, valueB: number): boolean {
+  if (startA === startB) return true;
+  if (!touchesRange(opA) && !touchesRange(opB)) return false;
+  if (isThreadObject(startA) || isThreadObject(startB)) return false;
+  return startA < startB + extentOf(opB, valueB) && startB < startA + extentOf(opA, valueA);
+}
+
+/**
+ * Whether two steps conflict (executed in the other order, they may differ), each
+ * judged by the access given: accessOf for a step as it ran, potentialAccessOf for one
+ * placed somewhere it did not run.
+ */
+export function stepsConflict(
+  opA: number, objectA: number, valueA: number, accessA: Access,
+  opB: number, objectB: number, valueB: number, accessB: Access,
+): boolean {
+  if (accessA === Access.GLOBAL || accessB === Access.GLOBAL) return true;
   const firstA = objectOf(opA, objectA);
   const firstB = objectOf(opB, objectB);
+  const secondA = secondObjectOf(opA, valueA);
+  const secondB = secondObjectOf(opB, valueB);
   return (
-    (firstA === firstB && conflicts(accessA, accessB)) ||
+    (overlap(opA, firstA, valueA, opB, firstB, valueB) && conflicts(accessA, accessB)) ||
     (secondA !== undefined && secondA === firstB && conflicts(secondAccessOf(opA), accessB)) ||
     (secondB !== undefined && firstA === secondB && conflicts(accessA, secondAccessOf(opB))) ||
     (secondA !== undefined && secondA === secondB && conflicts(secondAccessOf(opA), secondAccessOf(opB)))

@@ -12,7 +12,7 @@
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
 import { Op } from '../native/ops.js';
-import { stepsConflict } from './dependence.js';
+import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
@@ -211,6 +211,7 @@ export class DporStrategy implements Strategy {
     this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later) =>
       this.reverse(execution, earlier, later),
     );
+    if (!redundant && steps > 0) this.reverseEnding(execution, steps - 1);
     this.pathLength = steps;
     return !redundant;
   }
@@ -268,10 +269,11 @@ export class DporStrategy implements Strategy {
     return asleep;
   }
 
-  /** Whether what `thread` is about to do at `node` commutes with the step taken there. */
+  /** Whether what `thread` is about to do at `node` (judged by what it may do there) commutes with the step taken there. */
   private independentOfStep(execution: ExecutionView, thread: number, node: number): boolean {
     const { op, object, value } = this.nextEventOf(execution, thread, node);
-    return !stepsConflict(op, object, value, execution.op[node]!, execution.object[node]!, execution.value[node]!);
+    const done = execution.op[node]!;
+    return !stepsConflict(op, object, value, potentialAccessOf(op), done, execution.object[node]!, execution.value[node]!, accessOf(done));
   }
 
   /** What `thread` (not the one running at `node`) does next: its next step, or the op it was left pending at. */
@@ -297,18 +299,39 @@ export class DporStrategy implements Strategy {
    * by `later`.
    */
   private reverse(execution: ExecutionView, earlier: number, later: number): void {
-    if (!this.bounded) {
-      this.addReversal(execution, earlier, later);
-      return;
+    if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!);
+    else {
+      this.reversal.build(execution, this.races, earlier, later);
+      this.addReversal(execution, earlier, execution.op[later]!);
     }
-    // Under a bound, an initial of v may reach the reversed behaviour only with more
-    // preemptions than another would: bpor backtracks the later thread itself (or every
-    // enabled thread), as BPOR does — and also where the earlier step's thread last got the
-    // processor, so that the reversal can happen there without a preemption, and at every
-    // step of that block in between: going first at some of them lets the later thread
-    // block and hand the processor back for free (random-program soundness tests found
-    // such behaviours)
-    const thread = execution.thread[later]!;
+  }
+
+  /**
+   * The last step ended the execution (main returned, exit()) while other threads were
+   * enabled: it conflicts with each one's pending step, which it kept from running.
+   */
+  private reverseEnding(execution: ExecutionView, last: number): void {
+    if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
+    for (let threads = this.enabled[last]! & ~bit(this.runner[last]!); threads !== 0; threads &= threads - 1) {
+      const thread = lowest(threads);
+      if (this.bounded) this.backtrackBounded(last, thread);
+      else {
+        this.reversal.buildPending(execution, this.races, last, thread);
+        this.addReversal(execution, last, execution.pendingOp[thread]!);
+      }
+    }
+  }
+
+  /**
+   * Under a bound, an initial of v may reach the reversed behaviour only with more
+   * preemptions than another would: bpor backtracks the later thread itself (or every
+   * enabled thread), as BPOR does — and also where the earlier step's thread last got the
+   * processor, so that the reversal can happen there without a preemption, and at every
+   * step of that block in between: going first at some of them lets the later thread
+   * block and hand the processor back for free (random-program soundness tests found
+   * such behaviours).
+   */
+  private backtrackBounded(earlier: number, thread: number): void {
     this.backtrackAt(earlier, thread);
     for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--) this.backtrackAt(node, thread);
     // ... and wherever, since the later thread's previous step, a thread blocked or finished:
@@ -318,15 +341,14 @@ export class DporStrategy implements Strategy {
       if (!(this.enabled[node]! & bit(this.runner[node - 1]!))) this.backtrackAt(node, thread);
   }
 
-  /** Unbounded: adds v to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
-  private addReversal(execution: ExecutionView, node: number, later: number): void {
+  /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
+  private addReversal(execution: ExecutionView, node: number, laterOp: number): void {
     // a sem_wait cannot go before a post that found the semaphore at 0: nothing in v
     // touches the semaphore (that would happen after the post), so the wait would block
-    if (execution.op[later] === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return;
+    if (laterOp === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return;
     const v = this.reversal;
-    v.build(execution, this.races, node, later);
     // a thread asleep, explored or chosen at the node that v's execution can start with
-    // (the thread that runs at the node is not one: its step there conflicts with `later`)
+    // (the thread that runs at the node is not one: its step there conflicts with v's last)
     for (let threads = (this.sleep[node]! | this.done[node]! | this.backtrack[node]!) & ~bit(this.runner[node]!); threads !== 0; threads &= threads - 1) {
       const thread = lowest(threads);
       const { op, object, value } = this.nextEventOf(execution, thread, node);
@@ -334,14 +356,14 @@ export class DporStrategy implements Strategy {
     }
     if (!v.hasChoice) {
       if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
-      this.trees.insert(this.tree[node]!, v, execution);
+      this.trees.insert(this.tree[node]!, v);
       return;
     }
     // trees hold thread decisions only: with a data choice in v, start one of v's
     // initials at the node and let the default policy go on from there (source sets)
     if (this.tree[node]! >= 0 && this.trees.startsSomeBranch(this.tree[node]!, v)) return;
     const initials = v.initials();
-    const preferred = execution.thread[later]!;
+    const preferred = v.racingThread;
     this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
   }
 

@@ -4,12 +4,13 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { Op } from '../native/ops.js';
-import { Access, accessOf, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import { Op, OpFlag, hasFlag } from '../native/ops.js';
+import { Access, accessOf, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 
 export const MAX_THREADS = 32;
-/** the object MAIN_RETURN / exit() write: they end every thread */
+/** the object MAIN_RETURN / exit() write (they end every thread), and a heap block's free
+ * (it writes a whole range of addresses: ordered with every step, before and after it) */
 const EVERYTHING = -1e9;
 
 /** A prefix state: per thread, how many of its steps it includes, and its key halves. */
@@ -26,11 +27,8 @@ const SEED_B = 0x85ebca77;
 /** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
 
-const BLOCKING = new Set<number>([
-  Op.THREAD_START, Op.THREAD_JOIN, Op.MUTEX_LOCK, Op.SPIN_LOCK, Op.COND_WAKE, Op.SEM_WAIT, Op.BARRIER_LEAVE,
-  Op.RWLOCK_READ, Op.RWLOCK_WRITE, Op.ONCE,
-]);
-const FINAL = new Set<number>([Op.THREAD_EXIT, Op.MAIN_RETURN, Op.PROCESS_EXIT]);
+/** ops a thread may be unable to take in some state (its first step needs its creation) */
+const mayBlock = (op: number) => hasFlag(op, OpFlag.WAITS | OpFlag.STARTS_THREAD);
 
 export class HbExecution {
   steps = 0;
@@ -66,6 +64,7 @@ export class HbExecution {
     const lastWrite = new Map<number, number>();
     const threadClock = new Uint32Array(MAX_THREADS * MAX_THREADS);
     const latest = new Int32Array(MAX_THREADS).fill(-1);
+    let barrier = -1; // the last free: every later step is ordered after it
     const { clock } = this;
     for (let i = 0; i < steps; i++) {
       const thread = view.thread[i]!;
@@ -84,7 +83,9 @@ export class HbExecution {
       const join = (step: number) => {
         for (let t = 0; t < MAX_THREADS; t++) if (clock[step * MAX_THREADS + t]! > clock[own + t]!) clock[own + t] = clock[step * MAX_THREADS + t]!;
       };
-      if (accessOf(op) === Access.Global) for (let t = 0; t < MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
+      if (barrier >= 0) join(barrier);
+      if (accessOf(op) === Access.GLOBAL || touchesRange(op)) for (let t = 0; t < MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
+      if (touchesRange(op)) barrier = i;
       this.forEachObject(op, view.object[i]!, view.value[i]!, (object, read) => {
         const written = lastWrite.get(object);
         if (written !== undefined) join(written);
@@ -130,11 +131,11 @@ export class HbExecution {
   /** The objects an operation touches, each read or written (locks count as writes). */
   private forEachObject(op: number, object: number, value: number, visit: (object: number, read: boolean) => void): void {
     const access = accessOf(op);
-    if (access === Access.None) return;
-    if (access === Access.Global) return visit(EVERYTHING, false);
+    if (access === Access.NONE) return;
+    if (access === Access.GLOBAL || touchesRange(op)) return visit(EVERYTHING, false);
     const second = secondObjectOf(op, value);
-    if (second !== undefined) visit(second, secondAccessOf(op) === Access.Read);
-    visit(objectOf(op, object), access === Access.Read);
+    if (second !== undefined) visit(second, secondAccessOf(op) === Access.READ);
+    visit(objectOf(op, object), access === Access.READ);
   }
 
   /** The step of `thread` at position `position`, or -1 when it has no such step. */
@@ -217,7 +218,7 @@ export class HbExecution {
     const step = this.nextStep(counts, thread);
     if (step >= 0) return this.view.op[step]!;
     const last = this.stepAt(thread, counts[thread]! - 1);
-    if (last >= 0 && FINAL.has(this.view.op[last]!)) return -1;
+    if (last >= 0 && hasFlag(this.view.op[last]!, OpFlag.ENDS_THREAD)) return -1;
     if (last < 0 && this.createdAt[thread] === -1 && thread !== 0) return -1;
     return this.view.pendingOp[thread]!;
   }
@@ -266,7 +267,7 @@ export class HbExecution {
       const created = this.createdAt[thread]!;
       return thread === 0 || (created >= 0 && this.index[created]! < counts[this.view.thread[created]!]!);
     }
-    if (!BLOCKING.has(op)) return true;
+    if (!mayBlock(op)) return true;
     // what a once waits for (its initializer returning) is no step: only observation tells
     if (op === Op.ONCE) return undefined;
     // the other blocking steps wait for steps on their own object: with those included,

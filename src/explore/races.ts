@@ -2,7 +2,9 @@
 // earlier steps of other threads it conflicts with and is not already ordered after.
 // Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
 // there. Buffers are reused between executions: nothing is allocated per step.
-import { Access, accessOf, conflicts, isThreadObject, objectOf, secondAccessOf, secondObjectOf } from './dependence.js';
+import {
+  Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange,
+} from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 
 const MAX_THREADS = 32;
@@ -21,6 +23,9 @@ export class RaceFinder {
   private entryObject = new Float64Array(0);
   private entriesBefore = new Int32Array(0); // per step: entries made by the steps before it
   private entries = 0;
+  /** the steps that freed a heap block (they touch a range, not one object), in order */
+  private frees = new Int32Array(16);
+  private freeCount = 0;
   /** steps of the last execution whose analysis is still valid */
   private analysed = 0;
   private readonly scratch = new Uint32Array(MAX_THREADS);
@@ -61,13 +66,14 @@ export class RaceFinder {
       for (let t = 0; t < width; t++) clocks[own + t] = threadClock[mine + t]!;
       clocks[own + thread]! += 1;
       const access = accessOf(op);
-      if (access === Access.Global) this.raceWithEveryThread(execution, i, race);
-      else if (access !== Access.None) {
+      if (access === Access.GLOBAL) this.raceWithEveryThread(execution, i, race);
+      else if (access !== Access.NONE) {
         // a condition wake-up's mutex first: its race with other lockers must be judged
         // before the signal it may have consumed orders them (a timed wait needs none)
         const second = secondObjectOf(op, execution.value[i]!);
         if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op), race);
-        this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
+        if (touchesRange(op)) this.touchBlock(execution, i, execution.object[i]!, extentOf(op, execution.value[i]!), race);
+        else this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
       }
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
@@ -81,6 +87,7 @@ export class RaceFinder {
     if (step === 0) this.newest.clear();
     else for (let e = this.entries - 1; e >= keep; e--) this.newest.set(this.entryObject[e]!, this.entryPrevious[e]!);
     this.entries = keep;
+    while (this.freeCount > 0 && this.frees[this.freeCount - 1]! >= step) this.freeCount--;
     this.threadClock.fill(0);
     this.lastOfThread.fill(-1);
     const width = this.width;
@@ -117,17 +124,41 @@ export class RaceFinder {
   }
 
   private touch(execution: ExecutionView, i: number, object: number, access: Access, race: RaceHandler): void {
+    const head = this.newest.get(object) ?? -1;
+    this.raceWithEntries(execution, i, head, access, object, race);
+    if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, object, 1, access, race);
+    const entry = this.entries++;
+    this.entryStep[entry] = i;
+    this.entryAccess[entry] = access;
+    this.entryPrevious[entry] = head;
+    this.entryObject[entry] = object;
+    this.newest.set(object, entry);
+  }
+
+  /** A heap block's free writes every address of the block: every earlier access to one races with it. */
+  private touchBlock(execution: ExecutionView, i: number, start: number, extent: number, race: RaceHandler): void {
+    for (const [object, head] of this.newest)
+      if (object >= start && object < start + extent) this.raceWithEntries(execution, i, head, Access.WRITE, object, race);
+    this.raceWithFrees(execution, i, start, extent, Access.WRITE, race);
+    if (this.freeCount === this.frees.length) {
+      const frees = new Int32Array(this.frees.length * 2);
+      frees.set(this.frees);
+      this.frees = frees;
+    }
+    this.frees[this.freeCount++] = i;
+  }
+
+  private raceWithEntries(execution: ExecutionView, i: number, head: number, access: Access, object: number, race: RaceHandler): void {
     const thread = execution.thread[i]!;
     const own = i * MAX_THREADS;
-    const head = this.newest.get(object) ?? -1;
-    if (access === Access.Acquire) {
+    if (access === Access.ACQUIRE) {
       // Acquisitions race with earlier acquisitions not ordered before them by anything
       // but this lock's own release chain: judge against the clock before joining it.
       for (let t = 0; t < this.width; t++) this.scratch[t] = this.clocks[own + t]!;
       for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
         const j = this.entryStep[e]!;
         const earlier = this.entryAccess[e]!;
-        if ((earlier !== Access.Acquire && earlier !== Access.Write) || execution.thread[j] === thread) continue;
+        if ((earlier !== Access.ACQUIRE && earlier !== Access.WRITE) || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
         if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i);
       }
@@ -138,15 +169,22 @@ export class RaceFinder {
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      if (access !== Access.Acquire && earlier !== Access.Release && !isThreadObject(object)) race(j, i);
+      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) race(j, i);
       this.join(own, j * MAX_THREADS);
     }
-    const entry = this.entries++;
-    this.entryStep[entry] = i;
-    this.entryAccess[entry] = access;
-    this.entryPrevious[entry] = head;
-    this.entryObject[entry] = object;
-    this.newest.set(object, entry);
+  }
+
+  /** Earlier frees of a block holding [start, start + extent): each is a write there. */
+  private raceWithFrees(execution: ExecutionView, i: number, start: number, extent: number, access: Access, race: RaceHandler): void {
+    const own = i * MAX_THREADS;
+    for (let f = this.freeCount - 1; f >= 0; f--) {
+      const j = this.frees[f]!;
+      const freed = execution.object[j]!;
+      const inside = freed < start + extent && start < freed + extentOf(execution.op[j]!, execution.value[j]!);
+      if (!inside || execution.thread[j] === execution.thread[i] || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
+      if (access !== Access.ACQUIRE) race(j, i);
+      this.join(own, j * MAX_THREADS);
+    }
   }
 
   /** Returning from main or exit() ends every other thread: it conflicts with all of them. */

@@ -1,59 +1,105 @@
-// The reversal of a race between steps `earlier` (e) and `later` (l) of an execution: the
-// sequence v of the steps after e that do not happen after it, then l. Running v from the
-// node before e reverses the race (source sets and wakeup trees, Abdulla et al. 2014).
-// Steps can be taken off the front of v as a wakeup tree is walked; what remains is w.
+// The reversal of a race between step `earlier` (e) and a later step l of an execution:
+// the sequence v of the steps after e that do not happen after it, then l. Running v
+// from the node before e reverses the race (source sets and wakeup trees, Abdulla et al.
+// 2014). l may be a step that ran, or a thread's pending step that never did because e
+// ended the execution (returning from main, exit()). Steps can be taken off the front of
+// v as a wakeup tree is walked; what remains is w.
+//
+// Whether another thread's step commutes with w is a question about a reordered
+// execution, so it is judged by what steps may do there (potentialAccessOf): l, now
+// before e, may behave otherwise (a compare-exchange that failed may succeed). The
+// other steps of w keep what they did: nothing they read comes from e or after it.
+//
 // Buffers are reused from one race to the next: nothing is allocated per race.
 import { Op } from '../native/ops.js';
-import { stepsConflict } from './dependence.js';
+import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 
 const MAX_THREADS = 32;
 
 export class Reversal {
+  /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
   private steps = new Int32Array(256);
+  private threads = new Uint8Array(256);
+  private ops = new Uint8Array(256);
+  private objects = new Float64Array(256);
+  private values = new Float64Array(256);
   private removed = new Uint8Array(256);
   private length = 0;
   private left = 0;
-  /** per thread: index in `steps` of its first step still in w, or -1 */
+  /** per thread: index of its first entry still in w, or -1 */
   private readonly first = new Int32Array(MAX_THREADS);
   /** threads with a step in w */
   private present = 0;
   private choice = false;
-  private execution!: ExecutionView;
   private races!: RaceFinder;
 
   /** v for the race: to be called while `races` reports it (l's clock is being built). */
   build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number): void {
-    this.execution = execution;
+    this.start(races);
+    for (let step = earlier + 1; step < later; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
+    this.pushStep(execution, later);
+    this.left = this.length;
+  }
+
+  /** v for a step that ended the execution and the pending step of `thread`, which it kept from running. */
+  buildPending(execution: ExecutionView, races: RaceFinder, earlier: number, thread: number): void {
+    this.start(races);
+    for (let step = earlier + 1; step < execution.steps; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
+    this.push(-1, thread, execution.pendingOp[thread]!, execution.pendingObject[thread]!, 0);
+    this.left = this.length;
+  }
+
+  private start(races: RaceFinder): void {
     this.races = races;
     this.length = 0;
     this.present = 0;
     this.choice = false;
     this.first.fill(-1);
-    for (let step = earlier + 1; step < later; step++) if (!races.happensBefore(execution, earlier, step)) this.push(step);
-    this.push(later);
-    this.left = this.length;
   }
 
-  private push(step: number): void {
-    if (this.length === this.steps.length) {
-      const steps = new Int32Array(this.length * 2);
-      steps.set(this.steps);
-      this.steps = steps;
-      this.removed = new Uint8Array(this.length * 2); // nothing is removed while v is built
-    }
-    const thread = this.execution.thread[step]!;
+  private pushStep(execution: ExecutionView, step: number): void {
+    this.push(step, execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
+  }
+
+  private push(step: number, thread: number, op: number, object: number, value: number): void {
+    if (this.length === this.steps.length) this.grow();
     if (this.first[thread] === -1) this.first[thread] = this.length;
     this.present |= 1 << thread;
-    if (this.execution.op[step] === Op.CHOOSE) this.choice = true;
-    this.removed[this.length] = 0;
-    this.steps[this.length++] = step;
+    if (op === Op.CHOOSE) this.choice = true;
+    const i = this.length++;
+    this.removed[i] = 0;
+    this.steps[i] = step;
+    this.threads[i] = thread;
+    this.ops[i] = op;
+    this.objects[i] = object;
+    this.values[i] = value;
+  }
+
+  private grow(): void {
+    const size = this.length * 2;
+    const grown = <T extends Int32Array | Uint8Array | Float64Array>(array: T, make: (n: number) => T): T => {
+      const bigger = make(size);
+      bigger.set(array);
+      return bigger;
+    };
+    this.steps = grown(this.steps, (n) => new Int32Array(n));
+    this.threads = grown(this.threads, (n) => new Uint8Array(n));
+    this.ops = grown(this.ops, (n) => new Uint8Array(n));
+    this.objects = grown(this.objects, (n) => new Float64Array(n));
+    this.values = grown(this.values, (n) => new Float64Array(n));
+    this.removed = new Uint8Array(size); // nothing is removed while v is built
   }
 
   /** v holds a weft_choose value: a decision that is not a thread, which trees do not model */
   get hasChoice(): boolean {
     return this.choice;
+  }
+
+  /** the thread of v's last step: the one that races with the earlier step */
+  get racingThread(): number {
+    return this.threads[this.length - 1]!;
   }
 
   get empty(): boolean {
@@ -67,20 +113,24 @@ export class Reversal {
   /** Whether `thread` (which has a step in w) starts w: no step of w happens before its first. */
   startsWith(thread: number): boolean {
     const step = this.steps[this.first[thread]!]!;
+    if (step < 0) return true; // a pending step is v's last and its thread's only one: nothing in w orders it
     for (let others = this.present & ~(1 << thread); others !== 0; others &= others - 1) {
       const other = 31 - Math.clz32(others & -others);
-      if (this.races.clockOf(step, other) >= this.races.clockOf(this.steps[this.first[other]!]!, other)) return false;
+      const otherStep = this.steps[this.first[other]!]!;
+      if (otherStep >= 0 && this.races.clockOf(step, other) >= this.races.clockOf(otherStep, other)) return false;
     }
     return true;
   }
 
-  /** Whether a step of a thread absent from w commutes with every step of w. */
+  /** Whether a step of a thread absent from w (placed before w: judged by what it may do) commutes with every step of w. */
   commutesWith(op: number, object: number, value: number): boolean {
-    const { execution } = this;
+    const placed = potentialAccessOf(op);
+    const last = this.length - 1;
     for (let i = 0; i < this.length; i++) {
       if (this.removed[i]) continue;
-      const step = this.steps[i]!;
-      if (stepsConflict(op, object, value, execution.op[step]!, execution.object[step]!, execution.value[step]!)) return false;
+      const own = this.ops[i]!;
+      const access = i === last ? potentialAccessOf(own) : accessOf(own);
+      if (stepsConflict(op, object, value, placed, own, this.objects[i]!, this.values[i]!, access)) return false;
     }
     return true;
   }
@@ -101,7 +151,7 @@ export class Reversal {
     this.first[thread] = -1;
     this.present &= ~(1 << thread);
     for (let i = index + 1; i < this.length; i++) {
-      if (this.execution.thread[this.steps[i]!] === thread) {
+      if (this.threads[i] === thread) {
         this.first[thread] = i;
         this.present |= 1 << thread;
         break;
@@ -119,8 +169,24 @@ export class Reversal {
     return initials;
   }
 
-  /** Calls `visit` with the steps still in w, in order. */
-  forEach(visit: (step: number) => void): void {
-    for (let i = 0; i < this.length; i++) if (!this.removed[i]) visit(this.steps[i]!);
+  /** Calls `visit` with the entries still in w, in order (read them with threadAt, opAt, …). */
+  forEach(visit: (entry: number) => void): void {
+    for (let i = 0; i < this.length; i++) if (!this.removed[i]) visit(i);
+  }
+
+  threadAt(entry: number): number {
+    return this.threads[entry]!;
+  }
+
+  opAt(entry: number): number {
+    return this.ops[entry]!;
+  }
+
+  objectAt(entry: number): number {
+    return this.objects[entry]!;
+  }
+
+  valueAt(entry: number): number {
+    return this.values[entry]!;
   }
 }

@@ -5,7 +5,6 @@
 // whether it commutes with a sequence being inserted). Nodes live in a pool of typed
 // arrays reused across executions: nothing is allocated once the pool is large enough.
 import type { Reversal } from './reversal.js';
-import type { ExecutionView } from './strategy.js';
 
 export class WakeupTrees {
   private thread = new Uint8Array(0);
@@ -70,13 +69,13 @@ export class WakeupTrees {
   }
 
   /**
-   * Adds the sequence w (of `execution`'s steps) under `root`, unless the tree already
+   * Adds the sequence w under `root`, unless the tree already
    * leads to it: going down from the root, a child whose step can start w is followed
    * (and its step taken off w); reaching a leaf that way, or using w up, means a branch
    * already explores an execution that w extends. Otherwise what is left of w becomes a
    * new last branch where the walk stopped.
    */
-  insert(root: number, w: Reversal, execution: ExecutionView): void {
+  insert(root: number, w: Reversal): void {
     let tree = root;
     descend: for (;;) {
       for (let child = this.firstChild[tree]!; child >= 0; child = this.nextSibling[child]!) {
@@ -90,8 +89,8 @@ export class WakeupTrees {
       }
       break;
     }
-    w.forEach((step) => {
-      const node = this.create(execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
+    w.forEach((entry) => {
+      const node = this.create(w.threadAt(entry), w.opAt(entry), w.objectAt(entry), w.valueAt(entry));
       this.append(tree, node);
       tree = node;
     });

@@ -3,7 +3,7 @@
 import type { FailingExecution } from '../explore/driver.js';
 import { isPreemption } from '../explore/strategy.js';
 import type { RunResult } from '../native/addon.js';
-import { Op, Outcome, opNames, outcomeNames, pcIsFunctionStart } from '../native/ops.js';
+import { ObjectKind, Op, OpFlag, Outcome, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../native/ops.js';
 import { explainDeadlock } from './deadlock.js';
 import { type CodeLocation, sourceLine, symbolize } from './locations.js';
 import { AddressNamer } from './names.js';
@@ -58,23 +58,9 @@ export interface Bug {
   consequence?: Bug;
 }
 
-const objectOps = new Set<number>([
-  Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.MUTEX_UNLOCK, Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW,
-  Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE, Op.COND_WAIT, Op.COND_WAKE, Op.COND_SIGNAL,
-  Op.COND_BROADCAST, Op.SEM_WAIT, Op.SEM_TRYWAIT, Op.SEM_POST, Op.SEM_GETVALUE, Op.BARRIER_ARRIVE,
-  Op.BARRIER_LEAVE, Op.RWLOCK_READ, Op.RWLOCK_WRITE, Op.RWLOCK_UNLOCK, Op.SPIN_LOCK, Op.SPIN_UNLOCK, Op.ONCE,
-  Op.SEM_TIMEDWAIT,
-]);
-/** Operations a thread can be stuck in (the others are always enabled). */
-const blockingOps = new Set<number>([
-  Op.MUTEX_LOCK, Op.THREAD_JOIN, Op.COND_WAKE, Op.SEM_WAIT, Op.BARRIER_LEAVE, Op.RWLOCK_READ, Op.RWLOCK_WRITE,
-  Op.SPIN_LOCK, Op.ONCE,
-]);
-const threadOps = new Set<number>([Op.THREAD_CREATE, Op.THREAD_JOIN]);
-const valueOps = new Set<number>([
-  Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL, Op.PLAIN_READ, Op.PLAIN_WRITE,
-  Op.CHOOSE, Op.MUTEX_TRYLOCK,
-]);
+const namesObject = (op: number) => objectKindOf(op) === ObjectKind.ADDRESS || objectKindOf(op) === ObjectKind.BLOCK;
+/** create and join name the other thread (a thread's start and exit are its own) */
+const namesThread = (op: number) => objectKindOf(op) === ObjectKind.THREAD && !hasFlag(op, OpFlag.STARTS_THREAD | OpFlag.ENDS_THREAD);
 
 /** Return addresses point after the call: look up the call itself. */
 function lookupOffset(pc: number, op: number): number {
@@ -96,7 +82,7 @@ export function describeBug(
   const at = (offset: number) => located(locations.get(offset));
 
   const describeTarget = (op: number, object: number): string | undefined =>
-    objectOps.has(op) ? namer.name(object) : threadOps.has(op) ? `T${object}` : undefined;
+    namesObject(op) ? namer.name(object) : namesThread(op) ? `T${object}` : undefined;
 
   const steps: BugStep[] = [];
   for (let step = 0; step < execution.steps; step++) {
@@ -109,7 +95,7 @@ export function describeBug(
     };
     const target = describeTarget(op, execution.object[step]!);
     if (target !== undefined) entry.target = target;
-    if (valueOps.has(op)) entry.value = execution.value[step]!;
+    if (hasFlag(op, OpFlag.VALUE)) entry.value = execution.value[step]!;
     steps.push(entry);
   }
 
@@ -210,7 +196,7 @@ function lastLocation(steps: BugStep[]): BugLocation | undefined {
 }
 
 function blockedOn(op: number): boolean {
-  return blockingOps.has(op);
+  return hasFlag(op, OpFlag.WAITS);
 }
 
 function bugMessage(failure: FailingExecution): string {

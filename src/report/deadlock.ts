@@ -3,7 +3,7 @@
 // (x.c:13); T1 holds b (x.c:20), waits for a (x.c:21)").
 import type { ExecutionView } from '../explore/strategy.js';
 import type { ThreadEnd } from '../native/addon.js';
-import { Op } from '../native/ops.js';
+import { Op, OpFlag, hasFlag } from '../native/ops.js';
 import type { BugLocation } from './bug.js';
 
 export interface DeadlockContext {
@@ -16,9 +16,10 @@ export interface DeadlockContext {
   name: (address: number) => string;
 }
 
-const acquiring = new Set<number>([Op.MUTEX_LOCK, Op.MUTEX_TRYLOCK, Op.SPIN_LOCK, Op.RWLOCK_READ, Op.RWLOCK_WRITE]);
-const releasing = new Set<number>([Op.MUTEX_UNLOCK, Op.SPIN_UNLOCK, Op.RWLOCK_UNLOCK]);
-const lockLike = new Set<number>([Op.MUTEX_LOCK, Op.SPIN_LOCK, Op.RWLOCK_READ, Op.RWLOCK_WRITE]);
+const acquiring = (op: number) => hasFlag(op, OpFlag.LOCK);
+const releasing = (op: number) => hasFlag(op, OpFlag.UNLOCK);
+/** a lock a thread can be stuck waiting for */
+const lockLike = (op: number) => hasFlag(op, OpFlag.LOCK) && hasFlag(op, OpFlag.WAITS);
 const conditionMutex = (value: number) => value - (value % 4);
 
 /** per lock-like object: thread -> [how many times held, the step of the first acquisition] */
@@ -37,10 +38,10 @@ function holdings(execution: ExecutionView): Map<number, Map<number, [number, nu
     const object = execution.object[step]!;
     const succeeded = op === Op.MUTEX_TRYLOCK || op === Op.SPIN_LOCK || op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE
       ? execution.value[step] !== 0 : true;
-    if (acquiring.has(op) && succeeded) change(object, thread, step, 1);
-    else if (releasing.has(op)) change(object, thread, step, -1);
-    else if (op === Op.COND_WAIT) held.get(conditionMutex(execution.value[step]!))?.delete(thread);
-    else if (op === Op.COND_WAKE) change(conditionMutex(execution.value[step]!), thread, step, 1);
+    if (acquiring(op) && succeeded) change(object, thread, step, 1);
+    else if (releasing(op)) change(object, thread, step, -1);
+    else if (hasFlag(op, OpFlag.RELEASES_ARGUMENT)) held.get(conditionMutex(execution.value[step]!))?.delete(thread);
+    else if (hasFlag(op, OpFlag.ACQUIRES_ARGUMENT)) change(conditionMutex(execution.value[step]!), thread, step, 1);
   }
   return held;
 }
@@ -61,7 +62,7 @@ export function explainDeadlock(context: DeadlockContext): string {
     const where = at(context.endLocation(thread));
     let wanted: string;
     let holders: number[] = [];
-    if (lockLike.has(end.op)) {
+    if (lockLike(end.op)) {
       holders = [...(held.get(end.object)?.keys() ?? [])];
       wanted = `${name(end.object)}${where}`;
       if (holders.includes(thread)) wanted += ', which it already holds itself (a non-recursive lock taken twice)';

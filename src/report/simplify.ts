@@ -3,7 +3,7 @@
 // blocks. Greedy: keep the running thread going while its next step's dependencies are
 // done. The candidate is replayed and kept only if it fails in the same way with no more
 // preemptions.
-import { Access, accessOf, conflicts, objectOf, secondAccessOf, secondObjectOf } from '../explore/dependence.js';
+import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { type FailingExecution, copyFailure } from '../explore/driver.js';
 import { type ExecutionView, decisionAt } from '../explore/strategy.js';
 import type { NativeHarness } from '../native/addon.js';
@@ -38,38 +38,21 @@ function switches(execution: ExecutionView, order: number[]): number {
   return count;
 }
 
-interface Touch {
-  object: number;
-  access: Access;
-}
-
-function touches(execution: ExecutionView, step: number): Touch[] {
-  const op = execution.op[step]!;
-  const access = accessOf(op);
-  if (access === Access.None || access === Access.Global) return [];
-  const list: Touch[] = [{ object: objectOf(op, execution.object[step]!), access }];
-  const second = secondObjectOf(op, execution.value[step]!);
-  if (second !== undefined) list.push({ object: second, access: secondAccessOf(op) });
-  return list;
-}
-
 /** A linearisation of the same happens-before with the failing step last, or undefined. */
 function reorder(execution: ExecutionView): number[] | undefined {
   const n = execution.steps;
   const last = n - 1;
   // the steps each step must follow: its thread's previous step and conflicting ones
   const after: number[][] = Array.from({ length: n }, () => []);
-  const seen = Array.from({ length: n }, (_, step) => ({
-    touches: touches(execution, step),
-    global: accessOf(execution.op[step]!) === Access.Global,
-  }));
   for (let i = 0; i < n; i++) {
+    const opI = execution.op[i]!;
     for (let j = 0; j < i; j++) {
-      const a = seen[j]!;
-      const b = seen[i]!;
+      const opJ = execution.op[j]!;
       const sameThread = execution.thread[i] === execution.thread[j];
-      const conflicting = a.global || b.global || a.touches.some((x) => b.touches.some((y) => x.object === y.object && conflicts(x.access, y.access)));
-      if (sameThread || conflicting || execution.op[i] === Op.CHOOSE) after[i]!.push(j);
+      const conflicting = stepsConflict(
+        opJ, execution.object[j]!, execution.value[j]!, accessOf(opJ), opI, execution.object[i]!, execution.value[i]!, accessOf(opI),
+      );
+      if (sameThread || conflicting || opI === Op.CHOOSE) after[i]!.push(j);
     }
   }
   const done = new Uint8Array(n);

@@ -1,0 +1,52 @@
+/* Prints src/native/op-table.ts from addon/runtime/ops.h: the explorer's view of what
+ * every operation means comes from the same X-macro table the runtime compiles, through
+ * the C preprocessor, never from a hand-kept copy. Run by scripts/generate-op-table.mjs. */
+#include <stdio.h>
+
+#include "../addon/runtime/ops.h"
+
+#define QUOTE(x) #x
+
+int main(void) {
+  printf("// Generated from addon/runtime/ops.h by scripts/generate-op-table.mjs: do not edit.\n");
+  printf("// What each operation means; src/native/ops.ts gives it names and helpers.\n\n");
+
+  printf("export const Op = {\n");
+#define OP_NUMBER(name, text, access, can, object, flags, enabled) printf("  %s: %d,\n", QUOTE(name), WEFT_OP_##name);
+  WEFT_OPS(OP_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("export const Access = {\n");
+#define ACCESS_NUMBER(name) printf("  %s: %d,\n", QUOTE(name), WEFT_ACCESS_##name);
+  WEFT_ACCESSES(ACCESS_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("export const ObjectKind = {\n");
+#define OBJECT_NUMBER(name) printf("  %s: %d,\n", QUOTE(name), WEFT_OBJECT_##name);
+  WEFT_OBJECTS(OBJECT_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("export const OpFlag = {\n");
+#define FLAG(name) printf("  %s: %u,\n", QUOTE(name), WEFT_OPF_##name);
+  FLAG(WAITS) FLAG(STARTS_THREAD) FLAG(ENDS_THREAD) FLAG(VALUE) FLAG(DECISION) FLAG(RELEASES_ARGUMENT)
+  FLAG(ACQUIRES_ARGUMENT) FLAG(NOTES_WRITE) FLAG(LOCK) FLAG(UNLOCK)
+  printf("} as const;\n\n");
+
+  printf("/** per op: [text, access, can, object kind, flags] */\n");
+  printf("export const opColumns: readonly (readonly [string, number, number, number, number])[] = [\n");
+#define OP_ROW(name, text, access, can, object, flags, enabled) \
+  printf("  [%s, %d, %d, %d, %u],\n", QUOTE(text), WEFT_ACCESS_##access, WEFT_ACCESS_##can, WEFT_OBJECT_##object, (unsigned)(flags));
+  WEFT_OPS(OP_ROW)
+  printf("];\n\n");
+
+  printf("export const Outcome = {\n");
+#define OUTCOME_NUMBER(name, text) printf("  %s: %d,\n", QUOTE(name), WEFT_OUTCOME_##name);
+  WEFT_OUTCOMES(OUTCOME_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("export const outcomeNames: readonly string[] = [\n");
+#define OUTCOME_TEXT(name, text) printf("  %s,\n", QUOTE(text));
+  WEFT_OUTCOMES(OUTCOME_TEXT)
+  printf("];\n");
+  return 0;
+}
