@@ -1,0 +1,33 @@
+// One fixture per soundness hole found in the explorer: each must hold for every strategy
+// it applies to, with exact counts where they can be derived by hand.
+import { describe, expect, it } from 'vitest';
+
+import { checkAllInterleavings } from '../src/index.js';
+import { fixture } from './support/harness.js';
+
+const strategies = ['dfs', 'bpor', 'hbcache', 'optimal'];
+
+async function check(file: string, strategy: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) {
+  return (await checkAllInterleavings(fixture(file), { strategy, maxBound: 2, ...options })).tests[0]!;
+}
+
+describe('returning from main (or exit()) with threads still running', () => {
+  it.each(strategies)('%s: finds the reader that runs before the return and sees a half-published pair', async (strategy) => {
+    for (const cflags of ['', '-DUSE_EXIT']) {
+      const test = await check('soundness/main_returns.c', strategy, { cflags });
+      expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('half-published') } });
+    }
+  });
+});
+
+describe('compare-exchange: a failed CAS only reads where it ran, but may win elsewhere', () => {
+  it.each([3, 4, 5])('optimal: %i threads each CAS-ing one word from 0 to their id give exactly that many classes', async (threads) => {
+    const test = await check('soundness/cas_owner.c', 'optimal', { cflags: `-DTHREADS=${threads}` });
+    expect(test).toMatchObject({ status: 'pass', executions: threads, complete: true });
+  });
+
+  it.each(strategies)('%s: finds the execution where the last thread wins', async (strategy) => {
+    const test = await check('soundness/cas_owner.c', strategy, { cflags: '-DTHREADS=4 -DCHECK_LAST_LOSES' });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('last thread won') } });
+  });
+});
