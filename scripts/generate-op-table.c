@@ -3,6 +3,7 @@
  * the C preprocessor, never from a hand-kept copy. Run by scripts/generate-op-table.mjs. */
 #include <stdio.h>
 
+#include "../addon/runtime/abi.h"
 #include "../addon/runtime/ops.h"
 
 #define QUOTE(x) #x
@@ -10,6 +11,8 @@
 int main(void) {
   printf("// Generated from addon/runtime/ops.h by scripts/generate-op-table.mjs: do not edit.\n");
   printf("// What each operation means; src/native/ops.ts gives it names and helpers.\n\n");
+
+  printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
 
   printf("export const Op = {\n");
 #define OP_NUMBER(name, text, access, can, object, flags, enabled) printf("  %s: %d,\n", QUOTE(name), WEFT_OP_##name);

@@ -10,7 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'weft-op-table-'));
 try {
   const program = join(work, 'generate-op-table');
-  execFileSync(process.env.CC ?? 'cc', ['-std=c11', '-Wall', '-Werror', '-o', program, join(root, 'scripts', 'generate-op-table.c')], { stdio: 'inherit' });
+  execFileSync(process.env.CC ?? 'cc', ['-std=gnu11', '-Wall', '-Werror', '-o', program, join(root, 'scripts', 'generate-op-table.c')], { stdio: 'inherit' });
   const table = execFileSync(program, { encoding: 'utf8' });
   const target = join(root, 'src', 'native', 'op-table.ts');
   let current = '';

@@ -7,7 +7,8 @@
 // through the same happens-before prefix. A value that rests on a thread whose
 // enabledness could not be judged yet (HbExecution.enabledIn) is only kept until the
 // runtime reports more: then it is computed again.
-import { type Downset, type HbExecution, MAX_THREADS, stateKey } from './hb-state.js';
+import { type Downset, type HbExecution, stateKey } from './hb-state.js';
+import { MAX_THREADS } from '../native/ops.js';
 
 /** CB of a thread that cannot step from the state */
 export const DISABLED = 255;

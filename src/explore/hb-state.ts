@@ -4,11 +4,10 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { Op, OpFlag, hasFlag } from '../native/ops.js';
+import { MAX_THREADS, Op, OpFlag, hasFlag } from '../native/ops.js';
 import { Access, accessOf, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 
-export const MAX_THREADS = 32;
 /** the object MAIN_RETURN / exit() write (they end every thread), and a heap block's free
  * (it writes a whole range of addresses: ordered with every step, before and after it) */
 const EVERYTHING = -1e9;

@@ -11,7 +11,8 @@
 // there, since every terminal state they lead to within the new bound is reached through
 // one of those kept steps.
 import { ContextBounds } from './context-bound.js';
-import { type Downset, HbExecution, MAX_THREADS, stateKey } from './hb-state.js';
+import { type Downset, HbExecution, stateKey } from './hb-state.js';
+import { MAX_THREADS } from '../native/ops.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 
 const bit = (thread: number): number => 1 << thread;

@@ -5,9 +5,9 @@
 import {
   Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange,
 } from './dependence.js';
+import { MAX_THREADS } from '../native/ops.js';
 import type { ExecutionView } from './strategy.js';
 
-const MAX_THREADS = 32;
 
 export type RaceHandler = (earlier: number, later: number) => void;
 

@@ -11,12 +11,11 @@
 // other steps of w keep what they did: nothing they read comes from e or after it.
 //
 // Buffers are reused from one race to the next: nothing is allocated per race.
-import { Op } from '../native/ops.js';
+import { MAX_THREADS, Op } from '../native/ops.js';
 import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 
-const MAX_THREADS = 32;
 
 export class Reversal {
   /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
