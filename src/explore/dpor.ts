@@ -2,10 +2,11 @@
 // find its races (RaceFinder), and backtrack only where reversing a race can lead to a
 // new behaviour — never everywhere, as dfs does.
 //
-// Schedules are decision prefixes; the runtime's default policy completes them. Nodes
-// are identified by a hash of their prefix, so that choices made in one bound iteration
-// are remembered in the next (iterative bounding without repeats): a choice that needs
-// more preemptions than the current bound is kept for the iteration that allows it.
+// Schedules are decision prefixes; the runtime's default policy completes them. State is
+// the current path only, so memory stays flat however long the search runs. Under a bound
+// each iteration c is a whole search from the root at bound c: choices that would need
+// more preemptions are dropped (noting that iteration c + 1 has work), and only the
+// executions with exactly c preemptions count as new (earlier iterations counted the rest).
 //
 // Unbounded (optimal), a race is reversed by a wakeup sequence — the steps that reverse
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
@@ -32,7 +33,6 @@ const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
 export class DporStrategy implements Strategy {
   readonly name: string;
   readonly bounded: boolean;
-  private readonly maxBound: number;
   private readonly sleepSets: boolean;
   private readonly races = new RaceFinder();
   private readonly reversal = new Reversal();
@@ -48,8 +48,6 @@ export class DporStrategy implements Strategy {
   private readonly backtrack: Uint32Array; // choices still to take at the node
   private readonly sleep: Uint32Array;
   private readonly cost: Uint16Array; // preemptions before the node's choice
-  private readonly hashA: Int32Array; // identity of the prefix before the node
-  private readonly hashB: Int32Array;
   private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
   private readonly valueCount: Uint32Array;
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
@@ -57,21 +55,16 @@ export class DporStrategy implements Strategy {
   /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
   private planEnd = -1;
   private pathLength = 0;
-  private fixedLength = 0;
 
-  /** bounded search: every node's taken choices, by prefix identity */
-  private readonly taken = new Map<number, number>();
-  /** prefixes to start from, per bound iteration */
-  private readonly queued: Uint16Array[][] = [];
   private bound = 0;
   private started = false;
-  private droppedBeyondMaxBound = false;
+  /** the iteration dropped choices that need more preemptions than its bound */
+  private droppedBeyondBound = false;
 
   constructor(options: DporOptions) {
     this.name = options.name;
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
-    this.maxBound = options.bounded ? options.maxBound : Number.POSITIVE_INFINITY;
     const n = options.capacity;
     this.decision = new Uint16Array(n);
     this.runner = new Uint8Array(n);
@@ -80,41 +73,35 @@ export class DporStrategy implements Strategy {
     this.backtrack = new Uint32Array(n);
     this.sleep = new Uint32Array(n);
     this.cost = new Uint16Array(n);
-    this.hashA = new Int32Array(n + 1);
-    this.hashB = new Int32Array(n + 1);
     this.nextValue = new Uint32Array(n);
     this.valueCount = new Uint32Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
-    this.queued[0] = [new Uint16Array(0)];
   }
 
   beginBound(bound: number): boolean {
+    if (bound > 0 && !this.droppedBeyondBound) return false;
     this.bound = this.bounded ? bound : Number.POSITIVE_INFINITY;
     this.started = false;
-    return (this.queued[bound]?.length ?? 0) > 0;
+    this.droppedBeyondBound = false;
+    return true;
   }
 
   next(): Schedule | undefined {
-    if (this.started) {
-      const resumed = this.backtrackPath();
-      if (resumed) return resumed;
+    if (!this.started) {
+      this.started = true;
+      this.pathLength = 0;
+      return { decisions: this.decision, length: 0 };
     }
-    const prefix = this.queued[this.bounded ? this.bound : 0]?.pop();
-    if (!prefix) return undefined;
-    this.started = true;
-    this.decision.set(prefix);
-    this.fixedLength = prefix.length;
-    this.pathLength = 0; // the prefix's nodes are rebuilt from its execution
-    return { decisions: this.decision, length: prefix.length };
+    return this.backtrackPath();
   }
 
   beyondMaxBound(): boolean {
-    return this.droppedBeyondMaxBound;
+    return this.droppedBeyondBound;
   }
 
   /** The deepest node with a choice left in this iteration: take it, drop what follows. */
   private backtrackPath(): Schedule | undefined {
-    for (let node = this.pathLength - 1; node >= this.fixedLength; node--) {
+    for (let node = this.pathLength - 1; node >= 0; node--) {
       if (this.valueCount[node]! > 0) {
         if (this.nextValue[node]! < this.valueCount[node]!) return this.resumeAt(node, this.nextValue[node]!++);
         continue;
@@ -168,32 +155,25 @@ export class DporStrategy implements Strategy {
     return { decisions: this.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
   }
 
-  /** Records choosing `thread` at `node`; true when it is to be explored right now. */
+  /** Records choosing `thread` at `node`; true when it is to be explored (within the iteration's bound). */
   private schedule(node: number, thread: number): boolean {
     if (this.done[node]! & bit(thread)) return false;
     this.done[node]! |= bit(thread);
-    if (this.bounded) this.taken.set(this.key(node), this.done[node]!);
-    const cost = this.cost[node]! + this.preempts(node, thread);
-    if (node >= this.fixedLength && cost <= this.bound) return true;
-    if (cost > this.maxBound) {
-      this.droppedBeyondMaxBound = true;
-      return false;
-    }
-    const prefix = this.decision.slice(0, node + 1);
-    prefix[node] = thread;
-    // a choice found late for an iteration already done is explored in the current one
-    (this.queued[Math.max(cost, this.bounded ? this.bound : 0)] ??= []).push(prefix);
+    if (this.cost[node]! + this.preempts(node, thread) <= this.bound) return true;
+    this.droppedBeyondBound = true;
     return false;
+  }
+
+  /** Preemptions of the path's first `steps` steps. */
+  private preemptionsOf(steps: number): number {
+    const last = steps - 1;
+    return this.cost[last]! + (this.valueCount[last] === 0 ? this.preempts(last, this.decision[last]!) : 0);
   }
 
   private preempts(node: number, thread: number): number {
     if (node === 0) return 0;
     const previous = this.runner[node - 1]!;
     return thread !== previous && (this.enabled[node]! & bit(previous)) !== 0 ? 1 : 0;
-  }
-
-  private key(node: number): number {
-    return (this.hashA[node]! >>> 0) * 2097152 + (this.hashB[node]! >>> 11);
   }
 
   observe(execution: ExecutionView): boolean {
@@ -213,7 +193,8 @@ export class DporStrategy implements Strategy {
     );
     if (!redundant && steps > 0) this.reverseEnding(execution, steps - 1);
     this.pathLength = steps;
-    return !redundant;
+    // an execution with fewer preemptions than the bound was counted by an earlier iteration
+    return !redundant && (!this.bounded || this.preemptionsOf(steps) === this.bound);
   }
 
   /** Adds the node for `step`; false when its thread is asleep (covered elsewhere). */
@@ -227,8 +208,6 @@ export class DporStrategy implements Strategy {
     if (!this.bounded) this.followPlan(step, thread);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
-      this.hashA[step] = Math.imul(this.hashA[step - 1]! ^ (this.decision[step - 1]! + 1), 0x9e3779b1);
-      this.hashB[step] = Math.imul((this.hashB[step - 1]! + this.decision[step - 1]!) ^ 0x5bd1e995, 0x85ebca77) ^ (this.hashB[step - 1]! >>> 13);
     }
     if (execution.op[step] === Op.CHOOSE) {
       this.nextValue[step] = decision + 1;
@@ -238,8 +217,7 @@ export class DporStrategy implements Strategy {
       return true;
     }
     this.valueCount[step] = 0;
-    this.done[step] = bit(thread) | (this.bounded ? (this.taken.get(this.key(step)) ?? 0) : 0);
-    if (this.bounded) this.taken.set(this.key(step), this.done[step]!);
+    this.done[step] = bit(thread);
     this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (!(this.sleep[step]! & bit(thread))) return true;
     this.backtrack[step] = this.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
@@ -373,8 +351,7 @@ export class DporStrategy implements Strategy {
     const wanted = enabled & bit(thread) ? bit(thread) : enabled; // not enabled there: every choice
     for (let choices = wanted & ~this.done[node]! & ~this.sleep[node]!; choices !== 0; choices &= choices - 1) {
       const choice = lowest(choices);
-      if (node >= this.fixedLength) this.backtrack[node]! |= bit(choice);
-      else this.schedule(node, choice); // in the iteration's fixed prefix: queue it
+      this.backtrack[node]! |= bit(choice);
     }
   }
 }
