@@ -1,14 +1,23 @@
 // The build cache: a harness is rebuilt only when a source, an included header, the
 // flags, the compiler or the runtime changed. An entry is keyed by everything known
 // before compiling; its manifest lists the headers the compiler reported (-MD) with
-// their content hashes, checked on every lookup.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// their content hashes, checked on every lookup, and the library's own hash, checked
+// before it is loaded: a truncated, emptied or swapped library is rebuilt, never run.
+//
+// Entries are written by several processes at once (Vitest's workers): everything is
+// written under a unique temporary name and renamed into place, so a reader sees a whole
+// file or none. The cache directory is private to its user: a directory another user
+// could write is refused, since whoever can write it chooses the code a check runs.
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+
+import { BuildError } from './errors.js';
 
 export interface Manifest {
   library: string; // file name inside the entry directory
+  libraryHash: string;
   dependencies: { path: string; hash: string }[];
 }
 
@@ -26,37 +35,78 @@ export function hashFile(path: string): string | undefined {
   }
 }
 
-/** node_modules/.cache/weft of the nearest project, else the system temp directory. */
+/**
+ * WEFT_CACHE_DIR; else node_modules/.cache/weft of the nearest project; else the user's
+ * own cache directory ($XDG_CACHE_HOME/weft or ~/.cache/weft) — never a shared, predictable
+ * path such as one under /tmp.
+ */
 export function defaultCacheDirectory(from = process.cwd()): string {
   if (process.env.WEFT_CACHE_DIR) return resolve(process.env.WEFT_CACHE_DIR);
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'weft');
-    if (dirname(dir) === dir) return join(tmpdir(), `weft-cache-${process.getuid?.() ?? 'user'}`);
+    if (dirname(dir) === dir) break;
   }
+  return join(process.env.XDG_CACHE_HOME ? resolve(process.env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'weft');
+}
+
+/** Creates the cache directory (mode 0700) or checks that only its owner, this user, can write it. */
+export function openCacheDirectory(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw cacheError(directory, error);
+  }
+  const status = lstatSync(directory);
+  const uid = process.getuid?.();
+  if (!status.isDirectory()) throw new BuildError('cache', `weft's build cache ${directory} is not a directory`);
+  if (uid !== undefined && status.uid !== uid)
+    throw new BuildError('cache', `weft's build cache ${directory} belongs to another user (uid ${status.uid}): refusing to load code from it; set WEFT_CACHE_DIR to a directory of your own`);
+  if (status.mode & 0o022)
+    throw new BuildError('cache', `weft's build cache ${directory} is writable by other users: refusing to load code from it; chmod go-w it or set WEFT_CACHE_DIR`);
+}
+
+export function cacheError(directory: string, error: unknown): BuildError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+  return new BuildError('cache', `cannot write weft's build cache in ${directory} (${reason}); set WEFT_CACHE_DIR to a writable directory`);
+}
+
+function isManifest(value: unknown): value is Manifest {
+  const manifest = value as Manifest;
+  return typeof value === 'object' && value !== null && typeof manifest.library === 'string' && /^[\w.-]+\.so$/.test(manifest.library) &&
+    typeof manifest.libraryHash === 'string' && Array.isArray(manifest.dependencies) &&
+    manifest.dependencies.every((dependency) => typeof dependency?.path === 'string' && typeof dependency.hash === 'string');
 }
 
 export function readManifest(entry: string): Manifest | undefined {
   try {
-    return JSON.parse(readFileSync(join(entry, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest: unknown = JSON.parse(readFileSync(join(entry, 'manifest.json'), 'utf8'));
+    return isManifest(manifest) ? manifest : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The cached library if every dependency still has the hash it was built with. */
+/** The cached library if it is whole and every dependency still has the hash it was built with. */
 export function lookup(entry: string): string | undefined {
   const manifest = readManifest(entry);
   if (!manifest) return undefined;
   const library = join(entry, manifest.library);
-  if (!existsSync(library)) return undefined;
+  if (hashFile(library) !== manifest.libraryHash) return undefined;
   for (const dependency of manifest.dependencies) if (hashFile(dependency.path) !== dependency.hash) return undefined;
   return library;
+}
+
+/** Moves a finished file into place under `name`: readers see the old file or the whole new one. */
+export function publish(file: string, directory: string, name: string): string {
+  const target = join(directory, name);
+  renameSync(file, target);
+  return target;
 }
 
 /** Written last and atomically: a concurrent reader sees the old manifest or the new one. */
 export function store(entry: string, manifest: Manifest): void {
   mkdirSync(entry, { recursive: true });
-  const temporary = join(entry, `manifest.json.${process.pid}`);
+  const temporary = join(entry, `manifest.json.${randomBytes(6).toString('hex')}`);
   writeFileSync(temporary, JSON.stringify(manifest, null, 1));
   renameSync(temporary, join(entry, 'manifest.json'));
 }

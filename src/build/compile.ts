@@ -1,11 +1,11 @@
 // C test file -> instrumented shared library: compile every source with
 // -fsanitize=thread (the compiler's instrumentation, not its runtime), redirect the
 // calls weft models to the runtime, refuse what it cannot model, link the runtime in.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
 import { includeDir, runtimeArchive } from '../paths.js';
-import { defaultCacheDirectory, hashFile, hashText, lookup, store } from './cache.js';
+import { cacheError, defaultCacheDirectory, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
 import { definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { compilerCommand, compilerVersion, runTool } from './toolchain.js';
@@ -28,7 +28,7 @@ export interface BuiltHarness {
   cached: boolean;
 }
 
-const BUILD_FORMAT = '2-tls';
+const BUILD_FORMAT = '3-verified';
 // __VERIFIER_atomic_* stay visible so that the runtime can recognise them by name (dladdr)
 const exportsMap = '{ global: weft_runtime_open; __VERIFIER_atomic_*; local: *; };\n';
 
@@ -55,10 +55,22 @@ function displayPath(absolute: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolute;
 }
 
+/** Cache directories already checked by this process (ownership, permissions). */
+const openedCaches = new Set<string>();
+
+function sourceFile(source: string): string {
+  let isFile = false;
+  try {
+    isFile = statSync(source).isFile();
+  } catch {
+    throw new BuildError('missing-file', `no such file: ${displayPath(source)}`);
+  }
+  if (!isFile) throw new BuildError('missing-file', `not a C file: ${displayPath(source)} is a directory or a special file`);
+  return source;
+}
+
 export function buildHarness(file: string, options: BuildOptions = {}): BuiltHarness {
-  const sources = [file, ...(options.sources ?? [])].map((source) => resolve(source));
-  for (const source of sources)
-    if (!existsSync(source)) throw new BuildError('missing-file', `no such file: ${displayPath(source)}`);
+  const sources = [file, ...(options.sources ?? [])].map((source) => sourceFile(resolve(source)));
   const flags = [
     ...(options.includeDirs ?? []).flatMap((dir) => ['-I', resolve(dir)]),
     ...splitFlags(options.cflags),
@@ -66,20 +78,35 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
   const key = hashText(
     BUILD_FORMAT, process.cwd(), sources.join('\n'), flags.join('\0'), compilerVersion(), runtimeHash(),
   );
-  const entry = join(options.cacheDirectory ?? defaultCacheDirectory(), key.slice(0, 32));
+  const cache = options.cacheDirectory ?? defaultCacheDirectory();
+  if (!openedCaches.has(cache)) {
+    openCacheDirectory(cache);
+    openedCaches.add(cache);
+  }
+  const entry = join(cache, key.slice(0, 32));
   const hit = lookup(entry);
   if (hit) return { library: hit, dependencies: readDependencies(entry), hash: basename(hit, '.so'), cached: true };
 
-  mkdirSync(entry, { recursive: true });
-  const work = mkdtempSync(join(entry, 'work-'));
+  let work: string;
+  try {
+    mkdirSync(entry, { recursive: true });
+    work = mkdtempSync(join(entry, 'work-'));
+  } catch (error) {
+    throw cacheError(cache, error);
+  }
   try {
     const dependencies = new Set<string>();
     const objects = sources.map((source, index) => compileOne(source, index, flags, work, dependencies));
     const hash = hashText(key, ...[...dependencies].sort().map((path) => `${path}:${hashFile(path)}`)).slice(0, 32);
-    const library = join(entry, `${hash}.so`);
-    link(objects, library, work);
+    // linked in the private work directory, then renamed into place whole: concurrent
+    // builders of the same file never see each other's half-written library
+    const linked = join(work, 'harness.so');
+    link(objects, linked, work);
+    const libraryHash = hashFile(linked) ?? '';
+    const library = publish(linked, entry, `${hash}.so`);
     store(entry, {
       library: basename(library),
+      libraryHash,
       dependencies: [...dependencies].map((path) => ({ path, hash: hashFile(path) ?? '' })),
     });
     return { library, dependencies: [...dependencies], hash, cached: false };

@@ -7,7 +7,7 @@ export interface SourceLocation {
   column?: number;
 }
 
-export type BuildErrorKind = 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain';
+export type BuildErrorKind = 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain' | 'cache';
 
 export class BuildError extends Error {
   constructor(

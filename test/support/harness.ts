@@ -17,9 +17,9 @@ export interface CliRun {
 }
 
 /** Runs the built CLI (dist/) as a user would. */
-export function runCli(args: string[], cwd = packageRoot): CliRun {
+export function runCli(args: string[], cwd = packageRoot, env: Record<string, string> = {}): CliRun {
   const result = spawnSync(process.execPath, [join(packageRoot, 'dist', 'src', 'cli', 'main.js'), ...args], {
-    cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+    cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env },
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
