@@ -21,7 +21,7 @@ extern "C" {
 
 namespace {
 
-constexpr uint32_t kTraceCapacity = 1u << 18;
+constexpr uint32_t kTraceCapacity = WEFT_TRACE_CAPACITY;
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 constexpr size_t kAltStackSize = 64 * 1024;
 

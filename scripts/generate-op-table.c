@@ -13,6 +13,7 @@ int main(void) {
   printf("// What each operation means; src/native/ops.ts gives it names and helpers.\n\n");
 
   printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
+  printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);
 
   printf("export const Op = {\n");
 #define OP_NUMBER(name, text, access, can, object, flags, enabled) printf("  %s: %d,\n", QUOTE(name), WEFT_OP_##name);

@@ -5,7 +5,7 @@ import { type Exploration, type FailingExecution, NondeterminismError, copyFailu
 import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
 import { type NativeHarness, RunFlags } from './native/addon.js';
 import { withHarness } from './native/harness-pool.js';
-import { Outcome } from './native/ops.js';
+import { Outcome, TRACE_CAPACITY } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { simplify } from './report/simplify.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
@@ -80,12 +80,17 @@ export class OptionError extends RangeError {
   }
 }
 
-function wholeNumber(name: string, value: number | undefined, fallback: number, min = 0): number {
+function wholeNumber(name: string, value: number | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   if (value === Number.POSITIVE_INFINITY && fallback === Number.POSITIVE_INFINITY) return value;
-  if (!Number.isInteger(value) || value < min) throw new OptionError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new OptionError(`${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}, got ${value}`);
   return value;
 }
+
+/** more preemptions than any execution of a harness this size could have */
+const MAX_BOUND = 10_000;
+
 
 interface Settings {
   maxBound: number;
@@ -118,12 +123,12 @@ export function resolveSettings(options: CheckOptions): Settings {
   if (!strategyNames().includes(strategy))
     throw new OptionError(`unknown strategy '${strategy}' (expected one of: ${strategyNames().join(', ')})`);
   return {
-    maxBound: wholeNumber('maxBound', options.maxBound, defaults.maxBound),
+    maxBound: wholeNumber('maxBound', options.maxBound, defaults.maxBound, 0, MAX_BOUND),
     strategy,
     mode,
     maxExecutions: wholeNumber('maxExecutions', options.maxExecutions, defaults.maxExecutions, 1),
     timeBudgetMs: wholeNumber('timeBudgetMs', options.timeBudgetMs, defaults.timeBudgetMs, 1),
-    maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1),
+    maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1, TRACE_CAPACITY),
     seed: wholeNumber('seed', options.seed, defaults.seed),
     flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
     nondetDomain: nondetDomain(options.nondetDomain ?? defaults.nondetDomain),

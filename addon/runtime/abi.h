@@ -9,6 +9,7 @@
 
 #define WEFT_ABI_VERSION 5
 #define WEFT_MAX_THREADS 32
+#define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
 

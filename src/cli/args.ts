@@ -57,7 +57,7 @@ export function parseArgs(argv: readonly string[]): Command {
     };
     if (flag in numberFlags) {
       const text = value();
-      if (!/^\d+$/.test(text)) throw new UsageError(`${flag} needs a whole number, got '${text}'`);
+      if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`${flag} needs a whole number below 2^53, got '${text}'`);
       (options as Record<string, number>)[numberFlags[flag]!] = Number(text);
     } else if (flag === '--test') tests.push(value());
     else if (flag === '--strategy') options.strategy = value();

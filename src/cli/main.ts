@@ -31,28 +31,34 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version}\n`);
     return EXIT_PASS;
   }
-  const results: CheckResult[] = [];
+  // every file is reported, an unusable one as an error; the exit status is the worst
+  const reports: object[] = [];
+  let status = EXIT_PASS;
   const progress = process.stderr.isTTY ? progressLine() : undefined;
   for (const file of command.files) {
+    let result: CheckResult;
     try {
-      const result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}) });
-      progress?.clear();
-      results.push(result);
-      if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
+      result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}) });
     } catch (error) {
       progress?.clear();
-      if (error instanceof BuildError || error instanceof OptionError || error instanceof ReplayFormatError)
-        return fail(error.message);
-      throw error;
+      if (!(error instanceof BuildError || error instanceof OptionError || error instanceof ReplayFormatError)) throw error;
+      status = EXIT_INPUT;
+      if (command.json) reports.push({ file, tests: [], error: error.message });
+      else process.stderr.write(`weft: ${error.message}\n`);
+      continue;
     }
+    progress?.clear();
+    reports.push(toJson(result));
+    if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
+    status = Math.max(status, fileStatus(result));
   }
-  if (command.json) {
-    const json = results.length === 1 ? toJson(results[0]!) : { files: results.map(toJson) };
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  }
-  const tests = results.flatMap((result) => result.tests);
-  if (tests.some((test) => test.status === 'error')) return EXIT_INPUT;
-  return tests.some((test) => test.status === 'fail') ? EXIT_BUG : EXIT_PASS;
+  if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
+  return status;
+}
+
+function fileStatus(result: CheckResult): number {
+  if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
+  return result.tests.some((test) => test.status === 'fail') ? EXIT_BUG : EXIT_PASS;
 }
 
 function fail(message: string): number {

@@ -1,7 +1,8 @@
 // The iterative driver: bound 0, 1, 2, … up to maxBound, each iteration running only the
 // executions that need exactly that many preemptions, until a bug (then it has the
-// fewest preemptions), exhaustion, or a budget. The event loop gets a turn every
-// ~50 ms so that timeouts, progress output and Ctrl-C keep working.
+// fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
+// The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
+// keep working.
 import type { NativeHarness, RunResult } from '../native/addon.js';
 import { Outcome } from '../native/ops.js';
 import { type ExecutionView, type Strategy, countPreemptions, decisionAt } from './strategy.js';
@@ -100,16 +101,15 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       }
       if (strategy.observe(view)) executions++;
       else redundantRuns++;
-      if ((executions & 63) === 0) {
-        const now = performance.now();
-        if (now >= sliceEnd) {
-          options.onProgress?.({ bound, executions, elapsedMs: now - started });
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          sliceEnd = performance.now() + SLICE_MS;
-        }
-        if (now - started >= options.timeBudgetMs) return finish('time-budget', false);
-      }
+      // by the clock after every run, counted or not: runs can be long, or all redundant
+      const now = performance.now();
+      if (now - started >= options.timeBudgetMs) return finish('time-budget', false);
       if (executions >= options.maxExecutions) return finish('max-executions', false);
+      if (now >= sliceEnd) {
+        options.onProgress?.({ bound, executions, elapsedMs: now - started });
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + SLICE_MS;
+      }
     }
     explored = bound;
   }

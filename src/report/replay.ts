@@ -1,5 +1,6 @@
 // Replay strings: `weft1:<test>:<mode>:<decisions>`, text that reproduces one execution
 // exactly. Decisions are run-length encoded: "0*5.1*2.0" = 0,0,0,0,0,1,1,0.
+import { TRACE_CAPACITY } from '../native/ops.js';
 
 export interface Replay {
   test: string;
@@ -10,6 +11,8 @@ export interface Replay {
 }
 
 const PREFIX = 'weft1';
+/** no execution has more steps than the runtime's trace holds: a longer string is not one of ours */
+const MAX_DECISIONS = TRACE_CAPACITY;
 
 export function encodeReplay(replay: Replay): string {
   const runs: string[] = [];
@@ -47,7 +50,8 @@ export function decodeReplay(text: string): Replay {
     if (!match) throw new ReplayFormatError(text, `bad run '${run}'`);
     const decision = Number(match[1]);
     const count = match[2] === undefined ? 1 : Number(match[2]);
-    if (decision > 65535 || count < 1 || count > 1 << 20) throw new ReplayFormatError(text, `bad run '${run}'`);
+    if (decision > 65535 || count < 1) throw new ReplayFormatError(text, `bad run '${run}'`);
+    if (decisions.length + count > MAX_DECISIONS) throw new ReplayFormatError(text, `more than ${MAX_DECISIONS.toLocaleString('en-US')} decisions`);
     for (let i = 0; i < count; i++) decisions.push(decision);
   }
   return { test, mode, decisions, ...(visible.length ? { visible } : {}) };
