@@ -71,6 +71,13 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
   ['pthread_setcancelstate', 'thread cancellation is not modelled'],
   ['pthread_setcanceltype', 'thread cancellation is not modelled'],
   ['pthread_testcancel', 'thread cancellation is not modelled'],
+  ...['syscall', 'dlopen', 'dlmopen', 'dlsym', 'dlvsym'].map(
+    (name) => [name, 'raw system calls and dynamic symbol lookup would get around what weft models and refuses'] as const),
+  ...['atexit', 'on_exit', 'at_quick_exit', '__cxa_atexit'].map(
+    (name) => [name, 'exit handlers would run when the checker exits, not when an execution ends: clean up at the end of the test'] as const),
+  ['strtok', 'it keeps hidden state inside libc from one execution to the next: use strtok_r'],
+  ...['drand48', 'erand48', 'lrand48', 'nrand48', 'mrand48', 'jrand48', 'srand48', 'seed48', 'lcong48'].map(
+    (name) => [name, 'its state lives inside libc and would carry over between executions: use rand() (deterministic under weft) or weft_choose()'] as const),
   ['setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['longjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['_setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
