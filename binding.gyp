@@ -28,6 +28,7 @@
         "addon/runtime/sleep.c",
         "addon/runtime/snapshot.c",
         "addon/runtime/spinlock.c",
+        "addon/runtime/strings.c",
         "addon/runtime/svcomp.c",
         "addon/runtime/tests.c",
         "addon/runtime/threads.c",

@@ -66,7 +66,7 @@ describe('bad input: exit 2 and one clear message', () => {
     ['a compile error', ['check', 'fixtures/core/compile_error.c'], "weft: fixtures/core/compile_error.c:5:11: error: 'undeclared_variable' undeclared (first use in this function)"],
     ['an unsupported symbol', ['check', 'fixtures/core/uses_fork.c'], "weft: fixtures/core/uses_fork.c:6: 'fork' is not supported by weft: processes cannot run under weft's scheduler"],
     ['an unknown option', ['check', 'fixtures/lost_update.c', '--frobnicate'], "weft: unknown option '--frobnicate'"],
-    ['a bad number', ['check', 'fixtures/lost_update.c', '--max-bound', 'two'], "weft: --max-bound needs a whole number, got 'two'"],
+    ['a bad number', ['check', 'fixtures/lost_update.c', '--max-bound', 'two'], "weft: --max-bound needs a whole number below 2^53, got 'two'"],
     ['an unknown strategy', ['check', 'fixtures/lost_update.c', '--strategy', 'magic'], "weft: unknown strategy 'magic'"],
     ['an unknown test', ['check', 'fixtures/lost_update.c', '--test', 'nope'], "weft: fixtures/lost_update.c has no test named 'nope' (it has: lost_update)"],
     ['no file', ['check'], 'weft: weft check: no C file given'],

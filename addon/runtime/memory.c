@@ -121,3 +121,9 @@ WEFT_HIDDEN void __tsan_func_entry(void *caller) { (void)caller; }
 WEFT_HIDDEN void __tsan_func_exit(void) {}
 WEFT_HIDDEN void __tsan_vptr_update(void **vptr, void *value) { (void)vptr, (void)value; }
 WEFT_HIDDEN void __tsan_vptr_read(void **vptr) { (void)vptr; }
+
+/* A range a libc function called by the harness reads or writes (strings.c), checked as
+ * one access like memset's and memcpy's. */
+WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc) {
+  if (n) on_access(write, (void *)pointer, (uint32_t)n, pc);
+}

@@ -198,6 +198,9 @@ WEFT_HIDDEN extern const uint8_t op_can[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t op_object[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
+/* memory.c */
+WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
+
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void shadow_reset(void);

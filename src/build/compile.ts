@@ -29,6 +29,27 @@ export interface BuiltHarness {
 }
 
 const BUILD_FORMAT = '3-verified';
+
+/**
+ * Every harness object is built with these. The heap, memory and string functions are
+ * not builtins: gcc would otherwise delete a malloc/free pair with a use in between (or a
+ * second free), and expand copies inline after instrumentation, unchecked — a heap bug
+ * would pass because the build removed it.
+ */
+const HARNESS_FLAGS = [
+  '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
+    'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf'].map((name) => `-fno-builtin-${name}`),
+];
+
+/** User flags that would remove or change the instrumentation weft runs on. */
+const instrumentationFlag = /^(-f(no-)?sanitize|--param[= ]?tsan|-fno-instrument)/;
+
+function refuseInstrumentationFlags(flags: readonly string[]): void {
+  const flag = flags.find((candidate) => instrumentationFlag.test(candidate));
+  if (flag)
+    throw new BuildError('toolchain', `the flag '${flag}' would change the instrumentation weft runs the harness with: remove it from cflags`);
+}
 // __VERIFIER_atomic_* stay visible so that the runtime can recognise them by name (dladdr)
 const exportsMap = '{ global: weft_runtime_open; __VERIFIER_atomic_*; local: *; };\n';
 
@@ -75,8 +96,9 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
     ...(options.includeDirs ?? []).flatMap((dir) => ['-I', resolve(dir)]),
     ...splitFlags(options.cflags),
   ];
+  refuseInstrumentationFlags(flags);
   const key = hashText(
-    BUILD_FORMAT, process.cwd(), sources.join('\n'), flags.join('\0'), compilerVersion(), runtimeHash(),
+    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), compilerVersion(), runtimeHash(),
   );
   const cache = options.cacheDirectory ?? defaultCacheDirectory();
   if (!openedCaches.has(cache)) {
@@ -129,7 +151,7 @@ function compileOne(source: string, index: number, flags: string[], work: string
   const depfile = join(work, `${index}.d`);
   const compile = (extra: string[]) => {
     const args = [
-      '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+      ...HARNESS_FLAGS,
       '-I', includeDir, ...flags, ...extra, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
     ];
     const result = runTool(compilerCommand(), args);
@@ -140,6 +162,9 @@ function compileOne(source: string, index: number, flags: string[], work: string
   // entry and exit of __VERIFIER_atomic_* functions must be seen: instrument function calls
   if (definesAtomicFunctions(symbols.defined)) compile(['-finstrument-functions']);
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
+  // whatever the flags did, an object without the instrumentation would pass unchecked
+  if (!symbols.undefined.includes('__tsan_init'))
+    throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
   refuseUnsupported(object, symbols.undefined);
   refuseStaticTls(object);
   const table = join(work, `redefine-${index}.txt`);

@@ -33,6 +33,8 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'memset', 'memcpy', 'memmove',
     'malloc', 'calloc', 'realloc', 'reallocarray', 'free', 'posix_memalign', 'aligned_alloc', 'memalign',
     'strdup', 'strndup',
+    // the string functions that write, checked against the heap like memcpy
+    'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf', 'vsprintf', 'vsnprintf',
     // ending an execution
     '__assert_fail', 'abort', 'exit', '_exit', '_Exit', '__stack_chk_fail',
     // yielding and sleeping
