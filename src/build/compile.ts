@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
-import { includeDir, runtimeArchive } from '../paths.js';
+import { includeDir, runtimeObject } from '../paths.js';
 import { cacheError, defaultCacheDirectory, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
 import { definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
@@ -57,8 +57,8 @@ let runtimeIdentity: string | undefined;
 
 function runtimeHash(): string {
   if (runtimeIdentity === undefined) {
-    const archive = hashFile(runtimeArchive);
-    if (!archive) throw new BuildError('toolchain', `weft's runtime is not built (${runtimeArchive}): run npm install in the weft package`);
+    const archive = hashFile(runtimeObject);
+    if (!archive) throw new BuildError('toolchain', `weft's runtime is not built (${runtimeObject}): run npm install in the weft package`);
     runtimeIdentity = hashText(archive, hashFile(join(includeDir, 'weft.h')) ?? '');
   }
   return runtimeIdentity;
@@ -242,7 +242,7 @@ function link(objects: string[], library: string, work: string): void {
   const exportsFile = join(work, 'exports.map');
   writeFileSync(exportsFile, exportsMap);
   const result = runTool(compilerCommand(), [
-    '-shared', '-o', library, ...objects, runtimeArchive,
+    '-shared', '-o', library, ...objects, runtimeObject,
     '-Wl,-z,relro,-z,now', '-Wl,--no-undefined', '-Wl,--undefined=weft_runtime_open',
     `-Wl,--version-script=${exportsFile}`, '-lm', '-ldl',
   ]);

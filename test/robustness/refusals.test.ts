@@ -22,3 +22,16 @@ describe('refused before running', () => {
     expect(run.stderr).toMatch(/refused\.c:\d+: /);
   });
 });
+
+describe("the runtime's internal names are its own", () => {
+  it('a harness may define functions and variables named like runtime internals', () => {
+    const file = writeHarness(
+      '#include <weft.h>\nint race_visible(int x) { return x + 1; }\nvoid output_append(void) {}\nint sched_point = 3;\n' +
+        'int main(void) { output_append(); return race_visible(1) != 2 || sched_point != 3; }\n',
+      'names.c',
+    );
+    const run = runCli(['check', file]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
