@@ -31,3 +31,27 @@ describe('compare-exchange: a failed CAS only reads where it ran, but may win el
     expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('last thread won') } });
   });
 });
+
+describe('free and atomics on the heap', () => {
+  it.each(strategies)('%s: a free conflicts with every access to its block (sc mode)', async (strategy) => {
+    const test = await check('soundness/free_then_use.c', strategy, { mode: 'sc' });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: expect.stringContaining('use after free') } });
+  });
+
+  it.each(strategies)('%s: the first bad access of a refcount bug is the atomic decrement on the freed block', async (strategy) => {
+    const test = await check('soundness/refcount.c', strategy, { cflags: '-DBUGGY' });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: expect.stringContaining('use after free') } });
+    expect(test.bug?.location?.line).toBe(17);
+    const correct = await check('soundness/refcount.c', strategy);
+    expect(correct.status).toBe('pass');
+  });
+
+  it('atomic loads, stores and read-modify-writes on freed or out-of-bounds memory are memory bugs', async () => {
+    const tests = (await checkAllInterleavings(fixture('soundness/atomic_after_free.c'))).tests;
+    expect(tests.map((test) => [test.name, test.status, test.bug?.message.split(':')[0]])).toEqual([
+      ['store_after_free', 'fail', 'use after free'],
+      ['load_out_of_bounds', 'fail', 'heap access out of bounds'],
+      ['fetch_add_after_free', 'fail', 'use after free'],
+    ]);
+  });
+});

@@ -8,6 +8,7 @@
 #define LOAD_BODY(type)                                                    \
   uintptr_t pc = WEFT_CALLER_PC();                                         \
   sched_point(WEFT_OP_ATOMIC_LOAD, (uintptr_t)a, 0, pc);                   \
+  heap_check_atomic((uintptr_t)a, sizeof(type), pc);                       \
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v);                                \
   sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
@@ -18,6 +19,7 @@
     (void)mo;                                                                              \
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
     sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
+    heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
     sched_record_value((uint64_t)(int64_t)old);                                            \
@@ -33,7 +35,9 @@
   }                                                                                                \
   WEFT_HIDDEN void __tsan_atomic##bits##_store(volatile type *a, type v, int mo) {                 \
     (void)mo;                                                                                      \
-    sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, WEFT_CALLER_PC());       \
+    uintptr_t pc = WEFT_CALLER_PC();                                                               \
+    sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                     \
+    heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
   }                                                                                                \
   RMW(bits, type, exchange, v)                                                                     \
@@ -46,6 +50,7 @@
   static int cas##bits(volatile type *a, type *expected_in, type v, uintptr_t pc) {                \
     type expected = *expected_in;                                                                  \
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
+    heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     type old = *a;                                                                                 \
     sched_record_value((uint64_t)(int64_t)old);                                                    \
     if (old == expected) {                                                                         \

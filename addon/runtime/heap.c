@@ -128,16 +128,16 @@ WEFT_HIDDEN void *weft_calloc(size_t count, size_t size) {
   return allocate(total, ALIGNMENT, WEFT_CALLER_PC()); /* the arena is zeroed */
 }
 
-WEFT_HIDDEN void weft_free(void *pointer) {
-  uintptr_t pc = WEFT_CALLER_PC();
-  if (!pointer) return;
+/* Freeing is a scheduling point: it conflicts with every access to the block (op FREE,
+ * whose value is the block's size), so exploration orders it against them. The checks
+ * come after it, once the free really happens: another thread may free the block while
+ * this one waits there. */
+static void free_block(void *pointer, uintptr_t pc) {
   if (!heap_contains((uintptr_t)pointer))
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not a heap block", pointer);
   struct block *header = header_of(pointer);
   uintptr_t address = (uintptr_t)pointer;
-  /* a racy block (see race.c): its free is a scheduling point like the accesses it races with */
-  int visible = weft_rt->visible_count && race_visible(address);
-  if (visible) sched_point(WEFT_OP_PLAIN_WRITE, address, header->size, pc);
+  sched_point(WEFT_OP_FREE, address, header->size, pc);
   if (shadow_heap_state(address - SHADOW_GRANULE) != HEAP_UNALLOCATED) /* a block starts after its header */
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not the start of a heap block", pointer);
   if (shadow_heap_state(address) != HEAP_LIVE) {
@@ -145,19 +145,33 @@ WEFT_HIDDEN void weft_free(void *pointer) {
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
   }
   /* freeing writes the whole block: a use by another thread not ordered with it races */
-  if (!visible && weft_access_mode == ACCESSES_CHECKED) race_check(1, address, (uint32_t)header->size, pc);
+  if (weft_access_mode == ACCESSES_CHECKED) race_check(1, address, (uint32_t)header->size, pc);
   release(header, pointer, pc);
+}
+
+WEFT_HIDDEN void weft_free(void *pointer) {
+  if (pointer) free_block(pointer, WEFT_CALLER_PC());
 }
 
 WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
   uintptr_t pc = WEFT_CALLER_PC();
   void *fresh = allocate(size, ALIGNMENT, pc);
   if (pointer && fresh) {
-    struct block *old = header_of(pointer);
-    memcpy(fresh, pointer, old->size < size ? old->size : size);
-    release(old, pointer, pc);
+    size_t kept = heap_contains((uintptr_t)pointer) ? header_of(pointer)->size : 0;
+    if (kept > size) kept = size;
+    memory_access(0, pointer, kept, pc);
+    memcpy(fresh, pointer, kept);
+    free_block(pointer, pc);
   }
   return fresh;
+}
+
+/* Atomics skip memory.c's access hooks: an atomic access to the heap arena is checked
+ * here, after its scheduling point (use after free, out of bounds). */
+void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  if (r && r->in_execution && address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base))
+    heap_check(address, size, pc);
 }
 
 WEFT_HIDDEN void *weft_reallocarray(void *pointer, size_t count, size_t size) {

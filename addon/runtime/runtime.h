@@ -235,6 +235,7 @@ WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void heap_reset(void);
 WEFT_HIDDEN int heap_contains(uintptr_t address);
 WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
+WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 
 /* snapshot.c */
