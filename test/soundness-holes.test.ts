@@ -55,3 +55,20 @@ describe('free and atomics on the heap', () => {
     ]);
   });
 });
+
+describe("SV-COMP: a program's own reach_error() / __VERIFIER_error()", () => {
+  it.each(['', '-DSTATIC', '-DASSERT_FAIL', '-DABORT', '-DVERIFIER_ERROR'])('defined %s: reaching a call of it is the error', async (cflags) => {
+    for (const strategy of strategies) {
+      const test = await check('soundness/reach_error_defined.c', strategy, { cflags, mode: 'sc' });
+      expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringMatching(/(reach_error|__VERIFIER_error)\(\) called/) } });
+      expect(test.bug?.location?.line).toBe(36);
+    }
+  });
+
+  it('a call no interleaving reaches: the program passes', async () => {
+    for (const strategy of strategies) {
+      const test = await check('soundness/reach_error_defined.c', strategy, { cflags: '-DUNREACHABLE', mode: 'sc' });
+      expect(test.status).toBe('pass');
+    }
+  });
+});

@@ -2,7 +2,8 @@
  * __VERIFIER_error() fail, __VERIFIER_assume() prunes, __VERIFIER_nondet_*() are choice
  * points over the configured domain, and __VERIFIER_atomic_begin/end (or a function
  * named __VERIFIER_atomic_*) run without interruption. Weak: a program may define
- * reach_error itself. */
+ * reach_error itself; reaching a call of it is still the error (the build instruments
+ * function entries of such a program, seen below). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -69,7 +70,11 @@ static int is_atomic_function(void *function) {
 }
 
 SVCOMP void __cyg_profile_func_enter(void *function, void *call_site) {
-  (void)call_site;
+  /* the program's own definitions, if any, replaced the weak ones above */
+  if (function == (void *)reach_error && weft_rt && weft_rt->in_execution)
+    execution_fail(WEFT_OUTCOME_ASSERTION, (uintptr_t)call_site, "reach_error() called");
+  if (function == (void *)__VERIFIER_error && weft_rt && weft_rt->in_execution)
+    execution_fail(WEFT_OUTCOME_ASSERTION, (uintptr_t)call_site, "__VERIFIER_error() called");
   if (is_atomic_function(function)) __VERIFIER_atomic_begin();
 }
 

@@ -7,7 +7,7 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { includeDir, runtimeObject } from '../paths.js';
 import { cacheError, defaultCacheDirectory, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
-import { definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
+import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { compilerCommand, compilerVersion, runTool } from './toolchain.js';
 
 export interface BuildOptions {
@@ -38,6 +38,8 @@ const BUILD_FORMAT = '3-verified';
  */
 const HARNESS_FLAGS = [
   '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  // a static function inlined everywhere still shows in the symbol table (a program's own reach_error)
+  '-fkeep-static-functions',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf'].map((name) => `-fno-builtin-${name}`),
 ];
@@ -159,8 +161,11 @@ function compileOne(source: string, index: number, flags: string[], work: string
   };
   compile([]);
   const symbols = symbolTable(object);
-  // entry and exit of __VERIFIER_atomic_* functions must be seen: instrument function calls
-  if (definesAtomicFunctions(symbols.defined)) compile(['-finstrument-functions']);
+  // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
+  // reach_error (reaching it is the error, whatever its body, even inlined), must be
+  // seen: instrument function calls
+  const errorFunctions = definedErrorFunctions(symbols.defined);
+  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) compile(['-finstrument-functions']);
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
   // whatever the flags did, an object without the instrumentation would pass unchecked
   if (!symbols.undefined.includes('__tsan_init'))
@@ -169,7 +174,9 @@ function compileOne(source: string, index: number, flags: string[], work: string
   refuseStaticTls(object);
   const table = join(work, `redefine-${index}.txt`);
   writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
-  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, object]);
+  // a static reach_error becomes global, so that the runtime's weak one resolves to it
+  const globalized = errorFunctions.map((name) => `--globalize-symbol=${name}`);
+  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, ...globalized, object]);
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
 }

@@ -53,6 +53,11 @@ export function usesSvcomp(symbols: readonly string[]): boolean {
   return symbols.some((symbol) => symbol.startsWith('__VERIFIER_') || symbol === 'reach_error');
 }
 
+/** SV-COMP's error functions that the program defines itself: reaching one is the error, whatever its body. */
+export function definedErrorFunctions(definedSymbols: readonly string[]): string[] {
+  return definedSymbols.filter((symbol) => symbol === 'reach_error' || symbol === '__VERIFIER_error');
+}
+
 /** Functions named __VERIFIER_atomic_* (but not begin/end) run without interruption. */
 export function definesAtomicFunctions(definedSymbols: readonly string[]): boolean {
   return definedSymbols.some((symbol) => /^__VERIFIER_atomic_/.test(symbol) && !/^__VERIFIER_atomic_(begin|end)$/.test(symbol));
