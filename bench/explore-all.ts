@@ -19,17 +19,19 @@ export interface Observed {
   truncated: boolean;
 }
 
-export function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Observed {
+// Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
+// worker does not starve the worker's messages to Vitest (they time out after 60 s).
+export async function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Promise<Observed> {
   const library = buildHarness(file).library;
   const harness = borrowHarness(library);
   try {
-    return explore(harness, strategy, maxBound, mode, limit);
+    return await explore(harness, strategy, maxBound, mode, limit);
   } finally {
     returnHarness(library, harness);
   }
 }
 
-function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Observed {
+async function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Promise<Observed> {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {
@@ -38,6 +40,7 @@ function explore(harness: NativeHarness, strategy: string, maxBound: number, mod
   };
   const observed: Observed = { executions: 0, classes: new Set(), repeats: 0, wasted: 0, outputs: new Set(), truncated: false };
   const none = new Float64Array([0, 1]);
+  let sliceEnd = performance.now() + 50;
   for (let bound = 0; bound <= (explorer.bounded ? maxBound : 0); bound++) {
     if (!explorer.beginBound(bound)) break;
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
@@ -46,6 +49,10 @@ function explore(harness: NativeHarness, strategy: string, maxBound: number, mod
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       if (outcome !== 0) throw new Error(`execution ended with outcome ${outcome}: ${harness.result().message}`);
+      if (performance.now() >= sliceEnd) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + 50;
+      }
       view.steps = trace.status[0]!;
       const { libraryBase, heapBase } = harness.result();
       const fingerprint = happensBeforeClass(view, (object) =>

@@ -17,13 +17,13 @@ export interface Soundness {
   optimal: { executions: number; wasted: number };
 }
 
-export function checkSoundness(file: string, shape: ProgramShape, maxBound: number, limit = Infinity): Soundness {
+export async function checkSoundness(file: string, shape: ProgramShape, maxBound: number, limit = Infinity): Promise<Soundness> {
   const mode = shape.plain ? 'sc' : 'drf';
   const problems: string[] = [];
   for (let bound = 0; bound <= maxBound; bound++) {
-    const dfs = exploreAll(file, 'dfs', bound, mode);
+    const dfs = await exploreAll(file, 'dfs', bound, mode);
     for (const strategy of ['bpor', 'hbcache']) {
-      const reduced = exploreAll(file, strategy, bound, mode);
+      const reduced = await exploreAll(file, strategy, bound, mode);
       problems.push(
         ...setDifferences(`bound ${bound}: classes`, dfs.classes, reduced.classes, strategy),
         ...setDifferences(`bound ${bound}: final states`, dfs.outputs, reduced.outputs, strategy),
@@ -32,10 +32,10 @@ export function checkSoundness(file: string, shape: ProgramShape, maxBound: numb
       if (strategy === 'hbcache' && reduced.repeats > 0) problems.push(`bound ${bound}: hbcache ran ${reduced.repeats} executions of classes it had already seen`);
     }
   }
-  const optimal = exploreAll(file, 'optimal', 0, mode);
+  const optimal = await exploreAll(file, 'optimal', 0, mode);
   const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };
   if (optimal.wasted > 0) problems.push(`optimal wasted ${optimal.wasted} runs (abandoned as redundant)`);
-  const everything = exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
+  const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
   if (everything.truncated) return { problems, optimalUnchecked: true, optimal: optimalRuns };
   problems.push(
     ...setDifferences('unbounded: classes', everything.classes, optimal.classes, 'optimal'),

@@ -36,7 +36,7 @@ for (let seed = first; seed < first + seeds; seed++) {
   const shape = randomShape(seed);
   const file = join(dir, `random_${seed}.c`);
   writeFileSync(file, randomProgram(seed, shape));
-  const { problems, optimalUnchecked: unchecked, optimal } = checkSoundness(file, shape, bound, limit);
+  const { problems, optimalUnchecked: unchecked, optimal } = await checkSoundness(file, shape, bound, limit);
   if (unchecked) optimalUnchecked++;
   optimalExecutions += optimal.executions;
   optimalWasted += optimal.wasted;

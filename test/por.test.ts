@@ -61,12 +61,12 @@ describe("hbcache: seed 001's Algorithm 2 (happens-before states, context bounds
     expect(test).toMatchObject({ status: 'fail', bound: 0, bug: { kind: 'assertion', preemptions: 0 } });
   });
 
-  it('runs exactly one execution per happens-before class dfs sees, at bounds 0-4 (work-stealing queue)', () => {
+  it('runs exactly one execution per happens-before class dfs sees, at bounds 0-4 (work-stealing queue)', async () => {
     const file = fixture('seeds/work_stealing_queue.c');
     const counts = [];
     for (let bound = 0; bound <= 4; bound++) {
-      const dfs = exploreAll(file, 'dfs', bound, 'drf');
-      const hbcache = exploreAll(file, 'hbcache', bound, 'drf');
+      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
+      const hbcache = await exploreAll(file, 'hbcache', bound, 'drf');
       expect(hbcache.classes).toEqual(dfs.classes);
       expect(hbcache.repeats).toBe(0);
       expect(hbcache.executions).toBe(dfs.classes.size);
@@ -101,10 +101,10 @@ describe('soundness on random programs', () => {
   // 55: bpor once missed a bound-2 behaviour there (a free switch to the racing thread)
   const seeds = [...Array.from({ length: 12 }, (_, i) => i + 1), 55];
 
-  it.each(seeds)('seed %i: bpor and hbcache see the classes and final states dfs sees at bounds 0-3; optimal sees every class once, wasting no run', (seed) => {
+  it.each(seeds)('seed %i: bpor and hbcache see the classes and final states dfs sees at bounds 0-3; optimal sees every class once, wasting no run', async (seed) => {
     const shape = randomShape(seed);
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
-    expect(checkSoundness(file, shape, 3)).toMatchObject({ problems: [], optimalUnchecked: false });
+    expect(await checkSoundness(file, shape, 3)).toMatchObject({ problems: [], optimalUnchecked: false });
     writeFileSync(join(dirname(file), 'checked'), 'ok');
   });
 });
