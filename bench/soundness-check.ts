@@ -32,7 +32,7 @@ export async function checkSoundness(file: string, shape: ProgramShape, maxBound
       if (strategy === 'hbcache' && reduced.repeats > 0) problems.push(`bound ${bound}: hbcache ran ${reduced.repeats} executions of classes it had already seen`);
     }
   }
-  const optimal = await exploreAll(file, 'optimal', 0, mode);
+  const optimal = await exploreAll(file, 'optimal', Number.POSITIVE_INFINITY, mode);
   const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };
   if (optimal.wasted > 0) problems.push(`optimal wasted ${optimal.wasted} runs (abandoned as redundant)`);
   const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit);

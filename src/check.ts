@@ -123,7 +123,8 @@ export function resolveSettings(options: CheckOptions): Settings {
   if (!strategyNames().includes(strategy))
     throw new OptionError(`unknown strategy '${strategy}' (expected one of: ${strategyNames().join(', ')})`);
   return {
-    maxBound: wholeNumber('maxBound', options.maxBound, defaults.maxBound, 0, MAX_BOUND),
+    // Infinity: no preemption bound (optimal then verifies completely in one pass)
+    maxBound: options.maxBound === Number.POSITIVE_INFINITY ? options.maxBound : wholeNumber('maxBound', options.maxBound, defaults.maxBound, 0, MAX_BOUND),
     strategy,
     mode,
     maxExecutions: wholeNumber('maxExecutions', options.maxExecutions, defaults.maxExecutions, 1),

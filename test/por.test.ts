@@ -24,18 +24,40 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     [3, 3, 1680],
   ])('%i threads x %i locked increments: (NK)!/(K!)^N = %i executions', async (threads, increments, expected) => {
     expect(factorial(threads * increments) / factorial(increments) ** threads).toBe(expected);
-    const test = await executions('por/locked_increments.c', 'optimal', { cflags: `-DTHREADS=${threads} -DINCREMENTS=${increments}` });
+    const test = await executions('por/locked_increments.c', 'optimal', { cflags: `-DTHREADS=${threads} -DINCREMENTS=${increments}`, maxBound: Infinity });
     expect(test).toMatchObject({ executions: expected, complete: true });
   });
 
   it.each([1, 2, 3, 4])('%i readers and one writer of an atomic: 2^R executions', async (readers) => {
-    const test = await executions('por/readers_writer.c', 'optimal', { cflags: `-DREADERS=${readers}` });
+    const test = await executions('por/readers_writer.c', 'optimal', { cflags: `-DREADERS=${readers}`, maxBound: Infinity });
     expect(test).toMatchObject({ executions: 2 ** readers, complete: true });
   });
 
   it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
-    const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7' });
+    const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7', maxBound: Infinity });
     expect(test).toMatchObject({ executions: 1, complete: true });
+  });
+});
+
+describe('optimal under a preemption bound: each class within the bound once', () => {
+  it('sees the classes dfs sees at bounds 0-4, each exactly once (work-stealing queue)', async () => {
+    const file = fixture('seeds/work_stealing_queue.c');
+    for (let bound = 0; bound <= 4; bound++) {
+      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
+      const optimal = await exploreAll(file, 'optimal', bound, 'drf');
+      expect([bound, optimal.classes]).toEqual([bound, dfs.classes]);
+      expect([bound, optimal.executions, optimal.repeats]).toEqual([bound, dfs.classes.size, 0]);
+    }
+  });
+
+  it('6 readers and one writer of an atomic at bound 3: the 2^6 classes, complete', async () => {
+    const test = await executions('por/readers_writer.c', 'optimal', { cflags: '-DREADERS=6', maxBound: 3 });
+    expect(test).toMatchObject({ executions: 64, complete: true });
+  });
+
+  it("finds Figure 1's behaviour at bound 0 and shows it with no preemption", async () => {
+    const test = (await checkAllInterleavings(fixture('seeds/figure1.c'), { strategy: 'optimal', maxBound: 0 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bound: 0, bug: { kind: 'assertion', preemptions: 0 } });
   });
 });
 

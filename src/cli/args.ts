@@ -17,7 +17,7 @@ export interface Command {
 }
 
 export const usage = `usage:
-  weft check FILE.c... [--test NAME]... [--max-bound N] [--strategy NAME] [--mode drf|sc]
+  weft check FILE.c... [--test NAME]... [--max-bound N|unbounded] [--strategy NAME] [--mode drf|sc]
                        [--max-executions N] [--time-budget-ms N] [--max-steps N] [--seed N]
                        [--json] [--cflags "..."] [-I DIR]... [--source FILE.c]...
                        [--nondet-domain 0,1,...] [--spurious-wakeups]
@@ -55,7 +55,10 @@ export function parseArgs(argv: readonly string[]): Command {
       if (next === undefined) throw new UsageError(`${flag} needs a value`);
       return next;
     };
-    if (flag in numberFlags) {
+    if (flag === '--max-bound' && (inlineValue ?? rest[i + 1]) === 'unbounded') {
+      value();
+      options.maxBound = Number.POSITIVE_INFINITY;
+    } else if (flag in numberFlags) {
       const text = value();
       if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`${flag} needs a whole number below 2^53, got '${text}'`);
       (options as Record<string, number>)[numberFlags[flag]!] = Number(text);

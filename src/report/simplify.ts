@@ -1,9 +1,10 @@
 // Counterexample simplification: among the executions with the same happens-before as
-// the failing one, find one with fewer thread switches, so that the trace reads as a few
-// blocks. Greedy: keep the running thread going while its next step's dependencies are
-// done. The candidate is replayed and kept only if it fails in the same way with no more
-// preemptions.
+// the failing one, show one with the fewest preemptions (FewestPreemptions), then one
+// with fewer thread switches, so that the trace reads as a few blocks (greedy: keep the
+// running thread going while its next step's dependencies are done). Each candidate is
+// replayed and kept only if it fails in the same way with no more preemptions.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
+import { FewestPreemptions } from '../explore/fewest-preemptions.js';
 import { type FailingExecution, copyFailure } from '../explore/driver.js';
 import { type ExecutionView, decisionAt } from '../explore/strategy.js';
 import type { NativeHarness } from '../native/addon.js';
@@ -18,16 +19,36 @@ export interface ReplayContext {
 }
 
 export function simplify(failure: FailingExecution, context: ReplayContext): FailingExecution {
-  const { execution } = failure;
-  if (execution.steps > MAX_STEPS || execution.steps < 3) return failure;
+  if (failure.execution.steps > MAX_STEPS || failure.execution.steps < 3) return failure;
+  const cheapest = tryOrder(failure, cheapestOrder(failure), context);
+  const { execution } = cheapest;
   const order = reorder(execution);
-  if (!order || switches(execution, order) >= switches(execution, identity(execution.steps))) return failure;
-  const decisions = Uint16Array.from(order, (step) => decisionAt(execution, step));
-  const outcome = context.replay(decisions);
+  if (!order || switches(execution, order) >= switches(execution, identity(execution.steps))) return cheapest;
+  return tryOrder(cheapest, order, context);
+}
+
+/** The failing execution replayed along `order`, if it fails the same way with no more preemptions. */
+function tryOrder(failure: FailingExecution, order: number[] | undefined, context: ReplayContext): FailingExecution {
+  if (!order) return failure;
+  const { execution } = failure;
+  const outcome = context.replay(Uint16Array.from(order, (step) => decisionAt(execution, step)));
   if (outcome !== failure.outcome) return failure;
   const candidate = copyFailure(context.harness, { steps: context.harness.trace().status[0]!, outcome });
   const same = candidate.result.message === failure.result.message && candidate.preemptions <= failure.preemptions;
   return same ? candidate : failure;
+}
+
+/** A schedule of the failing execution's happens-before with fewer preemptions, the failing step last. */
+function cheapestOrder(failure: FailingExecution): number[] | undefined {
+  const { execution } = failure;
+  const fewest = new FewestPreemptions();
+  fewest.begin();
+  for (let step = 0; step < execution.steps; step++) fewest.push(execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
+  for (let bound = 0; bound < failure.preemptions; bound++) {
+    if (!fewest.fitsWithin(bound, execution.steps - 1)) continue;
+    return fewest.order(); // undefined when the search gave up: no guess is replayed
+  }
+  return undefined;
 }
 
 const identity = (n: number) => Array.from({ length: n }, (_, i) => i);
