@@ -1,9 +1,9 @@
 // The same C tests driven from TypeScript: the buggy pop must fail, the real one pass.
-// In your own project: import { checkAllInterleavings } from 'weft' and import 'weft/matchers'.
+// Imports weft by its package name, as your own project will.
 import { describe, expect, it } from 'vitest';
 
-import { checkAllInterleavings } from '../../dist/src/index.js';
-import '../../dist/src/vitest/matchers.js';
+import { checkAllInterleavings } from 'weft';
+import 'weft/matchers';
 
 const file = new URL('./stack.test.c', import.meta.url).pathname;
 
