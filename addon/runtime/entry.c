@@ -11,7 +11,10 @@
 #include "runtime.h"
 
 #define STACK_SIZE ((size_t)1 << 20)
-#define GUARD_SIZE ((size_t)4096)
+/* Stacks are adjacent: a frame larger than the guard below one lands in the next
+ * thread's stack. Harness code and the runtime are built with stack-clash probes (no
+ * frame skips a page); the large guard covers code built without them (libc's). */
+#define GUARD_SIZE ((size_t)1 << 20)
 
 static void *map_or_report(size_t size, const char *what, char *error, uint32_t error_size) {
   void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -23,12 +26,13 @@ static void *map_or_report(size_t size, const char *what, char *error, uint32_t 
 }
 
 static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
+  r->stack_guard_size = GUARD_SIZE;
   r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
   r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
   if (!r->stacks) return -1;
   for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++)
     if (mprotect(r->stacks + i * r->stack_slot_size, GUARD_SIZE, PROT_NONE) != 0) {
-      snprintf(error, error_size, "cannot protect a stack guard page: %s", strerror(errno));
+      snprintf(error, error_size, "cannot protect a stack guard region: %s", strerror(errno));
       return -1;
     }
   return 0;
@@ -79,6 +83,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.test_line = api_test_line;
   r->api.run = sched_run;
   r->api.on_fault = faults_handle;
+  r->api.on_hang = faults_hang;
+  r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;
   /* last, so that the snapshot holds weft_rt already set */

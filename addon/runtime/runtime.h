@@ -133,9 +133,10 @@ struct runtime {
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
+  uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
 
-  char *stacks;          /* WEFT_MAX_THREADS slots, each a guard page then the stack */
-  size_t stack_slot_size;
+  char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
+  size_t stack_slot_size, stack_guard_size;
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
 
@@ -173,6 +174,9 @@ WEFT_HIDDEN uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_
                                const struct weft_run_options *options);
 
 static inline struct thread *current_thread(void) { return &weft_rt->threads[weft_rt->current]; }
+
+/* limits.c */
+WEFT_HIDDEN uint32_t step_limit_outcome(const struct runtime *r);
 
 /* threads.c */
 WEFT_HIDDEN struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uintptr_t pc);
@@ -253,5 +257,6 @@ WEFT_HIDDEN int tests_invoke(uint32_t index); /* returns main's status, 0 for WE
 
 /* faults.c */
 WEFT_HIDDEN int faults_handle(int signal, siginfo_t *info, void *context);
+WEFT_HIDDEN int faults_hang(int signal, void *context, uint32_t timeout_ms);
 
 #endif

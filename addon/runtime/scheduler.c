@@ -94,7 +94,7 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
 static void decide(struct runtime *r) {
   struct thread *current = &r->threads[r->current];
   if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
-  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(WEFT_OUTCOME_LIVELOCK, 0);
+  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
   /* the current thread ran the last decided step (steps since are its weft_choose values) */
   if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
 
@@ -215,7 +215,7 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (!r || !r->in_execution || n <= 1) return 0;
   if (n > 65535) execution_fail(WEFT_OUTCOME_MISUSE, pc, "weft_choose(%u): at most 65535 values", n);
-  if (r->step >= r->max_steps) execution_end(WEFT_OUTCOME_LIVELOCK, pc);
+  if (r->step >= r->max_steps) execution_end(step_limit_outcome(r), pc);
   uint32_t value = 0;
   if (r->step < r->decision_count) {
     value = r->decisions[r->step];
