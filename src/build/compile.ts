@@ -38,6 +38,9 @@ const BUILD_FORMAT = '3-verified';
  */
 const HARNESS_FLAGS = [
   '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  // every frame touches its pages in order: a large frame or alloca meets the guard below
+  // its thread's stack instead of jumping it into the next stack or the heap
+  '-fstack-clash-protection',
   // a static function inlined everywhere still shows in the symbol table (a program's own reach_error)
   '-fkeep-static-functions',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
