@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../../src/index.js';
-import { fixture } from '../support/harness.js';
+import { fixture, runCli } from '../support/harness.js';
 
 async function results(file: string, options: CheckOptions = {}): Promise<Map<string, TestResult>> {
   const result = await checkAllInterleavings(fixture(`robustness/${file}`), options);
@@ -61,5 +61,25 @@ describe('maxSteps reached', () => {
   it('by threads that only repeat the same steps with the same values is a livelock', async () => {
     const test = (await checkAllInterleavings(fixture('detectors/livelock.c'), { maxSteps: 2000 })).tests[0];
     expect(test?.bug?.kind).toBe('livelock');
+  });
+});
+
+describe('code the loader would run outside every execution', () => {
+  it("a constructor runs in every execution as harness code: the thread it starts is explored", async () => {
+    const test = (await results('constructor_starts_a_thread.c')).get('sees_what_the_constructor_did');
+    // it allocated and counted once per execution; its thread had not run yet in the first
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: "the constructor's thread has not published yet" } });
+    expect(test?.bug?.steps[0]).toMatchObject({ thread: 0, op: 'create', target: 'T1', location: { line: 24 } });
+    await expectCheckerAlive();
+  });
+
+  it.each([
+    ['an atexit handler', [], /exit_handlers\.c:15: 'atexit' is not supported by weft: exit handlers would run when the checker exits/],
+    ['a destructor', ['--cflags=-DWITH_DESTRUCTOR'], /exit_handlers\.c:8: destructors \(__attribute__\(\(destructor\)\)\) are not supported by weft/],
+  ])('%s is refused before anything runs', (_, flags, message) => {
+    const run = runCli(['check', fixture('robustness/exit_handlers.c'), ...flags]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
   });
 });
