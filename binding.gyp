@@ -13,6 +13,7 @@
         "addon/runtime/entry.c",
         "addon/runtime/faults.c",
         "addon/runtime/fiber.c",
+        "addon/runtime/globals.c",
         "addon/runtime/heap.c",
         "addon/runtime/keys.c",
         "addon/runtime/limits.c",

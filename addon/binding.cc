@@ -228,7 +228,13 @@ class Harness : public Napi::ObjectWrap<Harness> {
     std::string instance = PrivateInstance(path);
     // RTLD_LOCAL: every harness keeps its own runtime; RTLD_NOW: fail here, not mid-run.
     handle_ = dlopen(instance.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (instance != path) unlink(instance.c_str());  // stays mapped
+    Open(env, path);
+    // after the runtime read the library's symbol table from the file; stays mapped
+    if (instance != path) unlink(instance.c_str());
+  }
+
+ private:
+  void Open(Napi::Env env, const std::string& path) {
     if (!handle_) {
       Napi::Error::New(env, std::string("cannot load harness: ") + dlerror()).ThrowAsJavaScriptException();
       return;
@@ -253,7 +259,6 @@ class Harness : public Napi::ObjectWrap<Harness> {
     InstallFaultHandlers();
   }
 
- private:
   Napi::Value Tests(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     Napi::Array tests = Napi::Array::New(env, api_->test_count);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -15,6 +16,17 @@
  * thread's stack. Harness code and the runtime are built with stack-clash probes (no
  * frame skips a page); the large guard covers code built without them (libc's). */
 #define GUARD_SIZE ((size_t)1 << 20)
+
+union weft_state_page weft_state __attribute__((section(".bss.weft_state"), aligned(WEFT_STATE_PAGE)));
+
+/* weft_rt's page becomes read-only: a harness write that ran over the globals before it
+ * faults there (a crash of the execution) instead of redirecting the runtime. */
+static int protect_state(char *error, uint32_t error_size) {
+  if ((long)sizeof weft_state % sysconf(_SC_PAGESIZE) != 0) return 0; /* pages larger than the state page */
+  if (mprotect(&weft_state, sizeof weft_state, PROT_READ) == 0) return 0;
+  snprintf(error, error_size, "cannot protect the runtime's state page: %s", strerror(errno));
+  return -1;
+}
 
 static void *map_or_report(size_t size, const char *what, char *error, uint32_t error_size) {
   void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -87,8 +99,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;
-  /* last, so that the snapshot holds weft_rt already set */
-  if (snapshot_take(error, error_size) || shadow_open(error, error_size) || race_open(error, error_size)) {
+  if (snapshot_take(error, error_size) || globals_open(self.dli_fname, error, error_size) ||
+      shadow_open(error, error_size) || race_open(error, error_size) || protect_state(error, error_size)) {
     weft_rt = NULL;
     return NULL;
   }

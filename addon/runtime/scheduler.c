@@ -13,8 +13,6 @@
 
 #include "runtime.h"
 
-struct runtime *weft_rt;
-uint32_t weft_access_mode;
 
 static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
 
@@ -253,7 +251,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   if (t->unrecorded_write) finish_write_record(r, t);
   collect_result(r, outcome, pc);
   r->in_execution = 0;
-  weft_access_mode = ACCESSES_IGNORED;
+  r->access_mode = ACCESSES_IGNORED;
   fiber_switch(&t->stack_pointer, r->scheduler_stack_pointer);
   __builtin_unreachable();
 }
@@ -317,7 +315,8 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->test = test;
   r->faulted = 0;
   struct thread *main_thread = thread_spawn(NULL, NULL, 0);
-  weft_access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
+  r->quiet_accesses = 0;
+  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
   r->in_execution = 1;
   fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
   if (r->faulted) {

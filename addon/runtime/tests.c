@@ -40,7 +40,7 @@ int tests_invoke(uint32_t index) {
     __start_weft_tests[index].body();
     return 0;
   }
-  static char program[] = "harness";
+  char program[] = "harness";
   char *argv[] = {program, NULL};
   return weft_user_main(1, argv);
 }
