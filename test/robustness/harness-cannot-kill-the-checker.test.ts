@@ -83,3 +83,18 @@ describe('code the loader would run outside every execution', () => {
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
   });
 });
+
+describe("writes off the end of a global are bugs, and cannot reach the runtime's state", () => {
+  it('a loop 12 or 20 bytes past an array and a 1 MB memcpy are out-of-bounds bugs; races are still found after them', async () => {
+    const tests = await results('global_overflow.c');
+    const loopMessage = "global access out of bounds: 4-byte write just past the end of 'table' (16 bytes)";
+    for (const name of ['writes_12_bytes_past_a_global_array', 'writes_20_bytes_past_a_global_array'])
+      expect(tests.get(name), name).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: loopMessage, location: { line: 15 } } });
+    expect(tests.get('copies_a_megabyte_past_a_global_array')).toMatchObject({
+      status: 'fail',
+      bug: { kind: 'memory', message: "global access out of bounds: 1048576-byte write at offset 0 of 'table' runs past its end (16 bytes)", location: { line: 23 } },
+    });
+    expect(tests.get('races_are_still_detected')).toMatchObject({ status: 'fail', bug: { kind: 'race' } });
+    await expectCheckerAlive();
+  });
+});
