@@ -17,15 +17,21 @@
  * frame skips a page); the large guard covers code built without them (libc's). */
 #define GUARD_SIZE ((size_t)1 << 20)
 
-union weft_state_page weft_state __attribute__((section(".bss.weft_state"), aligned(WEFT_STATE_PAGE)));
+/* In RELRO, which the loader makes read-only after relocation: a harness write that runs
+ * over its globals never reaches it (it is outside the data segment, and would fault), and
+ * restoring the globals leaves it alone. Set once, with its page writable for the moment. */
+struct runtime *weft_rt __attribute__((section(".data.rel.ro")));
 
-/* weft_rt's page becomes read-only: a harness write that ran over the globals before it
- * faults there (a crash of the execution) instead of redirecting the runtime. */
-static int protect_state(char *error, uint32_t error_size) {
-  if ((long)sizeof weft_state % sysconf(_SC_PAGESIZE) != 0) return 0; /* pages larger than the state page */
-  if (mprotect(&weft_state, sizeof weft_state, PROT_READ) == 0) return 0;
-  snprintf(error, error_size, "cannot protect the runtime's state page: %s", strerror(errno));
-  return -1;
+static int runtime_set(struct runtime *r, char *error, uint32_t error_size) {
+  uintptr_t page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+  void *page = (void *)((uintptr_t)&weft_rt & ~(page_size - 1));
+  if (mprotect(page, page_size, PROT_READ | PROT_WRITE) != 0) {
+    snprintf(error, error_size, "cannot set the runtime's state pointer: %s", strerror(errno));
+    return -1;
+  }
+  weft_rt = r;
+  mprotect(page, page_size, PROT_READ);
+  return 0;
 }
 
 static void *map_or_report(size_t size, const char *what, char *error, uint32_t error_size) {
@@ -80,10 +86,10 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
     return NULL;
   }
   r->library_base = (uintptr_t)self.dli_fbase;
-  weft_rt = r;
+  if (runtime_set(r, error, error_size)) return NULL;
   if (open_stacks(r, error, error_size) || heap_open(error, error_size) ||
       open_trace(r, trace_capacity, error, error_size) || tls_open(error, error_size)) {
-    weft_rt = NULL;
+    runtime_set(NULL, error, error_size);
     return NULL;
   }
   r->result.library_base = (double)r->library_base;
@@ -100,8 +106,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.trace = &r->trace;
   r->api.result = &r->result;
   if (snapshot_take(error, error_size) || globals_open(self.dli_fname, error, error_size) ||
-      shadow_open(error, error_size) || race_open(error, error_size) || protect_state(error, error_size)) {
-    weft_rt = NULL;
+      shadow_open(error, error_size) || race_open(error, error_size)) {
+    runtime_set(NULL, error, error_size);
     return NULL;
   }
   return &r->api;

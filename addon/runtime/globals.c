@@ -2,9 +2,8 @@
  * (every object the compiler emits has a symbol with a size, static ones included). An
  * access inside the data segment must stay inside one object: a write past the end of a
  * global array is reported as an out-of-bounds memory bug, like one past a heap block,
- * instead of silently overwriting the next global. Padding between objects, the bytes
- * past the last one up to the end of its page, and the runtime's own state page belong
- * to no object. Without a symbol table (a stripped library) the whole segment counts as
+ * instead of silently overwriting the next global. Padding between objects and the bytes
+ * past the last one up to the end of its page belong to no object. Without a symbol table (a stripped library) the whole segment counts as
  * one object: only the end of the segment is checked then. */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -51,12 +50,10 @@ static int map_symbol_table(const char *path, struct symbol_table *table) {
   return -1;
 }
 
-/* A harness global: a sized data object in the writable segment, not the runtime's page. */
+/* A harness global: a sized data object in the writable segment (the runtime keeps none there). */
 static int harness_object(const struct runtime *r, const ElfW(Sym) *symbol, uintptr_t *start) {
   if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT || symbol->st_size == 0 || symbol->st_shndx == SHN_UNDEF) return 0;
   *start = r->library_base + symbol->st_value;
-  uintptr_t page = (uintptr_t)&weft_state;
-  if (*start < page + sizeof weft_state && *start + symbol->st_size > page) return 0;
   return *start >= r->data_start && *start + symbol->st_size <= r->data_end;
 }
 
@@ -84,13 +81,7 @@ int globals_open(const char *library_path, char *error, uint32_t error_size) {
     }
   } else {
     r->symbol_table.count = 0;
-    uintptr_t state = (uintptr_t)&weft_state;
-    if (state >= r->data_start && state < r->data_end) {
-      mark(extent, 0, state - r->data_start);
-      mark(extent, state + sizeof weft_state - r->data_start, r->data_end - state - sizeof weft_state);
-    } else {
-      mark(extent, 0, r->data_end - r->data_start);
-    }
+    mark(extent, 0, r->data_end - r->data_start);
   }
   r->global_extent = extent;
   r->globals_size = size;

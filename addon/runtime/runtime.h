@@ -1,8 +1,8 @@
 /* Internal state of the weft runtime, shared by its files. Every mutable byte lives
  * in one mmap'd `struct runtime`, outside the harness library's data segment: restoring
  * the harness's globals never touches it, and a harness write past the end of a global
- * cannot reach it. The one pointer to it that the library holds, weft_rt, sits alone on a
- * page that is read-only once the runtime is open (entry.c). */
+ * cannot reach it. The one pointer to it that the library holds, weft_rt, lies in the
+ * library's RELRO part, read-only after relocation, outside the data segment (entry.c). */
 #ifndef WEFT_RUNTIME_H
 #define WEFT_RUNTIME_H
 
@@ -161,19 +161,7 @@ struct runtime {
   struct weft_runtime_api api;
 };
 
-/* The page that holds weft_rt (entry.c): as large as the largest page size of the
- * architecture, so that it can be made read-only without touching a harness global. */
-#if defined(__aarch64__)
-#define WEFT_STATE_PAGE 65536
-#else
-#define WEFT_STATE_PAGE 4096
-#endif
-union weft_state_page {
-  struct runtime *runtime;
-  char page[WEFT_STATE_PAGE];
-};
-extern union weft_state_page weft_state WEFT_HIDDEN;
-#define weft_rt (weft_state.runtime)
+extern struct runtime *weft_rt WEFT_HIDDEN; /* read-only: set through runtime_set (entry.c) */
 enum access_mode { ACCESSES_IGNORED = 0, ACCESSES_CHECKED = 1 /* drf: race detection */, ACCESSES_VISIBLE = 2 /* sc */ };
 
 /* fiber.c */

@@ -1,7 +1,6 @@
 /* The harness's initial state: its writable data (.data, .bss; RELRO excluded) is
  * copied once when the library is opened and written back before every execution, so
- * each execution starts from the program's initial state. The runtime's state page
- * (weft_rt, read-only) is the one part left alone. */
+ * each execution starts from the program's initial state. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <link.h>
@@ -66,15 +65,7 @@ int snapshot_take(char *error, uint32_t error_size) {
   return 0;
 }
 
-/* Around the runtime's own (read-only) state page, which lies among the globals. */
 void snapshot_restore(void) {
-  const struct runtime *r = weft_rt;
-  uintptr_t page = (uintptr_t)&weft_state, page_end = page + sizeof weft_state;
-  if (page_end <= r->data_start || page >= r->data_end) {
-    memcpy((void *)r->data_start, r->snapshot, r->data_end - r->data_start);
-    return;
-  }
-  memcpy((void *)r->data_start, r->snapshot, page - r->data_start);
-  if (page_end < r->data_end)
-    memcpy((void *)page_end, r->snapshot + (page_end - r->data_start), r->data_end - page_end);
+  struct runtime *r = weft_rt;
+  memcpy((void *)r->data_start, r->snapshot, r->data_end - r->data_start);
 }
