@@ -41,6 +41,16 @@ describe('a loop with no shared access is stopped by the watchdog', () => {
     await expectCheckerAlive();
   });
 
+  it('from the command line: --hang-timeout-ms, exit status 1, kind hang in the JSON', () => {
+    const run = runCli(['check', fixture('robustness/endless_local_loop.c'), '--hang-timeout-ms', '200', '--json']);
+    expect(run.status).toBe(1);
+    const { tests } = JSON.parse(run.stdout);
+    expect(tests.map((test: TestResult) => [test.name, test.status, test.bug?.kind])).toEqual([
+      ['loops_without_a_shared_access', 'fail', 'hang'],
+      ['runs_after_the_hang', 'pass', undefined],
+    ]);
+  });
+
   it('leaves alone an execution that keeps reaching scheduling points for longer than the limit', async () => {
     // one execution of 120,000 steps takes about 100 ms, twenty times the limit
     const tests = await results('long_but_finite.c', { hangTimeoutMs: 5, maxSteps: 200_000, maxBound: 0, strategy: 'dfs' });
