@@ -13,8 +13,10 @@
         "addon/runtime/entry.c",
         "addon/runtime/faults.c",
         "addon/runtime/fiber.c",
+        "addon/runtime/globals.c",
         "addon/runtime/heap.c",
         "addon/runtime/keys.c",
+        "addon/runtime/limits.c",
         "addon/runtime/memory.c",
         "addon/runtime/mutex.c",
         "addon/runtime/once.c",
@@ -34,7 +36,7 @@
         "addon/runtime/threads.c",
         "addon/runtime/tls.c"
       ],
-      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
+      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-fstack-clash-protection", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
       "cflags!": ["-fno-omit-frame-pointer"],
       "standalone_static_library": 1
     },

@@ -2,16 +2,24 @@
 // The trace lives in the runtime's memory and is exposed as typed arrays created once
 // per harness, so a run allocates no JavaScript objects.
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <napi.h>
 
@@ -54,18 +62,113 @@ void OnFault(int signal, siginfo_t* info, void* context) {
   ChainToPrevious(signal, info, context);
 }
 
+// The watchdog: harness code that runs for longer than its harness's hang timeout
+// without a scheduling point (an endless loop with no shared access) gets kHangSignal
+// on its own thread, and the runtime ends the execution as a hang, the way faults end
+// it. Progress is the execution's step count; the threads that run executions register
+// here, and a thread cannot exit (its registration's destructor takes the lock) while
+// the watchdog signals it.
+constexpr int kHangSignal = SIGXCPU;
+
+struct Watched {
+  pthread_t thread;
+  std::atomic<const weft_runtime_api*> running{nullptr};  // set while an execution runs
+  std::atomic<uint64_t> execution{0};                      // executions started on this thread
+  std::atomic<uint32_t> timeout_ms{0};
+  std::atomic<uint64_t> stop{0};  // the execution the watchdog asks to stop
+};
+
+std::mutex watch_mutex;
+std::vector<Watched*> watched_threads;  // guarded by watch_mutex
+thread_local Watched* tls_watched = nullptr;  // what the signal handler reads
+
+struct WatchRegistration {
+  Watched watched;
+  WatchRegistration() {
+    watched.thread = pthread_self();
+    std::lock_guard<std::mutex> lock(watch_mutex);
+    watched_threads.push_back(&watched);
+    tls_watched = &watched;
+  }
+  ~WatchRegistration() {
+    std::lock_guard<std::mutex> lock(watch_mutex);
+    watched_threads.erase(std::remove(watched_threads.begin(), watched_threads.end(), &watched), watched_threads.end());
+    tls_watched = nullptr;
+  }
+};
+
+void WatchLoop() {
+  using Clock = std::chrono::steady_clock;
+  struct Seen {
+    uint64_t execution;
+    uint32_t steps;
+    Clock::time_point since;
+  };
+  std::map<const Watched*, Seen> seen;
+  for (;;) {
+    uint32_t shortest = 0;
+    {
+      std::lock_guard<std::mutex> lock(watch_mutex);
+      Clock::time_point now = Clock::now();
+      std::map<const Watched*, Seen> still;
+      for (Watched* watched : watched_threads) {
+        const weft_runtime_api* api = watched->running.load(std::memory_order_acquire);
+        uint32_t timeout = watched->timeout_ms.load(std::memory_order_relaxed);
+        if (!api || timeout == 0) continue;
+        if (shortest == 0 || timeout < shortest) shortest = timeout;
+        Seen now_seen{watched->execution.load(std::memory_order_acquire),
+                      __atomic_load_n(api->steps, __ATOMIC_RELAXED), now};
+        auto previous = seen.find(watched);
+        if (previous != seen.end() && previous->second.execution == now_seen.execution &&
+            previous->second.steps == now_seen.steps) {
+          now_seen.since = previous->second.since;
+          if (now - now_seen.since >= std::chrono::milliseconds(timeout)) {
+            watched->stop.store(now_seen.execution, std::memory_order_release);
+            pthread_kill(watched->thread, kHangSignal);
+          }
+        }
+        still.emplace(watched, now_seen);
+      }
+      seen.swap(still);
+    }
+    // a quarter of the shortest timeout: a hang is stopped within 1.25 timeouts
+    uint32_t interval = shortest == 0 ? 100 : shortest / 4 < 1 ? 1 : shortest / 4 > 100 ? 100 : shortest / 4;
+    std::this_thread::sleep_for(std::chrono::milliseconds(interval));
+  }
+}
+
+void StartWatchdog() {
+  static std::once_flag once;
+  std::call_once(once, [] { std::thread(WatchLoop).detach(); });
+}
+
+void OnHang(int signal, siginfo_t* info, void* context) {
+  (void)info;
+  Watched* watched = tls_watched;
+  if (!watched) return;
+  const weft_runtime_api* api = watched->running.load(std::memory_order_acquire);
+  if (!api || watched->stop.load(std::memory_order_acquire) != watched->execution.load(std::memory_order_relaxed)) return;
+  int saved_errno = errno;
+  api->on_hang(signal, context, watched->timeout_ms.load(std::memory_order_relaxed));  // no return when stopped
+  errno = saved_errno;
+}
+
+void InstallHandler(int signal, void (*handler)(int, siginfo_t*, void*), int flags) {
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_sigaction = handler;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | flags;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, &previous_actions[signal]);
+}
+
 // Installed once per process, chaining to whatever was there (V8's handlers included).
 void InstallFaultHandlers() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (int signal : kFaultSignals) {
-      struct sigaction action;
-      std::memset(&action, 0, sizeof action);
-      action.sa_sigaction = OnFault;
-      action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-      sigemptyset(&action.sa_mask);
-      sigaction(signal, &action, &previous_actions[signal]);
-    }
+    for (int signal : kFaultSignals) InstallHandler(signal, OnFault, 0);
+    // the watchdog's signal may interrupt a system call of the harness: restart it
+    InstallHandler(kHangSignal, OnHang, SA_RESTART);
   });
 }
 
@@ -111,7 +214,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return DefineClass(env, "Harness",
                        {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
                         InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
-                        InstanceMethod<&Harness::Output>("output")});
+                        InstanceMethod<&Harness::Output>("output"),
+                        InstanceMethod<&Harness::SetHangTimeout>("setHangTimeout")});
   }
 
   explicit Harness(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Harness>(info) {
@@ -124,7 +228,13 @@ class Harness : public Napi::ObjectWrap<Harness> {
     std::string instance = PrivateInstance(path);
     // RTLD_LOCAL: every harness keeps its own runtime; RTLD_NOW: fail here, not mid-run.
     handle_ = dlopen(instance.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (instance != path) unlink(instance.c_str());  // stays mapped
+    Open(env, path);
+    // after the runtime read the library's symbol table from the file; stays mapped
+    if (instance != path) unlink(instance.c_str());
+  }
+
+ private:
+  void Open(Napi::Env env, const std::string& path) {
     if (!handle_) {
       Napi::Error::New(env, std::string("cannot load harness: ") + dlerror()).ThrowAsJavaScriptException();
       return;
@@ -149,7 +259,6 @@ class Harness : public Napi::ObjectWrap<Harness> {
     InstallFaultHandlers();
   }
 
- private:
   Napi::Value Tests(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     Napi::Array tests = Napi::Array::New(env, api_->test_count);
@@ -200,10 +309,24 @@ class Harness : public Napi::ObjectWrap<Harness> {
       return env.Undefined();
     }
     EnsureAltStack();
+    thread_local WatchRegistration registration;
+    Watched& watched = registration.watched;
+    watched.timeout_ms.store(hang_timeout_ms_, std::memory_order_relaxed);
+    watched.execution.fetch_add(1, std::memory_order_release);
+    watched.running.store(api_, std::memory_order_release);
     tls_running = api_;
     uint32_t outcome = api_->run(test, decisions.Data(), length, &options);
     tls_running = nullptr;
+    watched.running.store(nullptr, std::memory_order_release);
     return Napi::Number::New(env, outcome);
+  }
+
+  // setHangTimeout(ms): executions of this harness that reach no scheduling point for
+  // this long end as a hang; 0 turns the watchdog off.
+  Napi::Value SetHangTimeout(const Napi::CallbackInfo& info) {
+    hang_timeout_ms_ = info[0].As<Napi::Number>().Uint32Value();
+    if (hang_timeout_ms_) StartWatchdog();
+    return info.Env().Undefined();
   }
 
   template <typename Array, typename Element>
@@ -283,6 +406,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
 
   void* handle_ = nullptr;
   const weft_runtime_api* api_ = nullptr;
+  uint32_t hang_timeout_ms_ = 0;
   Napi::ObjectReference trace_;
 };
 

@@ -20,8 +20,10 @@ export interface CheckOptions extends BuildOptions {
   mode?: Mode;
   maxExecutions?: number;
   timeBudgetMs?: number;
-  /** scheduling points per execution before it counts as a livelock */
+  /** scheduling points per execution before it stops (a livelock, or the step limit) */
   maxSteps?: number;
+  /** a thread that runs this long without a scheduling point is stopped as a hang */
+  hangTimeoutMs?: number;
   seed?: number;
   /** a replay string: run exactly that execution instead of exploring */
   replay?: string;
@@ -67,6 +69,7 @@ export const defaults = {
   maxExecutions: Number.POSITIVE_INFINITY,
   timeBudgetMs: Number.POSITIVE_INFINITY,
   maxSteps: 50_000,
+  hangTimeoutMs: 5_000,
   seed: 1,
   nondetDomain: [0, 1] as readonly number[],
 };
@@ -88,6 +91,9 @@ function wholeNumber(name: string, value: number | undefined, fallback: number, 
   return value;
 }
 
+/** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
+const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
+
 /** more preemptions than any execution of a harness this size could have */
 const MAX_BOUND = 10_000;
 
@@ -99,6 +105,7 @@ interface Settings {
   maxExecutions: number;
   timeBudgetMs: number;
   maxSteps: number;
+  hangTimeoutMs: number;
   seed: number;
   flags: number;
   nondetDomain: Float64Array;
@@ -130,6 +137,7 @@ export function resolveSettings(options: CheckOptions): Settings {
     maxExecutions: wholeNumber('maxExecutions', options.maxExecutions, defaults.maxExecutions, 1),
     timeBudgetMs: wholeNumber('timeBudgetMs', options.timeBudgetMs, defaults.timeBudgetMs, 1),
     maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1, TRACE_CAPACITY),
+    hangTimeoutMs: wholeNumber('hangTimeoutMs', options.hangTimeoutMs, defaults.hangTimeoutMs, 1, MAX_HANG_TIMEOUT_MS),
     seed: wholeNumber('seed', options.seed, defaults.seed),
     flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
     nondetDomain: nondetDomain(options.nondetDomain ?? defaults.nondetDomain),
@@ -142,6 +150,7 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
   const tests = await withHarness(built.library, async (harness) => {
+    harness.setHangTimeout(settings.hangTimeoutMs);
     const available = harness.tests();
     if (available.length === 0)
       throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);

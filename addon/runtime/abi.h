@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 5
+#define WEFT_ABI_VERSION 6
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -93,6 +93,11 @@ struct weft_runtime_api {
   /* Called from the binding's signal handler; returns 0 when the fault is not the
    * harness's (the binding then chains to the previous handler). Never returns otherwise. */
   int (*on_fault)(int signal, siginfo_t *info, void *context);
+  /* Called from the binding's watchdog signal, on the thread running an execution whose
+   * steps stopped for `timeout_ms`: ends it as a hang when the thread is in harness code
+   * (never returns then); returns 0 when it is elsewhere (in libc, say: asked again later). */
+  int (*on_hang)(int signal, void *context, uint32_t timeout_ms);
+  const uint32_t *steps; /* the running execution's step count, read by the watchdog */
   struct weft_trace *trace;
   struct weft_result *result;
 };

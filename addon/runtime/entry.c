@@ -7,11 +7,32 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
 #define STACK_SIZE ((size_t)1 << 20)
-#define GUARD_SIZE ((size_t)4096)
+/* Stacks are adjacent: a frame larger than the guard below one lands in the next
+ * thread's stack. Harness code and the runtime are built with stack-clash probes (no
+ * frame skips a page); the large guard covers code built without them (libc's). */
+#define GUARD_SIZE ((size_t)1 << 20)
+
+/* In RELRO, which the loader makes read-only after relocation: a harness write that runs
+ * over its globals never reaches it (it is outside the data segment, and would fault), and
+ * restoring the globals leaves it alone. Set once, with its page writable for the moment. */
+struct runtime *weft_rt __attribute__((section(".data.rel.ro")));
+
+static int runtime_set(struct runtime *r, char *error, uint32_t error_size) {
+  uintptr_t page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+  void *page = (void *)((uintptr_t)&weft_rt & ~(page_size - 1));
+  if (mprotect(page, page_size, PROT_READ | PROT_WRITE) != 0) {
+    snprintf(error, error_size, "cannot set the runtime's state pointer: %s", strerror(errno));
+    return -1;
+  }
+  weft_rt = r;
+  mprotect(page, page_size, PROT_READ);
+  return 0;
+}
 
 static void *map_or_report(size_t size, const char *what, char *error, uint32_t error_size) {
   void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -23,12 +44,13 @@ static void *map_or_report(size_t size, const char *what, char *error, uint32_t 
 }
 
 static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
+  r->stack_guard_size = GUARD_SIZE;
   r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
   r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
   if (!r->stacks) return -1;
   for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++)
     if (mprotect(r->stacks + i * r->stack_slot_size, GUARD_SIZE, PROT_NONE) != 0) {
-      snprintf(error, error_size, "cannot protect a stack guard page: %s", strerror(errno));
+      snprintf(error, error_size, "cannot protect a stack guard region: %s", strerror(errno));
       return -1;
     }
   return 0;
@@ -64,10 +86,10 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
     return NULL;
   }
   r->library_base = (uintptr_t)self.dli_fbase;
-  weft_rt = r;
+  if (runtime_set(r, error, error_size)) return NULL;
   if (open_stacks(r, error, error_size) || heap_open(error, error_size) ||
       open_trace(r, trace_capacity, error, error_size) || tls_open(error, error_size)) {
-    weft_rt = NULL;
+    runtime_set(NULL, error, error_size);
     return NULL;
   }
   r->result.library_base = (double)r->library_base;
@@ -79,11 +101,13 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.test_line = api_test_line;
   r->api.run = sched_run;
   r->api.on_fault = faults_handle;
+  r->api.on_hang = faults_hang;
+  r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;
-  /* last, so that the snapshot holds weft_rt already set */
-  if (snapshot_take(error, error_size) || shadow_open(error, error_size) || race_open(error, error_size)) {
-    weft_rt = NULL;
+  if (snapshot_take(error, error_size) || globals_open(self.dli_fname, error, error_size) ||
+      shadow_open(error, error_size) || race_open(error, error_size)) {
+    runtime_set(NULL, error, error_size);
     return NULL;
   }
   return &r->api;

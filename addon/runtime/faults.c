@@ -1,7 +1,9 @@
 /* Faults in harness code (SIGSEGV, SIGBUS, SIGFPE, SIGILL, stack overflow) end the
  * execution, never the process. The binding owns the process-wide handlers and calls
  * faults_handle() on the thread that runs an execution; it runs on the alternate
- * signal stack and leaves by switching to the binding's context, like siglongjmp. */
+ * signal stack and leaves by switching to the binding's context, like siglongjmp.
+ * The binding's watchdog ends a thread that runs too long without a scheduling point
+ * (faults_hang) the same way. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@
 
 #include "runtime.h"
 
-static uintptr_t faulting_pc(void *context) {
+static uintptr_t interrupted_pc(const void *context) {
   const ucontext_t *uc = context;
 #if defined(__x86_64__)
   return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -19,28 +21,56 @@ static uintptr_t faulting_pc(void *context) {
 #endif
 }
 
-/* The guard page below each fiber stack, or any address within a page of it. */
-static int in_guard_page(const struct runtime *r, uintptr_t address) {
+static uintptr_t interrupted_sp(const void *context) {
+  const ucontext_t *uc = context;
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.sp;
+#endif
+}
+
+/* The running thread overflowed its stack: its stack pointer went below the stack, or
+ * the fault is in its guard region or as far again below it (a frame that is larger
+ * than the guard, in code built without stack-clash probes). */
+static int stack_overflow(const struct runtime *r, uintptr_t address, uintptr_t sp) {
   uintptr_t slot = (uintptr_t)r->stacks + (uintptr_t)r->current * r->stack_slot_size;
-  return address + 4096 >= slot && address < slot + 2 * 4096;
+  uintptr_t bottom = slot + r->stack_guard_size;
+  if (sp < bottom) return 1;
+  return address < bottom && address + r->stack_guard_size >= slot;
+}
+
+static void leave_execution(struct runtime *r, int signal) {
+  r->result.signal = signal;
+  r->faulted = 1; /* the handler never returns: sched_run unblocks the signal */
 }
 
 int faults_handle(int signal, siginfo_t *info, void *context) {
   struct runtime *r = weft_rt;
   if (!r || !r->in_execution) return 0;
-  uintptr_t pc = faulting_pc(context);
+  uintptr_t pc = interrupted_pc(context);
   uintptr_t address = (uintptr_t)info->si_addr;
   struct weft_result *result = &r->result;
-  result->signal = signal;
   result->fault_address = (double)address;
   if (pc < r->library_base) pc = 0; /* outside the harness: no source location */
-  if (signal == SIGSEGV && in_guard_page(r, address))
+  if ((signal == SIGSEGV || signal == SIGBUS) && stack_overflow(r, address, interrupted_sp(context)))
     snprintf(result->message, sizeof result->message, "stack overflow in thread %u", r->current);
   else if (signal == SIGSEGV || signal == SIGBUS)
     snprintf(result->message, sizeof result->message, "%s: invalid memory access at %p",
              signal == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr);
   else
     snprintf(result->message, sizeof result->message, "%s", strsignal(signal));
-  r->faulted = 1;
+  leave_execution(r, signal);
   execution_end(WEFT_OUTCOME_CRASH, pc);
+}
+
+int faults_hang(int signal, void *context, uint32_t timeout_ms) {
+  struct runtime *r = weft_rt;
+  if (!r || !r->in_execution) return 0;
+  uintptr_t pc = interrupted_pc(context);
+  /* only in the harness's own code: libc may hold a lock that the next execution needs */
+  if (pc - r->text_start >= r->text_end - r->text_start) return 0;
+  leave_execution(r, signal);
+  execution_fail(WEFT_OUTCOME_HANG, pc, "T%u ran for more than %u ms without reaching a scheduling point: a loop with no shared access?",
+                 r->current, timeout_ms);
 }

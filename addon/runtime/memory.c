@@ -40,11 +40,9 @@ static void write_step(uintptr_t address, uint32_t size, uintptr_t pc) {
  * that a busy loop on a plain variable still meets spin detection and the step bound
  * and cannot hang the process. Deterministic: the count restarts with each execution. */
 #define QUIET_ACCESS_LIMIT (1u << 16)
-static uint32_t quiet_accesses; /* reset with the harness's globals before each execution */
-
 static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
-  quiet_accesses = 0;
-  if (!weft_rt || !weft_rt->in_execution) return;
+  weft_rt->quiet_accesses = 0;
+  if (!weft_rt->in_execution) return;
   if (write) write_step(address, size, pc);
   else read_step(address, size, pc);
 }
@@ -57,18 +55,20 @@ static inline int in_arena(const struct runtime *r, uintptr_t address) {
  * free the block while this one waits there. */
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;
-  uint32_t mode = weft_access_mode;
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r)) return; /* a constructor while the library loads */
+  uint32_t mode = r->access_mode;
   if (mode == ACCESSES_IGNORED) return;
-  const struct runtime *r = weft_rt;
+  globals_check(r, address, size, write, pc);
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
       race_check(write, address, size, pc);
-      if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
+      if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }
-  } else if (shared_address(weft_rt, address)) {
+  } else if (shared_address(r, address)) {
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
   }

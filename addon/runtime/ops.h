@@ -112,7 +112,9 @@ enum weft_object_kind {
   X(MISUSE, "misuse")      \
   X(PRUNED, "pruned")      \
   X(MEMORY, "memory")      \
-  X(RACE, "race")
+  X(RACE, "race")          \
+  X(STEP_LIMIT, "step-limit") /* maxSteps reached without a livelock shown */ \
+  X(HANG, "hang")          /* the watchdog stopped a thread that reached no scheduling point */
 
 enum weft_outcome {
 #define WEFT_OUTCOME_ENUM(name, text) WEFT_OUTCOME_##name,

@@ -13,17 +13,17 @@ void output_reset(void) { weft_rt->result.output_length = 0; }
 
 void output_append(const char *text, size_t length) {
   struct weft_result *result = &weft_rt->result;
-  size_t room = WEFT_OUTPUT_SIZE - sizeof truncated - result->output_length;
-  if (length > room) {
-    if (result->output_length + sizeof truncated > WEFT_OUTPUT_SIZE) return;
-    memcpy(result->output + result->output_length, text, room);
-    result->output_length += (uint32_t)room;
-    memcpy(result->output + result->output_length, truncated, sizeof truncated - 1);
-    result->output_length = WEFT_OUTPUT_SIZE; /* full: later output is dropped */
+  const size_t limit = WEFT_OUTPUT_SIZE - (sizeof truncated - 1); /* room left for the note */
+  if (result->output_length == WEFT_OUTPUT_SIZE) return;          /* full: later output is dropped */
+  size_t room = limit - result->output_length;
+  if (length <= room) {
+    memcpy(result->output + result->output_length, text, length);
+    result->output_length += (uint32_t)length;
     return;
   }
-  memcpy(result->output + result->output_length, text, length);
-  result->output_length += (uint32_t)length;
+  memcpy(result->output + result->output_length, text, room);
+  memcpy(result->output + limit, truncated, sizeof truncated - 1);
+  result->output_length = WEFT_OUTPUT_SIZE;
 }
 
 static int captured(FILE *stream) { return stream == stdout || stream == stderr; }

@@ -1,6 +1,8 @@
 /* Internal state of the weft runtime, shared by its files. Every mutable byte lives
- * in one mmap'd `struct runtime`, outside the harness library's data segment, so that
- * restoring the harness's globals before each execution never touches it. */
+ * in one mmap'd `struct runtime`, outside the harness library's data segment: restoring
+ * the harness's globals never touches it, and a harness write past the end of a global
+ * cannot reach it. The one pointer to it that the library holds, weft_rt, lies in the
+ * library's RELRO part, read-only after relocation, outside the data segment (entry.c). */
 #ifndef WEFT_RUNTIME_H
 #define WEFT_RUNTIME_H
 
@@ -100,6 +102,8 @@ struct tls_blocks {
 
 struct runtime {
   struct thread threads[WEFT_MAX_THREADS];
+  uint32_t access_mode;    /* enum access_mode: what plain accesses mean right now */
+  uint32_t quiet_accesses; /* drf mode: plain accesses since the last scheduling point (memory.c) */
   uint32_t thread_count;
   uint32_t current;
   uint32_t step;
@@ -133,9 +137,20 @@ struct runtime {
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */
+  /* per byte of [data_start, data_start + globals_size): how many bytes of its global
+   * object are left from there, 255 meaning at least 255; 0 outside every object (globals.c) */
+  const uint8_t *global_extent;
+  size_t globals_size;
+  struct symbol_table { /* the library file's, kept mapped to name the global of a report */
+    const void *symbols; /* ElfW(Sym)[count] */
+    size_t count;
+    const char *names;
+    size_t names_size;
+  } symbol_table;
+  uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
 
-  char *stacks;          /* WEFT_MAX_THREADS slots, each a guard page then the stack */
-  size_t stack_slot_size;
+  char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
+  size_t stack_slot_size, stack_guard_size;
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
 
@@ -146,10 +161,8 @@ struct runtime {
   struct weft_runtime_api api;
 };
 
-extern struct runtime *weft_rt WEFT_HIDDEN;
-/* What plain accesses mean right now; read on every access, so kept apart. */
+extern struct runtime *weft_rt WEFT_HIDDEN; /* read-only: set through runtime_set (entry.c) */
 enum access_mode { ACCESSES_IGNORED = 0, ACCESSES_CHECKED = 1 /* drf: race detection */, ACCESSES_VISIBLE = 2 /* sc */ };
-extern uint32_t weft_access_mode WEFT_HIDDEN;
 
 /* fiber.c */
 WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
@@ -173,6 +186,9 @@ WEFT_HIDDEN uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_
                                const struct weft_run_options *options);
 
 static inline struct thread *current_thread(void) { return &weft_rt->threads[weft_rt->current]; }
+
+/* limits.c */
+WEFT_HIDDEN uint32_t step_limit_outcome(const struct runtime *r);
 
 /* threads.c */
 WEFT_HIDDEN struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uintptr_t pc);
@@ -238,6 +254,21 @@ WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 
+/* globals.c */
+WEFT_HIDDEN int globals_open(const char *library_path, char *error, uint32_t error_size);
+WEFT_HIDDEN void globals_check_range(uintptr_t address, size_t size, int write, uintptr_t pc);
+
+/* An access inside the harness's data must stay inside one global object: one look-up
+ * for accesses of up to 255 bytes; past the end of a global is a memory bug, reported
+ * before the access happens (it would otherwise overwrite the next global or whatever
+ * follows the data segment). */
+static inline void globals_check(const struct runtime *r, uintptr_t address, size_t size, int write, uintptr_t pc) {
+  uintptr_t offset = address - r->data_start;
+  if (offset >= r->globals_size) return;
+  if (WEFT_LIKELY(size <= r->global_extent[offset] && size)) return;
+  globals_check_range(address, size, write, pc);
+}
+
 /* snapshot.c */
 WEFT_HIDDEN int snapshot_take(char *error, uint32_t error_size);
 WEFT_HIDDEN void snapshot_restore(void);
@@ -253,5 +284,6 @@ WEFT_HIDDEN int tests_invoke(uint32_t index); /* returns main's status, 0 for WE
 
 /* faults.c */
 WEFT_HIDDEN int faults_handle(int signal, siginfo_t *info, void *context);
+WEFT_HIDDEN int faults_hang(int signal, void *context, uint32_t timeout_ms);
 
 #endif

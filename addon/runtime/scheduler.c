@@ -13,8 +13,6 @@
 
 #include "runtime.h"
 
-struct runtime *weft_rt;
-uint32_t weft_access_mode;
 
 static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
 
@@ -94,7 +92,7 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
 static void decide(struct runtime *r) {
   struct thread *current = &r->threads[r->current];
   if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
-  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(WEFT_OUTCOME_LIVELOCK, 0);
+  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
   /* the current thread ran the last decided step (steps since are its weft_choose values) */
   if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
 
@@ -215,7 +213,7 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (!r || !r->in_execution || n <= 1) return 0;
   if (n > 65535) execution_fail(WEFT_OUTCOME_MISUSE, pc, "weft_choose(%u): at most 65535 values", n);
-  if (r->step >= r->max_steps) execution_end(WEFT_OUTCOME_LIVELOCK, pc);
+  if (r->step >= r->max_steps) execution_end(step_limit_outcome(r), pc);
   uint32_t value = 0;
   if (r->step < r->decision_count) {
     value = r->decisions[r->step];
@@ -253,7 +251,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   if (t->unrecorded_write) finish_write_record(r, t);
   collect_result(r, outcome, pc);
   r->in_execution = 0;
-  weft_access_mode = ACCESSES_IGNORED;
+  r->access_mode = ACCESSES_IGNORED;
   fiber_switch(&t->stack_pointer, r->scheduler_stack_pointer);
   __builtin_unreachable();
 }
@@ -317,7 +315,8 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->test = test;
   r->faulted = 0;
   struct thread *main_thread = thread_spawn(NULL, NULL, 0);
-  weft_access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
+  r->quiet_accesses = 0;
+  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
   r->in_execution = 1;
   fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
   if (r->faulted) {

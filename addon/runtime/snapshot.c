@@ -12,11 +12,12 @@
 
 struct search {
   uintptr_t base;
-  uintptr_t start, end;
+  uintptr_t start, end; /* writable data */
   int found;
+  uintptr_t text_start, text_end; /* code: the watchdog stops a hang only there */
 };
 
-static int find_writable_segment(struct dl_phdr_info *info, size_t size, void *data) {
+static int find_segments(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct search *search = data;
   if (info->dlpi_addr != search->base) return 0;
@@ -27,6 +28,10 @@ static int find_writable_segment(struct dl_phdr_info *info, size_t size, void *d
   }
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      search->text_start = info->dlpi_addr + ph->p_vaddr;
+      search->text_end = search->text_start + ph->p_memsz;
+    }
     if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W)) continue;
     uintptr_t start = info->dlpi_addr + ph->p_vaddr;
     uintptr_t end = start + ph->p_memsz;
@@ -42,13 +47,15 @@ static int find_writable_segment(struct dl_phdr_info *info, size_t size, void *d
 int snapshot_take(char *error, uint32_t error_size) {
   struct runtime *r = weft_rt;
   struct search search = {.base = r->library_base};
-  dl_iterate_phdr(find_writable_segment, &search);
+  dl_iterate_phdr(find_segments, &search);
   if (!search.found) {
     snprintf(error, error_size, "the harness library has no writable data segment");
     return -1;
   }
   r->data_start = search.start;
   r->data_end = search.end;
+  r->text_start = search.text_start;
+  r->text_end = search.text_end;
   r->snapshot = malloc(search.end - search.start);
   if (!r->snapshot) {
     snprintf(error, error_size, "cannot copy the harness's data: %s", strerror(errno));

@@ -28,7 +28,7 @@ export interface BuiltHarness {
   cached: boolean;
 }
 
-const BUILD_FORMAT = '3-verified';
+const BUILD_FORMAT = '4-constructors';
 
 /**
  * Every harness object is built with these. The heap, memory and string functions are
@@ -38,6 +38,9 @@ const BUILD_FORMAT = '3-verified';
  */
 const HARNESS_FLAGS = [
   '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  // every frame touches its pages in order: a large frame or alloca meets the guard below
+  // its thread's stack instead of jumping it into the next stack or the heap
+  '-fstack-clash-protection',
   // a static function inlined everywhere still shows in the symbol table (a program's own reach_error)
   '-fkeep-static-functions',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
@@ -172,11 +175,12 @@ function compileOne(source: string, index: number, flags: string[], work: string
     throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
   refuseUnsupported(object, symbols.undefined);
   refuseStaticTls(object);
+  const constructors = constructorsIntoExecutions(object);
   const table = join(work, `redefine-${index}.txt`);
   writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
   // a static reach_error becomes global, so that the runtime's weak one resolves to it
   const globalized = errorFunctions.map((name) => `--globalize-symbol=${name}`);
-  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, ...globalized, object]);
+  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, ...globalized, ...constructors, object]);
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
 }
@@ -224,6 +228,42 @@ function refuseStaticTls(object: string): void {
   throw new BuildError('unsupported-symbol',
     `${where}thread-local variable '${variable}' uses a static TLS model (tls_model attribute, -ftls-model or ` +
     '-mtls-dialect=gnu2): weft gives each thread its own copy only with the default global-dynamic model', location);
+}
+
+/** the constructor -fsanitize=thread adds to every object (it calls __tsan_init) */
+const instrumentationConstructors = '.init_array.00099';
+
+/**
+ * Code the loader would run outside every execution. The harness's constructors
+ * (`__attribute__((constructor))`) move to the section weft_init_array, which the runtime
+ * runs in T0 at the start of every execution, before the test: they may create threads,
+ * allocate and set globals like any harness code, and run again for each execution.
+ * Destructors would run when the checker exits, and constructor priorities would need an
+ * order across files: both are refused.
+ */
+function constructorsIntoExecutions(object: string): string[] {
+  const sections = [...runTool('objdump', ['-h', object]).stdout.matchAll(/^\s*\d+\s+(\S+)/gm)].map((match) => match[1] ?? '');
+  for (const section of sections) {
+    const refusal = /^\.(fini_array|dtors)/.test(section)
+      ? 'destructors (__attribute__((destructor))) are not supported by weft: they would run when the checker exits, not when an execution ends: clean up at the end of the test'
+      : /^\.ctors/.test(section) || (section.startsWith('.init_array.') && section !== instrumentationConstructors)
+        ? 'constructor priorities are not supported by weft: use one constructor, or call the initialisation from the test'
+        : undefined;
+    if (!refusal) continue;
+    const location = arrayEntrySite(object, section);
+    throw new BuildError('unsupported-symbol', `${location ? `${location.file}:${location.line}: ` : ''}${refusal}`, location);
+  }
+  return sections.includes('.init_array') ? ['--rename-section', '.init_array=weft_init_array'] : [];
+}
+
+/** Where the function that the first entry of an array section (.fini_array, say) points to is defined. */
+function arrayEntrySite(object: string, section: string): { file: string; line: number } | undefined {
+  const relocations = runTool('objdump', ['-r', '-j', section, object]).stdout;
+  const record = /^[0-9a-f]+\s+\S+\s+(\.text[^\s+]*)\+0x([0-9a-f]+)/m.exec(relocations);
+  if (!record) return undefined;
+  const position = runTool('addr2line', ['-e', object, '-j', record[1] ?? '.text', `0x${record[2]}`]).stdout.trim();
+  const match = /^(.*):(\d+)/.exec(position);
+  return match && match[1] !== '??' ? { file: displayPath(resolve(match[1] ?? '')), line: Number(match[2]) } : undefined;
 }
 
 /** The first call site of `symbol` in the object, from its relocations and debug info. */

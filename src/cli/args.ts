@@ -19,6 +19,7 @@ export interface Command {
 export const usage = `usage:
   weft check FILE.c... [--test NAME]... [--max-bound N|unbounded] [--strategy NAME] [--mode drf|sc]
                        [--max-executions N] [--time-budget-ms N] [--max-steps N] [--seed N]
+                       [--hang-timeout-ms N]
                        [--json] [--cflags "..."] [-I DIR]... [--source FILE.c]...
                        [--nondet-domain 0,1,...] [--spurious-wakeups]
   weft replay FILE.c --schedule weft1:... [--json] [--cflags "..."] [-I DIR]...
@@ -30,6 +31,7 @@ const numberFlags: Record<string, keyof CheckOptions> = {
   '--max-executions': 'maxExecutions',
   '--time-budget-ms': 'timeBudgetMs',
   '--max-steps': 'maxSteps',
+  '--hang-timeout-ms': 'hangTimeoutMs',
   '--seed': 'seed',
 };
 

@@ -82,6 +82,8 @@ export interface NativeHarness {
   trace(): TraceArrays;
   result(): RunResult;
   output(): string;
+  /** runs that reach no scheduling point for this long end as a hang (0: never) */
+  setHangTimeout(milliseconds: number): void;
 }
 
 interface Binding {

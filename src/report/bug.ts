@@ -72,7 +72,8 @@ export function describeBug(
 ): Bug {
   const { execution, result } = failure;
   const namer = new AddressNamer(library, result.libraryBase, result.heapBase);
-  const crashed = failure.outcome === Outcome.CRASH;
+  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
+  const crashed = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG;
   const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
   const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
   const offsets = [resultOffset, raceOffset, result.allocPc - 1, result.freePc - 1];
@@ -130,7 +131,8 @@ export function describeBug(
           endLocation: (thread) => threads[thread]?.location,
         })
       : failure.outcome === Outcome.MEMORY ? memoryMessage(result, at)
-        : failure.outcome === Outcome.LIVELOCK ? livelockMessage(result.steps, steps, threads) : bugMessage(failure),
+        : failure.outcome === Outcome.LIVELOCK ? livelockMessage(result.steps, steps, threads)
+          : failure.outcome === Outcome.STEP_LIMIT ? stepLimitMessage(result.steps, threads) : bugMessage(failure),
     preemptions: failure.preemptions,
     schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible] }),
     thread: result.thread,
@@ -154,6 +156,13 @@ function livelockMessage(total: number, steps: BugStep[], threads: ThreadAtEnd[]
     return `T${thread.thread} loops in ${[...files][0]}:${low}${high > low ? `-${high}` : ''}`;
   });
   return `livelock: no progress after ${total} steps (maxSteps): ${loops.join('; ')}`;
+}
+
+/** The step limit: the execution still changed state, so no loop is named; what each thread was doing. */
+function stepLimitMessage(total: number, threads: ThreadAtEnd[]): string {
+  const doing = threads.filter((t) => t.state !== 'finished').map((thread) =>
+    `T${thread.thread} ${thread.state === 'blocked' ? 'waits at' : 'is at'} ${thread.waitingFor}${thread.location ? ` (${thread.location.file}:${thread.location.line})` : ''}`);
+  return `step limit reached (maxSteps = ${total.toLocaleString('en-US')}): ${doing.join('; ')}`;
 }
 
 /** "offset 4 of a 16-byte heap block allocated at file:line", for an address in a block */

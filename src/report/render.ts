@@ -39,6 +39,7 @@ function headline(bug: Bug): string {
       return `assertion failed: ${bug.message}`;
     case 'deadlock':
     case 'livelock':
+    case 'step-limit':
     case 'race':
       return bug.message;
     default:
@@ -57,7 +58,7 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
     ...renderTable(bug, c),
   ];
   const unfinished = bug.threads.filter((thread) => thread.state !== 'finished');
-  if (bug.kind === 'deadlock' || bug.kind === 'livelock') {
+  if (bug.kind === 'deadlock' || bug.kind === 'livelock' || bug.kind === 'step-limit' || bug.kind === 'hang') {
     lines.push('', c.bold('threads at the end:'));
     for (const thread of unfinished)
       lines.push(`  T${thread.thread} ${thread.state}: ${thread.waitingFor}${thread.location ? ` at ${thread.location.file}:${thread.location.line}` : ''}${thread.source ? c.dim(`  ${thread.source}`) : ''}`);

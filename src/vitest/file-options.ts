@@ -12,7 +12,7 @@ export class FileOptionError extends Error {
   }
 }
 
-const numeric = new Set(['maxBound', 'maxExecutions', 'timeBudgetMs', 'maxSteps', 'seed']);
+const numeric = new Set(['maxBound', 'maxExecutions', 'timeBudgetMs', 'maxSteps', 'hangTimeoutMs', 'seed']);
 const text = new Set(['strategy', 'mode', 'cflags', 'races']);
 const lists = new Set(['nondetDomain', 'includeDirs', 'sources']);
 const flags = new Set(['spuriousWakeups']);
