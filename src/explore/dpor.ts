@@ -24,7 +24,7 @@ import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
-import { FewestPreemptions } from './fewest-preemptions.js';
+import { FewestPreemptions, LONGEST } from './fewest-preemptions.js';
 import { WakeupTrees } from './wakeup-tree.js';
 
 export interface DporOptions extends StrategyOptions {
@@ -238,6 +238,7 @@ export class DporStrategy implements Strategy {
 
   /** The fewest preemptions of the class of the execution's first `steps` steps: bound - 1, bound or bound + 1. */
   private classCost(execution: ExecutionView, steps: number): number {
+    if (steps > LONGEST) return this.bound === 0 ? 0 : this.bound - 1; // not judged: counted in the first iteration
     const fewest = this.fewest;
     fewest.begin();
     for (let step = 0; step < steps; step++) fewest.push(execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
@@ -247,8 +248,8 @@ export class DporStrategy implements Strategy {
 
   /** Whether the class prefix of the path's first `node` steps followed by v can fit the bound (optimal). */
   private reversalFits(execution: ExecutionView, node: number): boolean {
-    if (!this.bounded) return true;
     const v = this.reversal;
+    if (!this.bounded || node + v.size > LONGEST) return true;
     let key = '';
     v.forEach((entry) => {
       key += `${v.threadAt(entry)}:${v.opAt(entry)}:${v.objectAt(entry)}:${v.valueAt(entry)};`;

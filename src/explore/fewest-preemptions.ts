@@ -20,11 +20,14 @@
 // The search is depth-first over prefix states (how many steps of each thread have run),
 // continuing the running thread first, remembering the fewest preemptions each state was
 // reached with (exact keys: a collision could drop a schedule). It gives up after
-// SEARCH_LIMIT states and then answers "fits": a guess never drops anything.
+// SEARCH_LIMIT states, or on sequences longer than LONGEST, and then answers "fits": a
+// guess never drops anything.
 import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../native/ops.js';
 import { objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
 
 const SEARCH_LIMIT = 5_000;
+/** longer sequences are not judged (the work grows with the square of the length) */
+export const LONGEST = 4_000;
 const NONE = -1;
 
 export class FewestPreemptions {
@@ -125,6 +128,7 @@ export class FewestPreemptions {
   fitsWithin(bound: number, lastStep = NONE): boolean {
     this.found = false;
     if (bound < 0) return false;
+    if (this.length > LONGEST) return true;
     if (lastStep === NONE && this.inOrder() <= bound) return this.foundInOrder();
     const n = this.length;
     if (this.chosen.length < n + 1) this.growFrames(n + 1);
