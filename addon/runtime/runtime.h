@@ -71,7 +71,8 @@ struct vclock {
 struct sync_clock {
   uintptr_t object;
   uint32_t generation; /* stale when not the current execution's */
-  struct vclock clock;
+  uint32_t release_head; /* an atomic: 1 + the thread whose store heads its release sequence, 0 none */
+  struct vclock clock;   /* an atomic: what its release sequence publishes */
 };
 
 /* per 4 bytes of shared memory (shadow.c): the last write and the last read, as epochs
@@ -121,6 +122,8 @@ struct runtime {
   struct tls_blocks tls;
 
   struct vclock clocks[WEFT_MAX_THREADS]; /* each thread's vector clock */
+  struct vclock fence_release[WEFT_MAX_THREADS];   /* its clock at its last release fence */
+  struct vclock pending_acquire[WEFT_MAX_THREADS]; /* released to its relaxed loads, joined at an acquire fence */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
@@ -215,6 +218,11 @@ WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
 WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
 WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN int race_visible(uintptr_t address);
+/* C11 happens-before of an atomic operation or fence, by the current thread; `order` is
+ * the memory order the __tsan_atomic* hook received */
+enum race_atomic_kind { RACE_ATOMIC_LOAD, RACE_ATOMIC_STORE, RACE_ATOMIC_RMW };
+WEFT_HIDDEN void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int order);
+WEFT_HIDDEN void race_on_fence(int order);
 
 /* sleep.c */
 WEFT_HIDDEN void sleep_wake(struct runtime *r, uint32_t step);
