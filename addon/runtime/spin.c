@@ -31,25 +31,23 @@ static const int callee_saved[SPIN_REGISTERS] = {19, 20, 21, 22, 23, 24, 25, 26,
 #endif
 
 struct caller_search {
-  uintptr_t pc;         /* the return address into the harness */
-  uintptr_t callee_cfa; /* the stack pointer of the frame above the one being looked at */
+  uintptr_t pc; /* the return address into the harness */
   uint32_t depth;
   struct spin_state *state;
   int found;
 };
 
 /* The harness frame that called the hook: its registers as at the call, and its stack
- * pointer (the canonical frame address of the frame it called). */
+ * pointer there (libgcc's context for a frame holds the CFA of the frame it called). */
 static _Unwind_Reason_Code find_caller(struct _Unwind_Context *context, void *argument) {
   struct caller_search *search = argument;
-  if (_Unwind_GetIP(context) == search->pc && search->depth > 0) {
-    search->state->stack_pointer = search->callee_cfa;
+  if (_Unwind_GetIP(context) == search->pc) {
+    search->state->stack_pointer = _Unwind_GetCFA(context);
     for (uint32_t i = 0; i < SPIN_REGISTERS; i++)
       search->state->registers[i] = (uint64_t)_Unwind_GetGR(context, callee_saved[i]);
     search->found = 1;
     return _URC_END_OF_STACK;
   }
-  search->callee_cfa = _Unwind_GetCFA(context);
   return ++search->depth > 8 ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
