@@ -92,8 +92,10 @@ describe('spin detection drops no behaviour: only a loop proven back in the same
   });
 
   it.each(strategies)('%s: a retry loop that counts its polls keeps every place where the writer lands', async (strategy) => {
-    const test = await check('soundness/spin_loops.c', strategy, { test: 'bounded_retries', maxBound: 1 });
-    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: 'saw the flag after 37 tries', preemptions: 1 } });
+    for (const [test, mode] of [['bounded_retries', 'drf'], ['bounded_retries_thread_local', 'sc']] as const) {
+      const result = await check('soundness/spin_loops.c', strategy, { test, mode, maxBound: 1 });
+      expect([test, result.status, result.bug?.message, result.bug?.preemptions]).toEqual([test, 'fail', 'saw the flag after 37 tries', 1]);
+    }
   });
 
   it.each(strategies)('%s: true spins terminate and pass quickly; a spin nobody ends is a livelock, not a hang', async (strategy) => {
