@@ -59,13 +59,13 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
   uintptr_t address = (uintptr_t)pointer;
   uint32_t mode = weft_access_mode;
   if (mode == ACCESSES_IGNORED) return;
-  struct runtime *r = weft_rt;
+  const struct runtime *r = weft_rt;
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
-      r->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
+      weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
       race_check(write, address, size, pc);
       if (WEFT_UNLIKELY(++quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }

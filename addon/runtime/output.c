@@ -12,8 +12,8 @@ static const char truncated[] = "\n[weft: output truncated]\n";
 void output_reset(void) { weft_rt->result.output_length = 0; }
 
 void output_append(const char *text, size_t length) {
-  struct weft_result *result = &weft_rt->result;
   spin_note_effect();
+  struct weft_result *result = &weft_rt->result;
   size_t room = WEFT_OUTPUT_SIZE - sizeof truncated - result->output_length;
   if (length > room) {
     if (result->output_length + sizeof truncated > WEFT_OUTPUT_SIZE) return;
