@@ -29,6 +29,7 @@
         "addon/runtime/shadow.c",
         "addon/runtime/sleep.c",
         "addon/runtime/snapshot.c",
+        "addon/runtime/spin.c",
         "addon/runtime/spinlock.c",
         "addon/runtime/strings.c",
         "addon/runtime/svcomp.c",

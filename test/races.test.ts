@@ -60,3 +60,35 @@ describe('data races in drf mode', () => {
     expect(replay.tests[0].bug).toMatchObject({ kind: 'assertion', message: 'counter == 2', schedule });
   });
 });
+
+describe('C11 happens-before for atomics (drf mode): relaxed operations order nothing', () => {
+  const racy: Record<string, [writeLine: number, readLine: number]> = {
+    relaxed_publish: [13, 22],
+    release_then_relaxed_load: [27, 43],
+    acquire_fence_only: [13, 70],
+    relaxed_store_ends_release_sequence: [27, 102],
+  };
+  const raceFree = ['release_acquire_publish', 'relaxed_with_fences', 'relaxed_rmw_in_release_sequence', 'seq_cst_publish'];
+
+  it.each(Object.entries(racy))('%s: the race on the published data is reported, both accesses named', async (test, [writeLine, readLine]) => {
+    const result = (await checkAllInterleavings(fixture('memory_order/publish.c'), { test })).tests[0]!;
+    expect(result.status).toBe('fail');
+    expect(result.bug).toMatchObject({
+      kind: 'race',
+      race: {
+        variable: 'data',
+        accesses: [
+          { thread: 1, access: 'write', location: { file: 'fixtures/memory_order/publish.c', line: writeLine } },
+          { thread: 0, access: 'read', location: { file: 'fixtures/memory_order/publish.c', line: readLine } },
+        ],
+      },
+    });
+  });
+
+  it.each(raceFree)('%s: release/acquire, fences, release sequences and seq_cst order the publication', async (test) => {
+    for (const strategy of ['dfs', 'bpor', 'hbcache', 'optimal']) {
+      const result = (await checkAllInterleavings(fixture('memory_order/publish.c'), { test, strategy })).tests[0]!;
+      expect([strategy, result.status, result.bug?.message]).toEqual([strategy, 'pass', undefined]);
+    }
+  });
+});

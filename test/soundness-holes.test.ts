@@ -72,3 +72,41 @@ describe("SV-COMP: a program's own reach_error() / __VERIFIER_error()", () => {
     }
   });
 });
+
+describe('spin detection drops no behaviour: only a loop proven back in the same state gives way', () => {
+  it.each(strategies)('%s: a bounded loop counting the zeros it loads is no spin: the writer lands after the 57th load at bound 1', async (strategy) => {
+    const test = await check('soundness/counting_reads.c', strategy, { test: 'count_zeros', maxBound: 1 });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: 'zeros == 57', preemptions: 1 } });
+  });
+
+  it('dfs at bound 1 reaches every zero count, from the writer first (0) to the writer last (100)', async () => {
+    for (const zeros of [0, 1, 99, 100]) {
+      const test = await check('soundness/counting_reads.c', 'dfs', { test: 'count_zeros', maxBound: 1, cflags: `-DBAD_ZEROS=${zeros}` });
+      expect([zeros, test.status, test.bug?.message]).toEqual([zeros, 'fail', `zeros == ${zeros}`]);
+    }
+  });
+
+  it('optimal runs one execution per class: (100 + 1) * (3 + 1) = 404 beside a second reader (derivation in the fixture)', async () => {
+    const test = await check('soundness/counting_reads.c', 'optimal', { test: 'count_zeros_beside_a_second_reader' });
+    expect(test).toMatchObject({ status: 'pass', executions: 404, complete: true });
+  });
+
+  it.each(strategies)('%s: a retry loop that counts its polls keeps every place where the writer lands', async (strategy) => {
+    for (const [test, mode] of [['bounded_retries', 'drf'], ['bounded_retries_thread_local', 'sc']] as const) {
+      const result = await check('soundness/spin_loops.c', strategy, { test, mode, maxBound: 1 });
+      expect([test, result.status, result.bug?.message, result.bug?.preemptions]).toEqual([test, 'fail', 'saw the flag after 37 tries', 1]);
+    }
+  });
+
+  it.each(strategies)('%s: true spins terminate and pass quickly; a spin nobody ends is a livelock, not a hang', async (strategy) => {
+    for (const [file, test] of [['soundness/spin_loops.c', 'spin_in_a_helper'], ['core/spin_wait.c', 'spin_until_published']] as const) {
+      const result = await check(file, strategy, { test, maxBound: 3 });
+      expect([test, result.status]).toEqual([test, 'pass']);
+      expect(result.elapsedMs).toBeLessThan(2000);
+    }
+    for (const [file, test] of [['soundness/spin_loops.c', 'spin_nobody_ends'], ['core/spin_wait.c', 'spin_forever']] as const) {
+      const result = await check(file, strategy, { test, maxSteps: 5000 });
+      expect([test, result.bug?.kind, result.bug?.preemptions]).toEqual([test, 'livelock', 0]);
+    }
+  });
+});

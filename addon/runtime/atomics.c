@@ -1,6 +1,6 @@
 /* Every __tsan_atomic* entry point the compiler emits for C11/GCC atomics and __sync
- * builtins. Each is one scheduling point; memory orders are accepted and explored as
- * sequentially consistent. */
+ * builtins. Each is one scheduling point, explored as sequentially consistent; the
+ * memory order decides only what the operation orders for race detection (race.c). */
 #include <stdint.h>
 
 #include "runtime.h"
@@ -12,11 +12,11 @@
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v);                                \
   sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
+  race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
   return v;
 
 #define RMW(bits, type, name, expression)                                                  \
   WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
-    (void)mo;                                                                              \
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
     sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
@@ -24,21 +24,21 @@
     *a = (type)(expression);                                                               \
     sched_record_value((uint64_t)(int64_t)old);                                            \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
+    race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
     return old;                                                                            \
   }
 
 /* A failed compare-exchange is recorded as such: it only read. */
 #define ATOMIC_FAMILY(bits, type)                                                                  \
   WEFT_HIDDEN type __tsan_atomic##bits##_load(const volatile type *a, int mo) {                    \
-    (void)mo;                                                                                      \
     LOAD_BODY(type)                                                                                \
   }                                                                                                \
   WEFT_HIDDEN void __tsan_atomic##bits##_store(volatile type *a, type v, int mo) {                 \
-    (void)mo;                                                                                      \
     uintptr_t pc = WEFT_CALLER_PC();                                                               \
     sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                     \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
+    race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
   }                                                                                                \
   RMW(bits, type, exchange, v)                                                                     \
   RMW(bits, type, fetch_add, old + v)                                                              \
@@ -47,7 +47,8 @@
   RMW(bits, type, fetch_or, old | v)                                                               \
   RMW(bits, type, fetch_xor, old ^ v)                                                              \
   RMW(bits, type, fetch_nand, ~(old & v))                                                          \
-  static int cas##bits(volatile type *a, type *expected_in, type v, uintptr_t pc) {                \
+  static int cas##bits(volatile type *a, type *expected_in, type v, int mo, int fail_mo,          \
+                       uintptr_t pc) {                                                             \
     type expected = *expected_in;                                                                  \
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
@@ -56,27 +57,26 @@
     if (old == expected) {                                                                         \
       *a = v;                                                                                      \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
+      race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
       return 1;                                                                                    \
     }                                                                                              \
     sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
     sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, pc);                                     \
+    race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, fail_mo);                                       \
     *expected_in = old;                                                                            \
     return 0;                                                                                      \
   }                                                                                                \
   WEFT_HIDDEN int __tsan_atomic##bits##_compare_exchange_strong(volatile type *a, type *c, type v, \
                                                                 int mo, int fail_mo) {             \
-    (void)mo, (void)fail_mo;                                                                       \
-    return cas##bits(a, c, v, WEFT_CALLER_PC());                                                   \
+    return cas##bits(a, c, v, mo, fail_mo, WEFT_CALLER_PC());                                      \
   }                                                                                                \
   WEFT_HIDDEN int __tsan_atomic##bits##_compare_exchange_weak(volatile type *a, type *c, type v,   \
                                                               int mo, int fail_mo) {               \
-    (void)mo, (void)fail_mo;                                                                       \
-    return cas##bits(a, c, v, WEFT_CALLER_PC());                                                   \
+    return cas##bits(a, c, v, mo, fail_mo, WEFT_CALLER_PC());                                      \
   }                                                                                                \
   WEFT_HIDDEN type __tsan_atomic##bits##_compare_exchange_val(volatile type *a, type c, type v,    \
                                                               int mo, int fail_mo) {               \
-    (void)mo, (void)fail_mo;                                                                       \
-    cas##bits(a, &c, v, WEFT_CALLER_PC());                                                         \
+    cas##bits(a, &c, v, mo, fail_mo, WEFT_CALLER_PC());                                            \
     return c;                                                                                      \
   }
 
@@ -86,6 +86,7 @@ ATOMIC_FAMILY(32, int32_t)
 ATOMIC_FAMILY(64, int64_t)
 ATOMIC_FAMILY(128, __int128)
 
-/* Under sequential consistency fences order nothing further: not scheduling points. */
-WEFT_HIDDEN void __tsan_atomic_thread_fence(int mo) { (void)mo; }
+/* Under sequential consistency fences order nothing further: not scheduling points. For
+ * race detection they order relaxed operations (race.c). */
+WEFT_HIDDEN void __tsan_atomic_thread_fence(int mo) { race_on_fence(mo); }
 WEFT_HIDDEN void __tsan_atomic_signal_fence(int mo) { (void)mo; }

@@ -10,7 +10,11 @@
 #define EPOCH_SECONDS 1700000000ull /* virtual wall-clock time at the start of every execution */
 #define DEFAULT_SEED 1u
 
-static uint64_t virtual_nanoseconds(void) { return (uint64_t)weft_rt->step * 1000u; }
+/* time passes with every step: a loop that reads it is never back where it was */
+static uint64_t virtual_nanoseconds(void) {
+  spin_note_effect();
+  return (uint64_t)weft_rt->step * 1000u;
+}
 
 void clock_reset(void) { weft_rt->random_state = DEFAULT_SEED; }
 
@@ -41,6 +45,7 @@ WEFT_HIDDEN clock_t weft_clock(void) { return (clock_t)(virtual_nanoseconds() / 
 /* one generator for rand() and random(): a 64-bit LCG, upper bits */
 static int next_random(void) {
   struct runtime *r = weft_rt;
+  spin_note_effect();
   r->random_state = r->random_state * 6364136223846793005ull + 1442695040888963407ull;
   return (int)(r->random_state >> 33);
 }

@@ -66,6 +66,7 @@ static void *allocate(size_t size, size_t alignment, uintptr_t pc) {
   header->alloc_pc = code_offset(pc);
   header->free_pc = 0;
   r->heap_top = (char *)((start + size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1));
+  spin_note_effect();
   shadow_mark_heap(start, size, HEAP_LIVE);
   return (void *)start;
 }

@@ -12,6 +12,7 @@ WEFT_HIDDEN int weft_pthread_key_create(pthread_key_t *key, void (*destructor)(v
   for (uint32_t k = 0; k < WEFT_MAX_KEYS; k++) {
     if (r->keys[k].used) continue;
     r->keys[k] = (struct key){1, destructor};
+    spin_note_effect();
     for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++) r->threads[t].specific[k] = NULL;
     *key = k;
     return 0;
@@ -22,6 +23,7 @@ WEFT_HIDDEN int weft_pthread_key_create(pthread_key_t *key, void (*destructor)(v
 WEFT_HIDDEN int weft_pthread_key_delete(pthread_key_t key) {
   if (key >= WEFT_MAX_KEYS || !weft_rt->keys[key].used) return EINVAL;
   weft_rt->keys[key].used = 0;
+  spin_note_effect();
   return 0;
 }
 
@@ -32,6 +34,7 @@ WEFT_HIDDEN void *weft_pthread_getspecific(pthread_key_t key) {
 WEFT_HIDDEN int weft_pthread_setspecific(pthread_key_t key, const void *value) {
   if (key >= WEFT_MAX_KEYS || !weft_rt->keys[key].used) return EINVAL;
   current_thread()->specific[key] = (void *)value;
+  spin_note_effect();
   return 0;
 }
 

@@ -65,6 +65,7 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
+      weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
       race_check(write, address, size, pc);
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }

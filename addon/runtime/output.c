@@ -12,6 +12,7 @@ static const char truncated[] = "\n[weft: output truncated]\n";
 void output_reset(void) { weft_rt->result.output_length = 0; }
 
 void output_append(const char *text, size_t length) {
+  spin_note_effect();
   struct weft_result *result = &weft_rt->result;
   const size_t limit = WEFT_OUTPUT_SIZE - (sizeof truncated - 1); /* room left for the note */
   if (result->output_length == WEFT_OUTPUT_SIZE) return;          /* full: later output is dropped */

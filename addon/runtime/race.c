@@ -1,6 +1,8 @@
 /* Data-race detection for drf mode, with vector clocks. Every synchronising step
- * (locks, atomics, condition variables, semaphores, barriers, …) acquires and releases
- * its object; create and join order the threads they name. Plain accesses to globals
+ * (locks, condition variables, semaphores, barriers, …) acquires and releases its
+ * object; create and join order the threads they name. Atomics order as C11 says
+ * (race_on_atomic): only release/acquire operations and fences synchronise; relaxed
+ * ones order nothing, although exploration runs them sequentially consistent. Plain accesses to globals
  * and the heap are checked against the last write and the last read of their 4-byte
  * granule: two accesses of different threads, one a write, unordered by
  * happens-before, are a race. Keeping one read per granule can miss a race with an
@@ -33,6 +35,8 @@ int race_open(char *error, uint32_t error_size) {
 void race_reset(void) {
   struct runtime *r = weft_rt;
   memset(r->clocks, 0, sizeof r->clocks);
+  memset(r->fence_release, 0, sizeof r->fence_release);
+  memset(r->pending_acquire, 0, sizeof r->pending_acquire);
   r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
   memset(&r->sync_overflow, 0, sizeof r->sync_overflow);
   r->sync_generation++;
@@ -51,6 +55,7 @@ static struct sync_clock *sync_clock_of(uintptr_t object) {
     if (s->generation != r->sync_generation) {
       s->generation = r->sync_generation;
       s->object = object;
+      s->release_head = 0;
       memset(&s->clock, 0, sizeof s->clock);
       return s;
     }
@@ -80,6 +85,11 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
     case WEFT_OP_CHOOSE:
     case WEFT_OP_PLAIN_READ:
     case WEFT_OP_PLAIN_WRITE:
+    case WEFT_OP_ATOMIC_LOAD: /* see race_on_atomic: it knows the memory order */
+    case WEFT_OP_ATOMIC_STORE:
+    case WEFT_OP_ATOMIC_RMW:
+    case WEFT_OP_ATOMIC_CAS:
+    case WEFT_OP_ATOMIC_CAS_FAIL:
       return;
     case WEFT_OP_THREAD_JOIN:
       join(&r->clocks[thread], &r->clocks[pending->object]);
@@ -99,6 +109,65 @@ void race_on_create(uint32_t parent, uint32_t child) {
   r->clocks[child] = r->clocks[parent];
   r->clocks[child].at[child] = 1;
   r->clocks[parent].at[parent]++;
+  memset(&r->fence_release[child], 0, sizeof r->fence_release[child]);
+  memset(&r->pending_acquire[child], 0, sizeof r->pending_acquire[child]);
+}
+
+/* The memory orders of ThreadSanitizer's interface; compilers may set flag bits above
+ * them (GCC's HLE hints), and an order weft does not know counts as seq_cst. */
+enum { ORDER_RELAXED, ORDER_CONSUME, ORDER_ACQUIRE, ORDER_RELEASE, ORDER_ACQ_REL, ORDER_SEQ_CST };
+static int order_of(int mo) {
+  int order = mo & 0xff;
+  return order <= ORDER_SEQ_CST ? order : ORDER_SEQ_CST;
+}
+static int acquires(int order) { return order != ORDER_RELAXED && order != ORDER_RELEASE; } /* consume as acquire */
+static int releases(int order) { return order >= ORDER_RELEASE; }
+
+/* the thread's clock is published: its later accesses must not look ordered before it */
+static void publish(struct vclock *into, uint32_t thread) {
+  struct vclock *mine = &weft_rt->clocks[thread];
+  *into = *mine;
+  mine->at[thread]++;
+}
+
+static int drf_execution(const struct runtime *r) { return r && r->in_execution && r->mode == WEFT_MODE_DRF; }
+
+/* An atomic location's clock is what its release sequence publishes (C11 5.1.2.4): a
+ * release store heads a new sequence; a relaxed store continues its own thread's
+ * sequence or ends another's (and after a release fence publishes the fence's clock,
+ * heading a sequence as if it released); a read-modify-write continues the sequence,
+ * adding its own clock when it releases. An acquire load or RMW joins the location's
+ * clock; a relaxed one keeps it pending until an acquire fence. */
+void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int mo) {
+  struct runtime *r = weft_rt;
+  if (!drf_execution(r)) return;
+  uint32_t self = r->current;
+  int order = order_of(mo);
+  struct sync_clock *location = sync_clock_of(object);
+  if (kind != RACE_ATOMIC_STORE)
+    join(acquires(order) ? &r->clocks[self] : &r->pending_acquire[self], &location->clock);
+  if (kind == RACE_ATOMIC_LOAD) return;
+  struct vclock released;
+  if (releases(order)) publish(&released, self);
+  else released = r->fence_release[self];
+  if (kind == RACE_ATOMIC_RMW) {
+    join(&location->clock, &released);
+    return;
+  }
+  if (location->release_head == self + 1 && !releases(order)) join(&location->clock, &released);
+  else location->clock = released;
+  location->release_head = self + 1;
+}
+
+/* A release fence makes the thread's later relaxed stores publish its clock as of the
+ * fence; an acquire fence joins what its earlier relaxed loads read; seq_cst does both. */
+void race_on_fence(int mo) {
+  struct runtime *r = weft_rt;
+  if (!drf_execution(r)) return;
+  uint32_t self = r->current;
+  int order = order_of(mo);
+  if (acquires(order)) join(&r->clocks[self], &r->pending_acquire[self]);
+  if (releases(order)) publish(&r->fence_release[self], self);
 }
 
 int race_visible(uintptr_t address) {

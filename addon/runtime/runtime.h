@@ -22,7 +22,12 @@
 #define WEFT_CALLER_PC() ((uintptr_t)__builtin_return_address(0))
 
 #define WEFT_MAX_KEYS 64
-#define SPIN_READS 4 /* a busy-wait loop reading up to this many locations is recognised */
+#define SPIN_READS 4 /* a busy-wait loop reading at up to this many places is recognised */
+#if defined(__x86_64__)
+#define SPIN_REGISTERS 6 /* callee-saved: all a C function keeps in registers across a call */
+#else
+#define SPIN_REGISTERS 19
+#endif
 
 /* Synchronisation objects keep weft's state in the user's own object (a pthread_cond_t,
  * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
@@ -54,14 +59,19 @@ struct thread {
   void *argument;
   void *return_value;
   int saved_errno;
-  /* spin detection: the last few reads since the last write anywhere (write_epoch) */
-  struct spin_read {
+  /* spin detection (spin.c): the last few reads since the last effect (effect_epoch),
+   * each with the thread's state at its last repetition; one more slot is scratch */
+  struct spin_anchor {
     uintptr_t pc, object;
     uint64_t value;
-  } spin_reads[SPIN_READS];
-  uint32_t spin_count;   /* reads remembered (a ring once full) */
+    struct spin_state {
+      uintptr_t stack_pointer;
+      uint64_t registers[SPIN_REGISTERS];
+    } state;
+    uint32_t length; /* bytes of stack and thread-local block copied; 0: no state */
+  } spin_anchors[SPIN_READS + 1];
+  uint32_t spin_count; /* reads remembered (a ring once full) */
   uint64_t spin_epoch;
-  uint32_t spin_repeats; /* reads that repeated one remembered */
   void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
 };
 
@@ -73,7 +83,8 @@ struct vclock {
 struct sync_clock {
   uintptr_t object;
   uint32_t generation; /* stale when not the current execution's */
-  struct vclock clock;
+  uint32_t release_head; /* an atomic: 1 + the thread whose store heads its release sequence, 0 none */
+  struct vclock clock;   /* an atomic: what its release sequence publishes */
 };
 
 /* per 4 bytes of shared memory (shadow.c): the last write and the last read, as epochs
@@ -111,7 +122,8 @@ struct runtime {
   uint32_t mode;
   uint8_t in_execution;
   uint8_t faulted;
-  uint64_t write_epoch; /* bumped by every step that may change what others read */
+  uint64_t effect_epoch; /* bumped by whatever may change what a thread does next (spin.c) */
+  char *spin_states;     /* spin.c: copies of threads' stacks, mapped at first use */
   const uint16_t *decisions;
   uint32_t decision_count;
   void *scheduler_stack_pointer; /* the binding's context, resumed when an execution ends */
@@ -125,6 +137,8 @@ struct runtime {
   struct tls_blocks tls;
 
   struct vclock clocks[WEFT_MAX_THREADS]; /* each thread's vector clock */
+  struct vclock fence_release[WEFT_MAX_THREADS];   /* its clock at its last release fence */
+  struct vclock pending_acquire[WEFT_MAX_THREADS]; /* released to its relaxed loads, joined at an acquire fence */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
@@ -175,8 +189,15 @@ WEFT_HIDDEN void sched_record_value(uint64_t value);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
+
+/* spin.c */
 WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc);
 WEFT_HIDDEN void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc);
+/* something a spinning loop could not repeat without changing (output, time, randomness,
+ * thread-specific values, allocation, a plain write) */
+static inline void spin_note_effect(void) {
+  if (weft_rt) weft_rt->effect_epoch++;
+}
 WEFT_HIDDEN void sched_yield_current(void);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
@@ -231,6 +252,11 @@ WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
 WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
 WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN int race_visible(uintptr_t address);
+/* C11 happens-before of an atomic operation or fence, by the current thread; `order` is
+ * the memory order the __tsan_atomic* hook received */
+enum race_atomic_kind { RACE_ATOMIC_LOAD, RACE_ATOMIC_STORE, RACE_ATOMIC_RMW };
+WEFT_HIDDEN void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int order);
+WEFT_HIDDEN void race_on_fence(int order);
 
 /* sleep.c */
 WEFT_HIDDEN void sleep_wake(struct runtime *r, uint32_t step);

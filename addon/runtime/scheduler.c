@@ -132,7 +132,8 @@ static void decide(struct runtime *r) {
   struct thread *chosen = &r->threads[next];
   chosen->event = r->step;
   if (r->mode == WEFT_MODE_DRF) race_on_step(next, &chosen->pending);
-  if (may_write(chosen->pending.op)) r->write_epoch++;
+  /* spin detection: a write, or another thread running, changes the state a loop sees */
+  if (may_write(chosen->pending.op) || next != r->current) r->effect_epoch++;
   record_step(r, next, chosen->pending.op, (double)chosen->pending.object,
               (double)(int64_t)chosen->pending.argument, mask, chosen->pending.pc);
   if (next != r->current) switch_to(r, next);
@@ -168,43 +169,6 @@ void sched_record_write(uintptr_t address, uint8_t size) {
   struct thread *t = current_thread();
   t->unrecorded_write = address;
   t->unrecorded_size = size;
-}
-
-/* A thread that keeps reading the same locations at the same places and sees the same
- * values, with no write anywhere in between, is spinning: it gives way like a yield, so
- * that busy-wait loops terminate without counting a preemption. The loop may read a few
- * locations (Peterson's lock reads two); two repeated reads are the evidence. */
-#define SPIN_REPEATS 2
-
-void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
-  struct runtime *r = weft_rt;
-  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
-  struct thread *t = &r->threads[r->current];
-  if (t->spin_epoch != r->write_epoch) {
-    t->spin_epoch = r->write_epoch;
-    t->spin_count = 0;
-    t->spin_repeats = 0;
-  }
-  uint32_t remembered = t->spin_count < SPIN_READS ? t->spin_count : SPIN_READS;
-  for (uint32_t i = 0; i < remembered; i++) {
-    const struct spin_read *seen = &t->spin_reads[i];
-    if (seen->pc == pc && seen->object == object && seen->value == value) {
-      if (++t->spin_repeats >= SPIN_REPEATS) {
-        t->yielded = 1;
-        t->spin_repeats = 0;
-      }
-      return;
-    }
-  }
-  t->spin_reads[t->spin_count++ % SPIN_READS] = (struct spin_read){pc, object, value};
-}
-
-/* An atomic read-modify-write that left the value as it was only read it. */
-void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc) {
-  struct runtime *r = weft_rt;
-  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
-  if (old_value == new_value) sched_note_read(object, old_value, pc);
-  else r->write_epoch++;
 }
 
 void sched_yield_current(void) { current_thread()->yielded = 1; }
@@ -309,7 +273,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   keys_reset();
   clock_reset();
   r->step = 0;
-  r->write_epoch = 0;
+  r->effect_epoch = 0;
   r->thread_count = 0;
   r->current = 0;
   r->test = test;
