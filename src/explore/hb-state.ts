@@ -40,6 +40,8 @@ export class HbExecution {
   hashA = new Int32Array(0);
   hashB = new Int32Array(0);
   private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
+  private atomicAfter = new Uint8Array(0); // per step: its thread is inside an atomic section after it
+  private aloneAfter = new Uint8Array(0); // per step: the runtime let only its thread take the next one
   private capacity = 0;
   readonly count = new Int32Array(MAX_THREADS);
   private readonly createdAt = new Int32Array(MAX_THREADS);
@@ -114,6 +116,51 @@ export class HbExecution {
       this.hashB[i] = this.actionHash(thread, counts, SEED_B, i);
       counts[thread]!++;
     }
+    this.findAtomicSections();
+  }
+
+  /**
+   * SV-COMP's __VERIFIER_atomic_begin/end are no steps: a section shows where the runtime
+   * offered only the thread that just stepped although another could have stepped (judged
+   * exactly from the happens-before order). Inside it, while that thread can step, no other
+   * may (enabledIn). Where no other could have stepped, the section is not known; a run
+   * reaching a state then still takes such steps of a thread last (linearize), and a step
+   * the runtime declines is a plan it may decline (HbCacheStrategy).
+   */
+  private findAtomicSections(): void {
+    const view = this.view;
+    const counts = this.scratch;
+    counts.fill(0);
+    for (let i = 0; i < this.steps; i++) {
+      const thread = view.thread[i]!;
+      counts[thread]!++;
+      this.atomicAfter[i] = 0;
+      this.aloneAfter[i] = 0;
+      if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
+      // a data choice is taken right after its thread's step, whatever the section
+      if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
+      if (view.op[i + 1] === Op.CHOOSE || view.enabled[i + 1] !== 1 << thread) continue;
+      this.aloneAfter[i] = 1;
+      for (let other = 0; other < this.width; other++) {
+        if (other === thread) continue;
+        const op = this.nextOp(counts, other);
+        if (op >= 0 && this.canRun(counts, other, op, this.nextStep(counts, other)) === true) {
+          this.atomicAfter[i] = 1;
+          break;
+        }
+      }
+    }
+  }
+
+  /** The thread inside an atomic section after the downset that can step there (only it may), or -1. */
+  private atomicThread(counts: Int32Array): number {
+    for (let thread = 0; thread < this.width; thread++) {
+      const last = this.stepAt(thread, counts[thread]! - 1);
+      if (last < 0 || !this.atomicAfter[last]) continue;
+      const op = this.nextOp(counts, thread);
+      if (op >= 0 && this.canRun(counts, thread, op, this.nextStep(counts, thread)) === true) return thread;
+    }
+    return -1;
   }
 
   private reserve(steps: number): void {
@@ -125,6 +172,8 @@ export class HbExecution {
     this.hashA = new Int32Array(capacity);
     this.hashB = new Int32Array(capacity);
     this.stepOf = new Int32Array(capacity * MAX_THREADS);
+    this.atomicAfter = new Uint8Array(capacity);
+    this.aloneAfter = new Uint8Array(capacity);
   }
 
   /** The objects an operation touches, each read or written (locks count as writes). */
@@ -244,6 +293,8 @@ export class HbExecution {
     let enabled = 0;
     let uncertain = 0;
     this.uncertain = 0;
+    const atomic = this.atomicThread(counts);
+    if (atomic >= 0) return 1 << atomic;
     for (let thread = 0; thread < this.width; thread++) {
       const op = this.nextOp(counts, thread);
       if (op < 0) continue;
@@ -306,16 +357,31 @@ export class HbExecution {
     return op === Op.MUTEX_UNLOCK || op === Op.SPIN_UNLOCK || (op === Op.COND_WAIT && objectOf(op, this.view.object[last]!) !== object);
   }
 
-  /** The decisions of a run that reaches the downset: this execution's steps that it includes, in order. */
+  /**
+   * The decisions of a run that reaches the downset: this execution's steps that it
+   * includes, in order, except that a thread's last steps after which the runtime let only
+   * it go on (an atomic section, perhaps) come last, as far as no other included step
+   * depends on them.
+   */
   linearize(counts: Int32Array, extra: number): Uint16Array {
     let length = 0;
-    for (let thread = 0; thread < this.width; thread++) length += counts[thread]!;
+    const tailFrom = this.scratch;
+    for (let thread = 0; thread < this.width; thread++) {
+      length += counts[thread]!;
+      let start = counts[thread]!;
+      while (start > 0 && this.aloneAfter[this.stepAt(thread, start - 1)]) start--;
+      for (let other = 0; other < this.width && start < counts[thread]!; other++) {
+        const last = other === thread ? -1 : this.stepAt(other, counts[other]! - 1);
+        if (last >= 0) start = Math.max(start, this.clock[last * MAX_THREADS + thread]!);
+      }
+      tailFrom[thread] = start;
+    }
     const decisions = new Uint16Array(length + 1);
     let at = 0;
-    for (let i = 0; i < this.steps && at < length; i++) {
-      const thread = this.view.thread[i]!;
-      if (this.index[i]! < counts[thread]!) decisions[at++] = this.view.op[i] === Op.CHOOSE ? this.view.value[i]! : thread;
-    }
+    const take = (i: number) => (decisions[at++] = this.view.op[i] === Op.CHOOSE ? this.view.value[i]! : this.view.thread[i]!);
+    for (let i = 0; i < this.steps; i++) if (this.index[i]! < tailFrom[this.view.thread[i]!]!) take(i);
+    for (let thread = 0; thread < this.width; thread++)
+      for (let position = tailFrom[thread]!; position < counts[thread]!; position++) take(this.stepAt(thread, position));
     decisions[length] = extra;
     return decisions;
   }

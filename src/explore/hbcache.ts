@@ -48,6 +48,8 @@ export class HbCacheStrategy implements Strategy {
   private readonly prefixB: Int32Array;
   private pathLength = 0;
   private fixedLength = 0;
+  /** the step of the last schedule the runtime may decline (-1: none) */
+  private plannedStep = -1;
   private readonly state: Downset = { counts: new Int32Array(MAX_THREADS), hashA: 0, hashB: 0 };
 
   constructor(options: StrategyOptions) {
@@ -85,7 +87,10 @@ export class HbCacheStrategy implements Strategy {
       this.decision.set(start.decisions);
       this.fixedLength = start.decisions.length;
       this.pathLength = 0;
-      return { decisions: this.decision, length: start.decisions.length };
+      const length = start.decisions.length;
+      // the kept step is a plan: an atomic section hbcache could not see may forbid it
+      this.plannedStep = length - 1;
+      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: length - 1 } : {}) };
     }
     return undefined;
   }
@@ -121,6 +126,13 @@ export class HbCacheStrategy implements Strategy {
   }
 
   observe(execution: ExecutionView): boolean {
+    const planned = this.plannedStep;
+    this.plannedStep = -1;
+    if (planned >= 0 && (planned >= execution.steps || decisionAt(execution, planned) !== this.decision[planned])) {
+      // the runtime declined the kept step: that thread cannot step in that state
+      this.pathLength = this.fixedLength;
+      return false;
+    }
     const run = this.run;
     run.load(execution);
     const steps = execution.steps;
