@@ -12,6 +12,20 @@ import type { ExecutionView } from './strategy.js';
  * (it writes a whole range of addresses: ordered with every step, before and after it) */
 const EVERYTHING = -1e9;
 
+/** Thrown from inside long bookkeeping when the time budget has run out. */
+export class OutOfTime extends Error {}
+
+/** The time budget's end, read every 1,024 ticks of a long loop. */
+export class Deadline {
+  private ticks = 0;
+
+  constructor(private readonly at: number) {}
+
+  tick(): void {
+    if ((++this.ticks & 1023) === 0 && performance.now() >= this.at) throw new OutOfTime('the time budget ran out');
+  }
+}
+
 /** A prefix state: per thread, how many of its steps it includes, and its key halves. */
 export interface Downset {
   counts: Int32Array;
@@ -25,6 +39,9 @@ const SEED_B = 0x85ebca77;
 
 /** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
+
+/** how many states' reported enabled threads are kept (memory stays flat) */
+const OBSERVED_CAP = 1 << 18;
 
 /** ops a thread may be unable to take in some state (its first step needs its creation) */
 const mayBlock = (op: number) => hasFlag(op, OpFlag.WAITS | OpFlag.STARTS_THREAD);
@@ -48,7 +65,7 @@ export class HbExecution {
   /** per object: its writes in order */
   private readonly writes = new Map<number, number[]>();
   private readonly scratch = new Int32Array(MAX_THREADS);
-  /** state key -> the enabled threads the runtime reported there (kept across runs) */
+  /** state key -> the enabled threads the runtime reported there (kept across runs, up to OBSERVED_CAP states) */
   private readonly observed = new Map<number, number>();
 
   /** Analyses a finished execution (its arrays must stay valid while this one is used). */
@@ -390,6 +407,8 @@ export class HbExecution {
   observeEnabled(prefixKeys: (length: number) => number): void {
     for (let i = 0; i < this.steps; i++) {
       const key = prefixKeys(i);
+      // past the cap a state counts as one no run went through: judged from the order alone
+      if (this.observed.size >= OBSERVED_CAP) return;
       if (this.observed.has(key)) continue;
       this.observed.set(key, this.view.enabled[i]!);
       this.observations++;
@@ -398,6 +417,13 @@ export class HbExecution {
 
   /** grows whenever the runtime reported a state not seen before */
   observations = 0;
+
+  /** Takes step `step`, the last of the run's prefix `into`, out of it. */
+  dropLast(step: number, into: Downset): void {
+    into.counts[this.view.thread[step]!]!--;
+    into.hashA ^= this.hashA[step]!;
+    into.hashB ^= this.hashB[step]!;
+  }
 
   /** The downset of the first `steps` steps (a prefix of the run). */
   prefix(steps: number, into: Downset): void {
@@ -416,4 +442,37 @@ function mix(hash: number, value: number): number {
   let h = Math.imul(hash ^ (value | 0), 0x5bd1e995);
   h ^= h >>> 13;
   return Math.imul(h, 0xc2b2ae35) ^ (h >>> 16);
+}
+
+/**
+ * A set of state keys in fixed memory: two slots per bucket, and adding to a full bucket
+ * forgets one of its keys. Forgetting only costs pruning (the state is explored again).
+ */
+export class StateCache {
+  private readonly slots: Float64Array; // key + 1; 0: empty
+  private readonly bucketMask: number;
+  private evictSecond = 0;
+
+  constructor(slotsLog2: number) {
+    this.slots = new Float64Array(1 << slotsLog2);
+    this.bucketMask = (1 << slotsLog2) - 2;
+  }
+
+  has(key: number): boolean {
+    const at = (key >>> 0) & this.bucketMask;
+    return this.slots[at] === key + 1 || this.slots[at + 1] === key + 1;
+  }
+
+  add(key: number): void {
+    const at = (key >>> 0) & this.bucketMask;
+    const stored = key + 1;
+    if (this.slots[at] === stored || this.slots[at + 1] === stored) return;
+    if (this.slots[at] === 0) this.slots[at] = stored;
+    else if (this.slots[at + 1] === 0) this.slots[at + 1] = stored;
+    else this.slots[at + (this.evictSecond ^= 1)] = stored;
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+  }
 }
