@@ -13,7 +13,7 @@
 //
 // Memory stays flat: H is a fixed-size cache (a state it forgets is explored again), the
 // context bounds' memo is cleared between runs when it grows past its cap, and at most
-// QUEUE_CAP decisions are kept for later iterations. When the steps kept for a bound
+// a fixed number of decisions are kept for later iterations. When the steps kept for a bound
 // overflow, none are kept for it: its iteration walks again from the root with an empty
 // H, counting only the executions that need exactly that many preemptions.
 import { ContextBounds } from './context-bound.js';
@@ -23,10 +23,15 @@ import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions,
 
 const bit = (thread: number): number => 1 << thread;
 
-/** decisions kept for later iterations, summed over every kept step */
-const QUEUE_CAP = 1 << 22;
-/** H: 2^22 slots (32 MB) */
-const CLOSED_SLOTS_LOG2 = 22;
+/** Memory limits (tests make them small to exercise what happens past them). */
+export interface HbCacheLimits {
+  /** decisions kept for later iterations, summed over every kept step */
+  queueCap: number;
+  /** H holds 2^closedSlotsLog2 states at most */
+  closedSlotsLog2: number;
+}
+
+const DEFAULT_LIMITS: HbCacheLimits = { queueCap: 1 << 22, closedSlotsLog2: 22 };
 const DEFERRED_SLOTS_LOG2 = 20;
 
 interface Deferred {
@@ -43,7 +48,7 @@ export class HbCacheStrategy implements Strategy {
   private readonly run = new HbExecution();
   private readonly bounds: ContextBounds;
   /** H: states whose every terminal successor within the bound has been explored */
-  private readonly closed = new StateCache(CLOSED_SLOTS_LOG2);
+  private readonly closed: StateCache;
   /** per bound: the kept steps that need it, or none when they overflowed (walk from the root) */
   private readonly queued: Deferred[][] = [];
   private readonly overflowed: boolean[] = [];
@@ -79,8 +84,9 @@ export class HbCacheStrategy implements Strategy {
   private markRemoved = new Int32Array(1024);
   private markNext = new Int32Array(1024);
 
-  constructor(options: StrategyOptions) {
+  constructor(options: StrategyOptions, private readonly limits = DEFAULT_LIMITS) {
     this.maxBound = options.maxBound;
+    this.closed = new StateCache(limits.closedSlotsLog2);
     this.deadline = new Deadline(options.deadline ?? Number.POSITIVE_INFINITY);
     this.bounds = new ContextBounds(this.deadline);
     const n = options.capacity;
@@ -335,10 +341,10 @@ export class HbCacheStrategy implements Strategy {
     }
   }
 
-  /** Queues a step for the iteration of its bound, unless the kept steps would outgrow QUEUE_CAP. */
+  /** Queues a step for the iteration of its bound, unless the kept steps would outgrow their cap. */
   private keep(cost: number, step: Deferred): void {
     if (this.overflowed[cost]) return;
-    if (this.queuedDecisions + step.decisions.length > QUEUE_CAP) {
+    if (this.queuedDecisions + step.decisions.length > this.limits.queueCap) {
       // that iteration will walk from the root instead
       this.dropQueued(cost);
       this.overflowed[cost] = true;
