@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/build/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
-import type { ExecutionView } from '../src/explore/strategy.js';
+import { DfsStrategy } from '../src/explore/dfs.js';
+import type { ExecutionView, Strategy } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
 import { exploreAll, happensBeforeClass } from '../bench/explore-all.js';
 import { fixture } from './support/harness.js';
@@ -42,19 +43,22 @@ describe('SV-COMP atomic sections (__VERIFIER_atomic_begin/end)', () => {
 });
 
 describe('executions thousands of steps long (2 threads x 1,200 locked increments)', () => {
+  const long = 'por/locked_increments.c';
+  const cflags = '-DTHREADS=2 -DINCREMENTS=1200';
+
   it('bound 0 at the default maxSteps: passes, one execution per class dfs sees', async () => {
-    const test = (await checkAllInterleavings(fixture('hbcache/long_locked_increments.c'), { strategy: 'hbcache', maxBound: 0 })).tests[0]!;
+    const test = (await checkAllInterleavings(fixture(long), { strategy: 'hbcache', maxBound: 0, cflags })).tests[0]!;
     expect(test.error).toBeUndefined();
     expect(test.status).toBe('pass');
     expect(test.guarantee).toContain('all executions with ≤ 0 preemptions explored');
-    const dfs = await exploreAll(fixture('hbcache/long_locked_increments.c'), 'dfs', 0, 'drf');
-    expect(test.executions).toBe(dfs.classes.size);
+    const dfs = await classesOf(long, cflags, 0, (capacity) => new DfsStrategy({ maxBound: 0, seed: 1, capacity }));
+    expect(test.executions).toBe(new Set(dfs).size);
   });
 
   it.each([1, 2])('bound %i: passes, as dfs, for 5 executions past bound 0', async (maxBound) => {
-    const options = { maxBound, maxExecutions: 5 };
-    const [dfs] = await verdicts('hbcache/long_locked_increments.c', 'dfs', options);
-    const test = (await checkAllInterleavings(fixture('hbcache/long_locked_increments.c'), { strategy: 'hbcache', ...options })).tests[0]!;
+    const options = { maxBound, maxExecutions: 5, cflags };
+    const [dfs] = await verdicts(long, 'dfs', options);
+    const test = (await checkAllInterleavings(fixture(long), { strategy: 'hbcache', ...options })).tests[0]!;
     expect(test.error).toBeUndefined();
     expect(test).toMatchObject({ status: dfs!.status, executions: 5 });
     expect(test.guarantee).toContain('budget exhausted (maxExecutions) during bound 1');
@@ -82,13 +86,13 @@ async function yieldEvery50Ms() {
   sliceEnd = performance.now() + 50;
 }
 
-/** Explores with hbcache under the given limits; the happens-before classes of the counted executions. */
-async function classesWithLimits(file: string, cflags: string, maxBound: number, limits: HbCacheLimits) {
+/** The happens-before classes of the executions a strategy counts, in drf mode. */
+async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: (capacity: number) => Strategy) {
   const library = buildHarness(fixture(file), { cflags }).library;
   const harness = borrowHarness(library);
   try {
     const trace = harness.trace();
-    const strategy = new HbCacheStrategy({ maxBound, seed: 1, capacity: trace.capacity }, limits);
+    const strategy = makeStrategy(trace.capacity);
     const view: ExecutionView = {
       steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
       enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
@@ -97,7 +101,7 @@ async function classesWithLimits(file: string, cflags: string, maxBound: number,
     for (let bound = 0; bound <= maxBound && strategy.beginBound(bound); bound++) {
       for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
         const outcome = harness.run(
-          0, schedule.decisions, schedule.length, 10_000, 0, 0, new Float64Array([0, 1]), undefined,
+          0, schedule.decisions, schedule.length, 50_000, 0, 0, new Float64Array([0, 1]), undefined,
           schedule.asleep, schedule.asleepFrom, schedule.planFrom,
         );
         expect(outcome).toBe(0);
@@ -117,6 +121,8 @@ describe('memory caps: past them hbcache recomputes, and still sees every class'
   const file = 'por/locked_increments.c';
   const cflags = '-DTHREADS=3 -DINCREMENTS=2';
   const roomy = { queueCap: 1 << 22, closedSlotsLog2: 22 };
+  const classesWithLimits = (file: string, cflags: string, maxBound: number, limits: HbCacheLimits) =>
+    classesOf(file, cflags, maxBound, (capacity) => new HbCacheStrategy({ maxBound, seed: 1, capacity }, limits));
 
   it('no kept step fits (every bound walks again from the root): the same classes, each once, at bounds 0-3', async () => {
     for (let maxBound = 0; maxBound <= 3; maxBound++) {
