@@ -196,6 +196,7 @@ async function exploreOne(
     for (;;) {
       const strategy = createStrategy(settings.strategy, {
         maxBound: settings.maxBound, seed: settings.seed, capacity: harness.trace().capacity,
+        deadline: performance.now() + settings.timeBudgetMs,
       });
       const run = await drive(harness, strategy, {
         test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,

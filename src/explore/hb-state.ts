@@ -12,6 +12,20 @@ import type { ExecutionView } from './strategy.js';
  * (it writes a whole range of addresses: ordered with every step, before and after it) */
 const EVERYTHING = -1e9;
 
+/** Thrown from inside long bookkeeping when the time budget has run out. */
+export class OutOfTime extends Error {}
+
+/** The time budget's end, read every 1,024 ticks of a long loop. */
+export class Deadline {
+  private ticks = 0;
+
+  constructor(private readonly at: number) {}
+
+  tick(): void {
+    if ((++this.ticks & 1023) === 0 && performance.now() >= this.at) throw new OutOfTime('the time budget ran out');
+  }
+}
+
 /** A prefix state: per thread, how many of its steps it includes, and its key halves. */
 export interface Downset {
   counts: Int32Array;
@@ -25,6 +39,9 @@ const SEED_B = 0x85ebca77;
 
 /** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
+
+/** how many states' reported enabled threads are kept (memory stays flat) */
+const OBSERVED_CAP = 1 << 18;
 
 /** ops a thread may be unable to take in some state (its first step needs its creation) */
 const mayBlock = (op: number) => hasFlag(op, OpFlag.WAITS | OpFlag.STARTS_THREAD);
@@ -40,13 +57,15 @@ export class HbExecution {
   hashA = new Int32Array(0);
   hashB = new Int32Array(0);
   private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
+  private atomicAfter = new Uint8Array(0); // per step: its thread is inside an atomic section after it
+  private aloneAfter = new Uint8Array(0); // per step: the runtime let only its thread take the next one
   private capacity = 0;
   readonly count = new Int32Array(MAX_THREADS);
   private readonly createdAt = new Int32Array(MAX_THREADS);
   /** per object: its writes in order */
   private readonly writes = new Map<number, number[]>();
   private readonly scratch = new Int32Array(MAX_THREADS);
-  /** state key -> the enabled threads the runtime reported there (kept across runs) */
+  /** state key -> the enabled threads the runtime reported there (kept across runs, up to OBSERVED_CAP states) */
   private readonly observed = new Map<number, number>();
 
   /** Analyses a finished execution (its arrays must stay valid while this one is used). */
@@ -114,6 +133,51 @@ export class HbExecution {
       this.hashB[i] = this.actionHash(thread, counts, SEED_B, i);
       counts[thread]!++;
     }
+    this.findAtomicSections();
+  }
+
+  /**
+   * SV-COMP's __VERIFIER_atomic_begin/end are no steps: a section shows where the runtime
+   * offered only the thread that just stepped although another could have stepped (judged
+   * exactly from the happens-before order). Inside it, while that thread can step, no other
+   * may (enabledIn). Where no other could have stepped, the section is not known; a run
+   * reaching a state then still takes such steps of a thread last (linearize), and a step
+   * the runtime declines is a plan it may decline (HbCacheStrategy).
+   */
+  private findAtomicSections(): void {
+    const view = this.view;
+    const counts = this.scratch;
+    counts.fill(0);
+    for (let i = 0; i < this.steps; i++) {
+      const thread = view.thread[i]!;
+      counts[thread]!++;
+      this.atomicAfter[i] = 0;
+      this.aloneAfter[i] = 0;
+      if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
+      // a data choice is taken right after its thread's step, whatever the section
+      if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
+      if (view.op[i + 1] === Op.CHOOSE || view.enabled[i + 1] !== 1 << thread) continue;
+      this.aloneAfter[i] = 1;
+      for (let other = 0; other < this.width; other++) {
+        if (other === thread) continue;
+        const op = this.nextOp(counts, other);
+        if (op >= 0 && this.canRun(counts, other, op, this.nextStep(counts, other)) === true) {
+          this.atomicAfter[i] = 1;
+          break;
+        }
+      }
+    }
+  }
+
+  /** The thread inside an atomic section after the downset that can step there (only it may), or -1. */
+  private atomicThread(counts: Int32Array): number {
+    for (let thread = 0; thread < this.width; thread++) {
+      const last = this.stepAt(thread, counts[thread]! - 1);
+      if (last < 0 || !this.atomicAfter[last]) continue;
+      const op = this.nextOp(counts, thread);
+      if (op >= 0 && this.canRun(counts, thread, op, this.nextStep(counts, thread)) === true) return thread;
+    }
+    return -1;
   }
 
   private reserve(steps: number): void {
@@ -125,6 +189,8 @@ export class HbExecution {
     this.hashA = new Int32Array(capacity);
     this.hashB = new Int32Array(capacity);
     this.stepOf = new Int32Array(capacity * MAX_THREADS);
+    this.atomicAfter = new Uint8Array(capacity);
+    this.aloneAfter = new Uint8Array(capacity);
   }
 
   /** The objects an operation touches, each read or written (locks count as writes). */
@@ -244,6 +310,8 @@ export class HbExecution {
     let enabled = 0;
     let uncertain = 0;
     this.uncertain = 0;
+    const atomic = this.atomicThread(counts);
+    if (atomic >= 0) return 1 << atomic;
     for (let thread = 0; thread < this.width; thread++) {
       const op = this.nextOp(counts, thread);
       if (op < 0) continue;
@@ -306,16 +374,31 @@ export class HbExecution {
     return op === Op.MUTEX_UNLOCK || op === Op.SPIN_UNLOCK || (op === Op.COND_WAIT && objectOf(op, this.view.object[last]!) !== object);
   }
 
-  /** The decisions of a run that reaches the downset: this execution's steps that it includes, in order. */
+  /**
+   * The decisions of a run that reaches the downset: this execution's steps that it
+   * includes, in order, except that a thread's last steps after which the runtime let only
+   * it go on (an atomic section, perhaps) come last, as far as no other included step
+   * depends on them.
+   */
   linearize(counts: Int32Array, extra: number): Uint16Array {
     let length = 0;
-    for (let thread = 0; thread < this.width; thread++) length += counts[thread]!;
+    const tailFrom = this.scratch;
+    for (let thread = 0; thread < this.width; thread++) {
+      length += counts[thread]!;
+      let start = counts[thread]!;
+      while (start > 0 && this.aloneAfter[this.stepAt(thread, start - 1)]) start--;
+      for (let other = 0; other < this.width && start < counts[thread]!; other++) {
+        const last = other === thread ? -1 : this.stepAt(other, counts[other]! - 1);
+        if (last >= 0) start = Math.max(start, this.clock[last * MAX_THREADS + thread]!);
+      }
+      tailFrom[thread] = start;
+    }
     const decisions = new Uint16Array(length + 1);
     let at = 0;
-    for (let i = 0; i < this.steps && at < length; i++) {
-      const thread = this.view.thread[i]!;
-      if (this.index[i]! < counts[thread]!) decisions[at++] = this.view.op[i] === Op.CHOOSE ? this.view.value[i]! : thread;
-    }
+    const take = (i: number) => (decisions[at++] = this.view.op[i] === Op.CHOOSE ? this.view.value[i]! : this.view.thread[i]!);
+    for (let i = 0; i < this.steps; i++) if (this.index[i]! < tailFrom[this.view.thread[i]!]!) take(i);
+    for (let thread = 0; thread < this.width; thread++)
+      for (let position = tailFrom[thread]!; position < counts[thread]!; position++) take(this.stepAt(thread, position));
     decisions[length] = extra;
     return decisions;
   }
@@ -324,6 +407,8 @@ export class HbExecution {
   observeEnabled(prefixKeys: (length: number) => number): void {
     for (let i = 0; i < this.steps; i++) {
       const key = prefixKeys(i);
+      // past the cap a state counts as one no run went through: judged from the order alone
+      if (this.observed.size >= OBSERVED_CAP) return;
       if (this.observed.has(key)) continue;
       this.observed.set(key, this.view.enabled[i]!);
       this.observations++;
@@ -332,6 +417,13 @@ export class HbExecution {
 
   /** grows whenever the runtime reported a state not seen before */
   observations = 0;
+
+  /** Takes step `step`, the last of the run's prefix `into`, out of it. */
+  dropLast(step: number, into: Downset): void {
+    into.counts[this.view.thread[step]!]!--;
+    into.hashA ^= this.hashA[step]!;
+    into.hashB ^= this.hashB[step]!;
+  }
 
   /** The downset of the first `steps` steps (a prefix of the run). */
   prefix(steps: number, into: Downset): void {
@@ -350,4 +442,37 @@ function mix(hash: number, value: number): number {
   let h = Math.imul(hash ^ (value | 0), 0x5bd1e995);
   h ^= h >>> 13;
   return Math.imul(h, 0xc2b2ae35) ^ (h >>> 16);
+}
+
+/**
+ * A set of state keys in fixed memory: two slots per bucket, and adding to a full bucket
+ * forgets one of its keys. Forgetting only costs pruning (the state is explored again).
+ */
+export class StateCache {
+  private readonly slots: Float64Array; // key + 1; 0: empty
+  private readonly bucketMask: number;
+  private evictSecond = 0;
+
+  constructor(slotsLog2: number) {
+    this.slots = new Float64Array(1 << slotsLog2);
+    this.bucketMask = (1 << slotsLog2) - 2;
+  }
+
+  has(key: number): boolean {
+    const at = (key >>> 0) & this.bucketMask;
+    return this.slots[at] === key + 1 || this.slots[at + 1] === key + 1;
+  }
+
+  add(key: number): void {
+    const at = (key >>> 0) & this.bucketMask;
+    const stored = key + 1;
+    if (this.slots[at] === stored || this.slots[at + 1] === stored) return;
+    if (this.slots[at] === 0) this.slots[at] = stored;
+    else if (this.slots[at + 1] === 0) this.slots[at + 1] = stored;
+    else this.slots[at + (this.evictSecond ^= 1)] = stored;
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+  }
 }

@@ -10,12 +10,29 @@
 // reaches it) for the iteration of its bound; states in H from earlier iterations stay
 // there, since every terminal state they lead to within the new bound is reached through
 // one of those kept steps.
+//
+// Memory stays flat: H is a fixed-size cache (a state it forgets is explored again), the
+// context bounds' memo is cleared between runs when it grows past its cap, and at most
+// a fixed number of decisions are kept for later iterations. When the steps kept for a bound
+// overflow, none are kept for it: its iteration walks again from the root with an empty
+// H, counting only the executions that need exactly that many preemptions.
 import { ContextBounds } from './context-bound.js';
-import { type Downset, HbExecution, stateKey } from './hb-state.js';
+import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../native/ops.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 
 const bit = (thread: number): number => 1 << thread;
+
+/** Memory limits (tests make them small to exercise what happens past them). */
+export interface HbCacheLimits {
+  /** decisions kept for later iterations, summed over every kept step */
+  queueCap: number;
+  /** H holds 2^closedSlotsLog2 states at most */
+  closedSlotsLog2: number;
+}
+
+const DEFAULT_LIMITS: HbCacheLimits = { queueCap: 1 << 22, closedSlotsLog2: 22 };
+const DEFERRED_SLOTS_LOG2 = 20;
 
 interface Deferred {
   decisions: Uint16Array;
@@ -27,15 +44,25 @@ export class HbCacheStrategy implements Strategy {
   readonly name = 'hbcache';
   readonly bounded = true;
   private readonly maxBound: number;
+  private readonly deadline: Deadline;
   private readonly run = new HbExecution();
-  private readonly bounds = new ContextBounds();
+  private readonly bounds: ContextBounds;
   /** H: states whose every terminal successor within the bound has been explored */
-  private readonly closed = new Set<number>();
+  private readonly closed: StateCache;
+  /** per bound: the kept steps that need it, or none when they overflowed (walk from the root) */
   private readonly queued: Deferred[][] = [];
-  private readonly deferredKeys = new Set<number>();
+  private readonly overflowed: boolean[] = [];
+  private queuedDecisions = 0;
+  private readonly deferredKeys = new StateCache(DEFERRED_SLOTS_LOG2);
   private droppedBeyondMaxBound = false;
   private bound = 0;
   private started = false;
+  /** this iteration walks from the root: executions needing fewer preemptions were counted before */
+  private walkingFromRoot = false;
+  /** the last run's terminal state is still to be marked (done before the next run, not after the last) */
+  private markPending = false;
+  /** the time budget ran out inside the bookkeeping: nothing more is learned */
+  private expired = false;
 
   // the current path: one node per step of the last run
   private readonly decision: Uint16Array;
@@ -48,10 +75,20 @@ export class HbCacheStrategy implements Strategy {
   private readonly prefixB: Int32Array;
   private pathLength = 0;
   private fixedLength = 0;
+  /** the step of the last schedule the runtime may decline (-1: none) */
+  private plannedStep = -1;
   private readonly state: Downset = { counts: new Int32Array(MAX_THREADS), hashA: 0, hashB: 0 };
+  // Mark's explicit stack
+  private markA = new Int32Array(1024);
+  private markB = new Int32Array(1024);
+  private markRemoved = new Int32Array(1024);
+  private markNext = new Int32Array(1024);
 
-  constructor(options: StrategyOptions) {
+  constructor(options: StrategyOptions, private readonly limits = DEFAULT_LIMITS) {
     this.maxBound = options.maxBound;
+    this.closed = new StateCache(limits.closedSlotsLog2);
+    this.deadline = new Deadline(options.deadline ?? Number.POSITIVE_INFINITY);
+    this.bounds = new ContextBounds(this.deadline);
     const n = options.capacity;
     this.decision = new Uint16Array(n);
     this.runner = new Uint8Array(n);
@@ -67,6 +104,15 @@ export class HbCacheStrategy implements Strategy {
   beginBound(bound: number): boolean {
     this.bound = bound;
     this.started = false;
+    this.walkingFromRoot = this.overflowed[bound] === true;
+    if (this.walkingFromRoot) {
+      // H and the kept steps rest on the steps kept for this bound, which are lost: start over
+      this.closed.clear();
+      this.deferredKeys.clear();
+      for (let later = bound; later < this.queued.length; later++) this.dropQueued(later);
+      this.overflowed.length = bound;
+      this.queued[bound] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
+    }
     return (this.queued[bound]?.length ?? 0) > 0;
   }
 
@@ -75,25 +121,48 @@ export class HbCacheStrategy implements Strategy {
   }
 
   next(): Schedule | undefined {
+    if (!this.expired) {
+      try {
+        return this.nextSchedule();
+      } catch (error) {
+        if (!(error instanceof OutOfTime)) throw error;
+        this.expired = true;
+      }
+    }
+    // out of time: any run will do (it is not counted); the driver stops by the clock after it
+    return { decisions: this.decision, length: 0 };
+  }
+
+  private nextSchedule(): Schedule | undefined {
+    if (this.markPending) {
+      this.markPending = false;
+      this.run.prefix(this.pathLength, this.state);
+      this.mark(this.state.counts, this.state.hashA, this.state.hashB);
+    }
     if (this.started) {
       const resumed = this.backtrack();
       if (resumed) return resumed;
     }
     for (let start = this.queued[this.bound]?.pop(); start; start = this.queued[this.bound]?.pop()) {
+      this.queuedDecisions -= start.decisions.length;
       if (this.closed.has(start.key)) continue; // marked since it was kept
       this.started = true;
       this.decision.set(start.decisions);
       this.fixedLength = start.decisions.length;
       this.pathLength = 0;
-      return { decisions: this.decision, length: start.decisions.length };
+      const length = start.decisions.length;
+      // the kept step is a plan: an atomic section hbcache could not see may forbid it
+      this.plannedStep = length - 1;
+      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: length - 1 } : {}) };
     }
     return undefined;
   }
 
   /** The deepest node with a step that leads out of H within the bound: take it. */
   private backtrack(): Schedule | undefined {
+    if (this.pathLength > this.fixedLength) this.run.prefix(this.pathLength, this.state);
     for (let node = this.pathLength - 1; node >= this.fixedLength; node--) {
-      this.run.prefix(node, this.state);
+      this.run.dropLast(node, this.state);
       if (this.valueCount[node]! > 0) {
         while (this.nextValue[node]! < this.valueCount[node]!) {
           const value = this.nextValue[node]!++;
@@ -121,7 +190,26 @@ export class HbCacheStrategy implements Strategy {
   }
 
   observe(execution: ExecutionView): boolean {
+    if (this.expired) return false;
+    try {
+      return this.learn(execution);
+    } catch (error) {
+      if (!(error instanceof OutOfTime)) throw error;
+      this.expired = true;
+      return false;
+    }
+  }
+
+  private learn(execution: ExecutionView): boolean {
+    const planned = this.plannedStep;
+    this.plannedStep = -1;
+    if (planned >= 0 && (planned >= execution.steps || decisionAt(execution, planned) !== this.decision[planned])) {
+      // the runtime declined the kept step: that thread cannot step in that state
+      this.pathLength = this.fixedLength;
+      return false;
+    }
     const run = this.run;
+    this.bounds.trim();
     run.load(execution);
     const steps = execution.steps;
     for (let i = 0; i < steps; i++) {
@@ -146,34 +234,68 @@ export class HbCacheStrategy implements Strategy {
       }
     }
     this.pathLength = steps;
+    this.markPending = true;
+    if (!this.walkingFromRoot) return true;
     run.prefix(steps, this.state);
-    this.mark(this.state.counts, this.state.hashA, this.state.hashB);
-    return true;
+    return this.bounds.ofExecution(run, this.state) === this.bound;
   }
 
   /**
    * Algorithm 2's Mark: puts the state into H, keeps its steps beyond the bound for later
-   * iterations, and marks each predecessor whose every bounded successor is now in H.
+   * iterations, and marks each predecessor whose every bounded successor is now in H. The
+   * recursion runs on an explicit stack (predecessors reach back as far as the run is long):
+   * per level, the key halves of its state, the thread removed to reach it and the next
+   * thread to try removing.
    */
   private mark(counts: Int32Array, hashA: number, hashB: number): void {
+    const run = this.run;
+    let depth = 0;
+    this.enterMarked(depth++, counts, hashA, hashB, -1);
+    while (depth > 0) {
+      this.deadline.tick();
+      const top = depth - 1;
+      const topA = this.markA[top]!;
+      const topB = this.markB[top]!;
+      let entered = false;
+      for (let thread = this.markNext[top]!; thread < run.width && !entered; thread++) {
+        this.markNext[top] = thread + 1;
+        if (!run.isMaximal(counts, thread)) continue;
+        const step = run.stepAt(thread, counts[thread]! - 1);
+        counts[thread]!--;
+        const before: Downset = { counts, hashA: topA ^ run.hashA[step]!, hashB: topB ^ run.hashB[step]! };
+        entered =
+          !this.closed.has(stateKey(before.hashA, before.hashB)) &&
+          this.bounds.of(run, before, thread) <= this.bound &&
+          this.successorsClosed(before);
+        if (entered) this.enterMarked(depth++, counts, before.hashA, before.hashB, thread);
+        else counts[thread]!++;
+      }
+      if (entered) continue;
+      depth--;
+      const removed = this.markRemoved[top]!;
+      if (removed >= 0) counts[removed]!++;
+    }
+  }
+
+  /** Puts a state into H and pushes it on Mark's stack. */
+  private enterMarked(at: number, counts: Int32Array, hashA: number, hashB: number, removed: number): void {
+    if (at === this.markA.length) {
+      const grown = (from: Int32Array) => {
+        const into = new Int32Array(at * 2);
+        into.set(from);
+        return into;
+      };
+      this.markA = grown(this.markA);
+      this.markB = grown(this.markB);
+      this.markRemoved = grown(this.markRemoved);
+      this.markNext = grown(this.markNext);
+    }
+    this.markA[at] = hashA;
+    this.markB[at] = hashB;
+    this.markRemoved[at] = removed;
+    this.markNext[at] = 0;
     this.closed.add(stateKey(hashA, hashB));
     this.keepCostlySteps(counts, hashA, hashB);
-    const run = this.run;
-    for (let thread = 0; thread < run.width; thread++) {
-      if (!run.isMaximal(counts, thread)) continue;
-      const step = run.stepAt(thread, counts[thread]! - 1);
-      counts[thread]!--;
-      const beforeA = hashA ^ run.hashA[step]!;
-      const beforeB = hashB ^ run.hashB[step]!;
-      const before: Downset = { counts, hashA: beforeA, hashB: beforeB };
-      if (
-        !this.closed.has(stateKey(beforeA, beforeB)) &&
-        this.bounds.of(run, before, thread) <= this.bound &&
-        this.successorsClosed(before)
-      )
-        this.mark(counts, beforeA, beforeB);
-      counts[thread]!++;
-    }
   }
 
   /** Whether every step from the state within the bound leads into H. */
@@ -215,7 +337,25 @@ export class HbCacheStrategy implements Strategy {
       // the runtime does not run a thread again right after its yield while others can run
       if (decisions.length > 1 && decisions[decisions.length - 2] === thread && run.yieldedLast(counts, thread)) continue;
       this.deferredKeys.add(key);
-      (this.queued[cost] ??= []).push({ decisions, key });
+      this.keep(cost, { decisions, key });
     }
+  }
+
+  /** Queues a step for the iteration of its bound, unless the kept steps would outgrow their cap. */
+  private keep(cost: number, step: Deferred): void {
+    if (this.overflowed[cost]) return;
+    if (this.queuedDecisions + step.decisions.length > this.limits.queueCap) {
+      // that iteration will walk from the root instead
+      this.dropQueued(cost);
+      this.overflowed[cost] = true;
+      return;
+    }
+    this.queuedDecisions += step.decisions.length;
+    (this.queued[cost] ??= []).push(step);
+  }
+
+  private dropQueued(bound: number): void {
+    for (const step of this.queued[bound] ?? []) this.queuedDecisions -= step.decisions.length;
+    this.queued[bound] = [];
   }
 }

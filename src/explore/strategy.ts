@@ -32,6 +32,8 @@ export interface StrategyOptions {
   seed: number;
   /** room for decisions: the longest execution */
   capacity: number;
+  /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */
+  deadline?: number;
 }
 
 export interface Strategy {

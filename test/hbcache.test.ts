@@ -1,0 +1,143 @@
+// hbcache on what used to break it: SV-COMP atomic sections (reported as nondeterminism),
+// executions thousands of steps long (recursion overflowed the stack), many threads (a
+// single run's bookkeeping ignored the budgets), and its memory caps (past them it must
+// still see every happens-before class dfs sees).
+import { describe, expect, it } from 'vitest';
+
+import { checkAllInterleavings } from '../src/index.js';
+import { buildHarness } from '../src/build/compile.js';
+import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
+import { DfsStrategy } from '../src/explore/dfs.js';
+import type { ExecutionView, Strategy } from '../src/explore/strategy.js';
+import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
+import { exploreAll, happensBeforeClass } from '../bench/explore-all.js';
+import { fixture } from './support/harness.js';
+
+type Options = Parameters<typeof checkAllInterleavings>[1];
+
+async function verdicts(file: string, strategy: string, options: Options) {
+  return (await checkAllInterleavings(fixture(file), { strategy, ...options })).tests.map((test) => ({
+    name: test.name, status: test.status, bug: test.bug?.kind, bound: test.bug ? test.bound : 'passed', error: test.error,
+  }));
+}
+
+describe('SV-COMP atomic sections (__VERIFIER_atomic_begin/end)', () => {
+  it.each(['', '-DUNPROTECTED_DEPOSIT'])('atomic_sections.c %s: the verdicts dfs gives at bounds 0-2', async (cflags) => {
+    for (let maxBound = 0; maxBound <= 2; maxBound++) {
+      const options = { maxBound, mode: 'sc' as const, cflags };
+      const dfs = await verdicts('hbcache/atomic_sections.c', 'dfs', options);
+      expect(await verdicts('hbcache/atomic_sections.c', 'hbcache', options)).toEqual(dfs);
+      expect(dfs[0]!.status).toBe(cflags ? (maxBound === 0 ? 'pass' : 'fail') : 'pass');
+    }
+  });
+
+  it('one execution per happens-before class dfs sees, at bounds 0-3', async () => {
+    const file = fixture('hbcache/atomic_sections.c');
+    for (let bound = 0; bound <= 3; bound++) {
+      const dfs = await exploreAll(file, 'dfs', bound, 'sc');
+      const hbcache = await exploreAll(file, 'hbcache', bound, 'sc');
+      expect(hbcache.classes).toEqual(dfs.classes);
+      expect(hbcache.repeats).toBe(0);
+    }
+  });
+});
+
+describe('executions thousands of steps long (2 threads x 1,200 locked increments)', () => {
+  const long = 'por/locked_increments.c';
+  const cflags = '-DTHREADS=2 -DINCREMENTS=1200';
+
+  it('bound 0 at the default maxSteps: passes, one execution per class dfs sees', async () => {
+    const test = (await checkAllInterleavings(fixture(long), { strategy: 'hbcache', maxBound: 0, cflags })).tests[0]!;
+    expect(test.error).toBeUndefined();
+    expect(test.status).toBe('pass');
+    expect(test.guarantee).toContain('all executions with ≤ 0 preemptions explored');
+    const dfs = await classesOf(long, cflags, 0, (capacity) => new DfsStrategy({ maxBound: 0, seed: 1, capacity }));
+    expect(test.executions).toBe(new Set(dfs).size);
+  });
+
+  it.each([1, 2])('bound %i: passes, as dfs, for 5 executions past bound 0', async (maxBound) => {
+    const options = { maxBound, maxExecutions: 5, cflags };
+    const [dfs] = await verdicts(long, 'dfs', options);
+    const test = (await checkAllInterleavings(fixture(long), { strategy: 'hbcache', ...options })).tests[0]!;
+    expect(test.error).toBeUndefined();
+    expect(test).toMatchObject({ status: dfs!.status, executions: 5 });
+    expect(test.guarantee).toContain('budget exhausted (maxExecutions) during bound 1');
+  });
+});
+
+describe('budgets hold inside one run\'s bookkeeping (31 threads)', () => {
+  it.each([
+    [{ maxExecutions: 1 }, 'maxExecutions'],
+    [{ timeBudgetMs: 2000 }, 'timeBudgetMs'],
+  ])('%o: stops within seconds, with its guarantee', async (budget, name) => {
+    const started = performance.now();
+    const test = (await checkAllInterleavings(fixture('hbcache/many_threads.c'), { strategy: 'hbcache', maxBound: 2, ...budget })).tests[0]!;
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(test).toMatchObject({ status: 'pass', complete: false });
+    expect(test.guarantee).toContain(`budget exhausted (${name})`);
+  });
+});
+
+let sliceEnd = 0;
+/** A long synchronous exploration inside a Vitest worker starves its RPC: give the event loop a turn. */
+async function yieldEvery50Ms() {
+  if (performance.now() < sliceEnd) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  sliceEnd = performance.now() + 50;
+}
+
+/** The happens-before classes of the executions a strategy counts, in drf mode. */
+async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: (capacity: number) => Strategy) {
+  const library = buildHarness(fixture(file), { cflags }).library;
+  const harness = borrowHarness(library);
+  try {
+    const trace = harness.trace();
+    const strategy = makeStrategy(trace.capacity);
+    const view: ExecutionView = {
+      steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
+      enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
+    };
+    const classes: string[] = [];
+    for (let bound = 0; bound <= maxBound && strategy.beginBound(bound); bound++) {
+      for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
+        const outcome = harness.run(
+          0, schedule.decisions, schedule.length, 50_000, 0, 0, new Float64Array([0, 1]), undefined,
+          schedule.asleep, schedule.asleepFrom, schedule.planFrom,
+        );
+        expect(outcome).toBe(0);
+        view.steps = trace.status[0]!;
+        const { libraryBase } = harness.result();
+        await yieldEvery50Ms();
+        if (strategy.observe(view)) classes.push(happensBeforeClass(view, (object) => String(object < 0 ? object : object - libraryBase)));
+      }
+    }
+    return classes;
+  } finally {
+    returnHarness(library, harness);
+  }
+}
+
+describe('memory caps: past them hbcache recomputes, and still sees every class', () => {
+  const file = 'por/locked_increments.c';
+  const cflags = '-DTHREADS=3 -DINCREMENTS=2';
+  const roomy = { queueCap: 1 << 22, closedSlotsLog2: 22 };
+  const classesWithLimits = (file: string, cflags: string, maxBound: number, limits: HbCacheLimits) =>
+    classesOf(file, cflags, maxBound, (capacity) => new HbCacheStrategy({ maxBound, seed: 1, capacity }, limits));
+
+  it('no kept step fits (every bound walks again from the root): the same classes, each once, at bounds 0-3', async () => {
+    for (let maxBound = 0; maxBound <= 3; maxBound++) {
+      const stored = await classesWithLimits(file, cflags, maxBound, roomy);
+      const recomputed = await classesWithLimits(file, cflags, maxBound, { ...roomy, queueCap: 0 });
+      expect(new Set(stored).size).toBe(stored.length);
+      expect(recomputed.sort()).toEqual(stored.sort());
+    }
+  });
+
+  it('H of 16 states (it forgets most): the same classes, at bounds 0-3', async () => {
+    for (let maxBound = 0; maxBound <= 3; maxBound++) {
+      const stored = await classesWithLimits(file, '-DTHREADS=2 -DINCREMENTS=3', maxBound, roomy);
+      const forgetful = await classesWithLimits(file, '-DTHREADS=2 -DINCREMENTS=3', maxBound, { ...roomy, closedSlotsLog2: 4 });
+      expect(new Set(forgetful)).toEqual(new Set(stored));
+    }
+  });
+});
