@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
-import { exploreAll } from '../bench/explore-all.js';
-import { randomProgram, randomShape } from '../bench/random-programs.js';
-import { checkSoundness } from '../bench/soundness-check.js';
+import { exploreAll } from './support/explore-all.js';
+import { randomProgram, randomShape } from './support/random-programs.js';
+import { checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));

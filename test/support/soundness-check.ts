@@ -1,5 +1,5 @@
 // The soundness comparison shared by test/por.test.ts (a fixed seed set) and
-// bench/soundness.ts (many seeds): on one random program, bpor and hbcache must see the
+// test/support/soundness-main.ts (many seeds): on one random program, bpor and hbcache must see the
 // same happens-before classes and final states as dfs at every bound, and never run more
 // executions (hbcache: each class once); optimal must see every class of unbounded dfs,
 // each exactly once, and waste no run (none abandoned as redundant).

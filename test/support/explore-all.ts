@@ -1,11 +1,11 @@
 // Runs a strategy over a harness and collects what every counted execution showed: its
 // happens-before class (a fingerprint of the order of conflicting steps) and its output.
-import { buildHarness } from '../src/build/compile.js';
-import { accessOf, Access, objectOf } from '../src/explore/dependence.js';
-import { createStrategy } from '../src/explore/strategies.js';
-import type { ExecutionView } from '../src/explore/strategy.js';
-import type { NativeHarness } from '../src/native/addon.js';
-import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
+import { buildHarness } from '../../src/build/compile.js';
+import { accessOf, Access, objectOf } from '../../src/explore/dependence.js';
+import { createStrategy } from '../../src/explore/strategies.js';
+import type { ExecutionView } from '../../src/explore/strategy.js';
+import type { NativeHarness } from '../../src/native/addon.js';
+import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
 
 export interface Observed {
   executions: number;

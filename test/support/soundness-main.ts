@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   node dist/bench/soundness.js --seeds 200 [--first 1] [--bound 3] [--limit 200000]
+//   npm run soundness -- --seeds 200 [--first 1] [--bound 3] [--limit 200000]
 // Exits 1 and prints the program's file when a seed finds a difference. Programs whose
 // unbounded dfs exceeds --limit executions are checked for bpor only (counted).
 import { mkdtempSync, writeFileSync } from 'node:fs';
