@@ -1,12 +1,17 @@
-// Runs a strategy over a harness and collects what every counted execution showed: its
-// happens-before class (a fingerprint of the order of conflicting steps) and its output.
+// Runs a strategy over a harness, driving it past failing executions, and collects what
+// every counted execution showed, bound by bound: its observable behaviour (a bug
+// outcome, or the final state: the program's output with its lines sorted) and its
+// happens-before class (a fingerprint from the dependence table, used only to count
+// executions of a class already seen).
 import { buildHarness } from '../../src/build/compile.js';
 import { accessOf, Access, objectOf } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/native/addon.js';
 import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
+import { Outcome, outcomeNames } from '../../src/native/ops.js';
 
+/** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
   executions: number;
   classes: Set<string>;
@@ -14,14 +19,34 @@ export interface Observed {
   repeats: number;
   /** runs the strategy abandoned as redundant (a wasted run each) */
   wasted: number;
-  outputs: Set<string>;
-  /** stopped at the execution limit: classes and outputs are incomplete */
+  /** failing executions, named by outcome, thread, code offset and message */
+  bugs: Set<string>;
+  /** passing executions' output, lines sorted */
+  finalStates: Set<string>;
+  /** the strategy says nothing is left beyond this bound */
+  complete: boolean;
+  /** stopped at the execution limit: the sets are incomplete */
   truncated: boolean;
 }
 
+export interface Exploration {
+  /** false: the strategy ignores the bound (one unbounded pass, reported as bound 0) */
+  bounded: boolean;
+  /** index b: everything seen within bound b; shorter than maxBound + 1 when the strategy was done earlier */
+  byBound: Observed[];
+}
+
+/** What the exploration had seen within `bound` (everything, when it was done earlier). */
+export function within(exploration: Exploration, bound: number): Observed {
+  return exploration.byBound[Math.min(bound, exploration.byBound.length - 1)]!;
+}
+
+/** Scheduling points per execution before it counts as a livelock (spin loops hit it). */
+const MAX_STEPS = 200;
+
 // Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
 // worker does not starve the worker's messages to Vitest (they time out after 60 s).
-export async function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Promise<Observed> {
+export async function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Promise<Exploration> {
   const library = buildHarness(file).library;
   const harness = borrowHarness(library);
   try {
@@ -31,51 +56,86 @@ export async function exploreAll(file: string, strategy: string, maxBound: numbe
   }
 }
 
-async function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Promise<Observed> {
+async function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Promise<Exploration> {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {
     steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
     enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
   };
-  const observed: Observed = { executions: 0, classes: new Set(), repeats: 0, wasted: 0, outputs: new Set(), truncated: false };
+  const seen: Observed = {
+    executions: 0, classes: new Set(), repeats: 0, wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
+  };
+  const byBound: Observed[] = [];
+  const snapshot = (complete: boolean) => byBound.push({
+    ...seen, classes: new Set(seen.classes), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
+  });
   const none = new Float64Array([0, 1]);
+  const lastBound = explorer.bounded ? maxBound : 0;
   let sliceEnd = performance.now() + 50;
-  for (let bound = 0; bound <= (explorer.bounded ? maxBound : 0); bound++) {
-    if (!explorer.beginBound(bound)) break;
+  for (let bound = 0; bound <= lastBound; bound++) {
+    if (!explorer.beginBound(bound)) {
+      // exhausted before this bound: the last view stands for every later bound
+      if (byBound.length > 0) byBound[byBound.length - 1]!.complete = true;
+      else snapshot(true);
+      break;
+    }
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
       const outcome = harness.run(
-        0, schedule.decisions, schedule.length, 10_000, mode === 'sc' ? 1 : 0, 0, none, undefined,
+        0, schedule.decisions, schedule.length, MAX_STEPS, mode === 'sc' ? 1 : 0, 0, none, undefined,
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
-      if (outcome !== 0) throw new Error(`execution ended with outcome ${outcome}: ${harness.result().message}`);
+      if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
       if (performance.now() >= sliceEnd) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceEnd = performance.now() + 50;
       }
       view.steps = trace.status[0]!;
-      const { libraryBase, heapBase } = harness.result();
-      const fingerprint = happensBeforeClass(view, (object) =>
-        object < 0 ? `t${-object}`
-          : object - libraryBase >= 0 && object - libraryBase < 2 ** 24 ? `g${object - libraryBase}`
-            : object - heapBase >= 0 && object - heapBase < 2 ** 30 ? `h${object - heapBase}` : `${object}`,
-      );
-      const output = harness.output();
+      view.outcome = outcome;
+      const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
+      const fingerprint = happensBeforeClass(view, objectNamer(harness));
       if (!explorer.observe(view)) {
-        observed.wasted++;
+        seen.wasted++;
         continue;
       }
-      if (observed.executions === limit) {
-        observed.truncated = true;
-        return observed;
+      if (seen.executions === limit) {
+        seen.truncated = true;
+        snapshot(false);
+        return { bounded: explorer.bounded, byBound };
       }
-      observed.executions++;
-      if (observed.classes.has(fingerprint)) observed.repeats++;
-      observed.classes.add(fingerprint);
-      observed.outputs.add(output);
+      seen.executions++;
+      if (seen.classes.has(fingerprint)) seen.repeats++;
+      seen.classes.add(fingerprint);
+      (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
+    snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
   }
-  return observed;
+  return { bounded: explorer.bounded, byBound };
+}
+
+function sortedLines(output: string): string {
+  return output.split('\n').filter((line) => line !== '').sort().join('\n');
+}
+
+/**
+ * A failing execution, named by what the runtime reports: outcome, thread, code offset and
+ * message; a deadlock or livelock (no message, and the thread that ran last is not part of
+ * it) by where every unfinished thread was stuck.
+ */
+function bugOutcome(harness: NativeHarness): string {
+  const result = harness.result();
+  const name = outcomeNames[result.outcome];
+  if (result.outcome !== Outcome.DEADLOCK && result.outcome !== Outcome.LIVELOCK) return `${name} T${result.thread}@${result.pc}: ${result.message}`;
+  const stuck = result.threads.flatMap((thread, id) => (thread.state === 1 ? [`T${id}@${thread.pc}`] : []));
+  return `${name}: ${stuck.join(' ')}`;
+}
+
+function objectNamer(harness: NativeHarness): (object: number) => string {
+  const { libraryBase, heapBase } = harness.result();
+  return (object) =>
+    object < 0 ? `t${-object}`
+      : object - libraryBase >= 0 && object - libraryBase < 2 ** 24 ? `g${object - libraryBase}`
+        : object - heapBase >= 0 && object - heapBase < 2 ** 30 ? `h${object - heapBase}` : `${object}`;
 }
 
 /**

@@ -1,53 +1,77 @@
 // The soundness comparison shared by test/por.test.ts (a fixed seed set) and
-// test/support/soundness-main.ts (many seeds): on one random program, bpor and hbcache must see the
-// same happens-before classes and final states as dfs at every bound, and never run more
-// executions (hbcache: each class once); optimal must see every class of unbounded dfs,
-// each exactly once, and waste no run (none abandoned as redundant).
-import { exploreAll } from './explore-all.js';
-import type { ProgramShape } from './random-programs.js';
+// test/support/soundness-main.ts (many seeds). dfs runs every schedule, so it is the ground
+// truth: on one random program, every other registered strategy must see the same bug
+// outcomes and final states as dfs — a bounded one at each bound 0..maxBound, an unbounded
+// one as unbounded dfs — and must not claim to be complete while dfs sees more. Behaviours
+// are what the program shows (its output, its failures), not classes computed from the
+// dependence table under test, so a wrong table cannot hide its own error; the table's class
+// fingerprint only counts executions of a class already run, which the strategies that
+// promise one execution per class must not have.
+import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
+import { TRACE_CAPACITY } from '../../src/native/ops.js';
+import { type Observed, exploreAll, within } from './explore-all.js';
 
+/** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
 const UNBOUNDED = 1000;
+/** Strategies that promise at most one execution per happens-before class. */
+const ONE_EXECUTION_PER_CLASS = new Set(['hbcache', 'optimal']);
+
+export interface StrategyRuns {
+  /** counted executions, at the largest bound (unbounded strategies: all) */
+  executions: number;
+  /** runs abandoned as redundant */
+  wasted: number;
+}
 
 export interface Soundness {
   /** one line per difference found; empty when sound */
   problems: string[];
-  /** unbounded dfs exceeded the execution limit, so optimal was not compared */
-  optimalUnchecked: boolean;
-  /** optimal's counted executions and its wasted runs (abandoned as redundant) */
-  optimal: { executions: number; wasted: number };
+  /** unbounded dfs exceeded the execution limit: unbounded strategies and completeness claims went unchecked */
+  dfsTruncated: boolean;
+  runs: Record<string, StrategyRuns>;
 }
 
-export async function checkSoundness(file: string, shape: ProgramShape, maxBound: number, limit = Infinity): Promise<Soundness> {
-  const mode = shape.plain ? 'sc' : 'drf';
+export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity): Promise<Soundness> {
   const problems: string[] = [];
-  for (let bound = 0; bound <= maxBound; bound++) {
-    const dfs = await exploreAll(file, 'dfs', bound, mode);
-    for (const strategy of ['bpor', 'hbcache']) {
-      const reduced = await exploreAll(file, strategy, bound, mode);
-      problems.push(
-        ...setDifferences(`bound ${bound}: classes`, dfs.classes, reduced.classes, strategy),
-        ...setDifferences(`bound ${bound}: final states`, dfs.outputs, reduced.outputs, strategy),
-      );
-      if (reduced.executions > dfs.executions) problems.push(`bound ${bound}: ${strategy} ran ${reduced.executions} executions, dfs ${dfs.executions}`);
-      if (strategy === 'hbcache' && reduced.repeats > 0) problems.push(`bound ${bound}: hbcache ran ${reduced.repeats} executions of classes it had already seen`);
+  const dfs = await exploreAll(file, 'dfs', maxBound, mode);
+  const everything = within(await exploreAll(file, 'dfs', UNBOUNDED, mode, limit), UNBOUNDED);
+  const all = everything.truncated ? undefined : everything;
+  const runs: Record<string, StrategyRuns> = { dfs: { executions: within(dfs, maxBound).executions, wasted: 0 } };
+  for (const name of strategyNames()) {
+    if (name === 'dfs') continue;
+    const bounded = createStrategy(name, { maxBound, seed: 1, capacity: TRACE_CAPACITY }).bounded;
+    let run;
+    try {
+      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+      continue;
     }
+    const last = within(run, UNBOUNDED);
+    runs[name] = { executions: last.executions, wasted: last.wasted };
+    const check = (what: string, seen: Observed, truth: Observed) => {
+      const differences = compare(`${name} ${what}`, truth, seen);
+      problems.push(...differences);
+      // a claim to have seen everything, checked where dfs within the bound could not show it wrong
+      if (differences.length === 0 && seen.complete && all) problems.push(...compare(`${name} ${what} claims complete; unbounded dfs`, all, seen));
+      if (seen.executions > truth.executions && bounded) problems.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
+      if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) problems.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
+    };
+    if (bounded) for (let bound = 0; bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
+    else if (all) check('unbounded', last, all);
   }
-  const optimal = await exploreAll(file, 'optimal', 0, mode);
-  const optimalRuns = { executions: optimal.executions, wasted: optimal.wasted };
-  if (optimal.wasted > 0) problems.push(`optimal wasted ${optimal.wasted} runs (abandoned as redundant)`);
-  const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit);
-  if (everything.truncated) return { problems, optimalUnchecked: true, optimal: optimalRuns };
-  problems.push(
-    ...setDifferences('unbounded: classes', everything.classes, optimal.classes, 'optimal'),
-    ...setDifferences('unbounded: final states', everything.outputs, optimal.outputs, 'optimal'),
-  );
-  if (optimal.repeats > 0) problems.push(`optimal ran ${optimal.repeats} executions of classes it had already seen`);
-  return { problems, optimalUnchecked: false, optimal: optimalRuns };
+  return { problems, dfsTruncated: everything.truncated, runs };
 }
 
-function setDifferences(what: string, dfs: Set<string>, other: Set<string>, name: string): string[] {
-  const missing = (from: Set<string>, to: Set<string>) => [...from].filter((x) => !to.has(x)).length;
-  const onlyDfs = missing(dfs, other);
-  const onlyOther = missing(other, dfs);
-  return onlyDfs + onlyOther === 0 ? [] : [`${what}: ${onlyDfs} seen only by dfs, ${onlyOther} only by ${name}`];
+/** The behaviours one side saw and the other did not, with an example of each. */
+function compare(what: string, truth: Observed, seen: Observed): string[] {
+  const problems: string[] = [];
+  for (const [kind, dfsSet, otherSet] of [['bugs', truth.bugs, seen.bugs], ['final states', truth.finalStates, seen.finalStates]] as const) {
+    const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
+    const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));
+    if (onlyDfs.length + onlyOther.length === 0) continue;
+    const example = (items: string[]) => (items.length > 0 ? ` (e.g. ${JSON.stringify(items[0]!.slice(0, 300))})` : '');
+    problems.push(`${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}, ${onlyOther.length} only by it${example(onlyOther)}`);
+  }
+  return problems;
 }
