@@ -4,12 +4,12 @@
 // happens-before class (a fingerprint from the dependence table, used only to count
 // executions of a class already seen).
 import { buildHarness } from '../../src/build/compile.js';
-import { accessOf, Access, objectOf } from '../../src/explore/dependence.js';
+import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/native/addon.js';
 import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
-import { Outcome, outcomeNames } from '../../src/native/ops.js';
+import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/native/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
@@ -93,7 +93,7 @@ async function explore(harness: NativeHarness, strategy: string, maxBound: numbe
       view.steps = trace.status[0]!;
       view.outcome = outcome;
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
-      const fingerprint = happensBeforeClass(view, objectNamer(harness));
+      const fingerprint = happensBeforeClass(view);
       if (!explorer.observe(view)) {
         seen.wasted++;
         continue;
@@ -130,33 +130,28 @@ function bugOutcome(harness: NativeHarness): string {
   return `${name}: ${stuck.join(' ')}`;
 }
 
-function objectNamer(harness: NativeHarness): (object: number) => string {
-  const { libraryBase, heapBase } = harness.result();
-  return (object) =>
-    object < 0 ? `t${-object}`
-      : object - libraryBase >= 0 && object - libraryBase < 2 ** 24 ? `g${object - libraryBase}`
-        : object - heapBase >= 0 && object - heapBase < 2 ** 30 ? `h${object - heapBase}` : `${object}`;
-}
-
 /**
- * Two executions are equivalent (same Mazurkiewicz trace) when every object sees its
- * conflicting steps in the same order: each step is named by its thread and index in
- * that thread, and placed by how many writes to its object came before it.
+ * Two executions are equivalent (same Mazurkiewicz trace) when they have the same steps
+ * (named by thread and index in that thread; a data choice by its value too) and every pair
+ * of conflicting steps, as the dependence table judges them, comes in the same order.
  */
-export function happensBeforeClass(execution: ExecutionView, name: (object: number) => string): string {
+export function happensBeforeClass(execution: ExecutionView): string {
   const perThread = new Map<number, number>();
-  const writes = new Map<number, number>();
-  const steps: string[] = [];
-  for (let i = 0; i < execution.steps; i++) {
-    const thread = execution.thread[i]!;
+  const names: string[] = [];
+  const orders: string[] = [];
+  for (let j = 0; j < execution.steps; j++) {
+    const thread = execution.thread[j]!;
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
-    const access = accessOf(execution.op[i]!);
-    if (access === Access.NONE) continue;
-    const object = objectOf(execution.op[i]!, execution.object[i]!);
-    const before = writes.get(object) ?? 0;
-    if (access !== Access.READ) writes.set(object, before + 1);
-    steps.push(`${thread}.${index}:${execution.op[i]}@${name(object)}#${before}`);
+    const op = execution.op[j]!;
+    names.push(`${thread}.${index}`);
+    orders.push(`${thread}.${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
+    for (let i = 0; i < j; i++) {
+      if (execution.thread[i] === thread) continue;
+      const before = execution.op[i]!;
+      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOf(before), op, execution.object[j]!, execution.value[j]!, accessOf(op)))
+        orders.push(`${names[i]}<${names[j]}`);
+    }
   }
-  return steps.sort().join(' ');
+  return orders.sort().join(' ');
 }

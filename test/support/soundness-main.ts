@@ -3,13 +3,30 @@
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
+//
+// Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
+// unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
+// allows 65,530) after some 900 programs.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { randomProgram, randomShape } from './random-programs.js';
-import { checkSoundness } from './soundness-check.js';
+import { checkSoundness, type StrategyRuns } from './soundness-check.js';
+
+const CHUNK = 250;
+/** how a chunk's child process hands its totals to the parent: the last line of its output */
+const TOTALS = 'soundness totals: ';
+
+interface Totals {
+  seeds: number;
+  unsound: number[];
+  dfsTruncated: number;
+  runs: Record<string, StrategyRuns>;
+}
 
 function count(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -21,45 +38,79 @@ function count(value: string | undefined, name: string, fallback: number): numbe
   return n;
 }
 
-const { values } = parseArgs({ options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' } } });
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number): Promise<Totals> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
+  const totals: Totals = { seeds, unsound: [], dfsTruncated: 0, runs: {} };
+  for (let seed = first; seed < first + seeds; seed++) {
+    const shape = randomShape(seed);
+    const file = join(dir, `random_${seed}.c`);
+    writeFileSync(file, randomProgram(seed, shape));
+    let result;
+    try {
+      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit);
+    } catch (error) {
+      totals.unsound.push(seed);
+      console.log(`seed ${seed} (${file}):\n  the check failed: ${(error as Error).message}`);
+      continue;
+    }
+    if (result.dfsTruncated) totals.dfsTruncated++;
+    add(totals.runs, result.runs);
+    if (result.problems.length > 0) {
+      totals.unsound.push(seed);
+      console.log(`seed ${seed} (${file}):\n  ${result.problems.join('\n  ')}`);
+    }
+  }
+  return totals;
+}
+
+function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRuns>): void {
+  for (const [name, { executions, wasted }] of Object.entries(runs)) {
+    const total = (into[name] ??= { executions: 0, wasted: 0 });
+    total.executions += executions;
+    total.wasted += wasted;
+  }
+}
+
+const { values } = parseArgs({
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, chunk: { type: 'boolean' } },
+});
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
 const bound = count(values.bound, 'bound', 3);
 const limit = count(values.limit, 'limit', 5_000);
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
-const started = Date.now();
-let unsound = 0;
-let dfsTruncated = 0;
-const totals = new Map<string, { executions: number; wasted: number }>();
-for (let seed = first; seed < first + seeds; seed++) {
-  const shape = randomShape(seed);
-  const file = join(dir, `random_${seed}.c`);
-  writeFileSync(file, randomProgram(seed, shape));
-  let result;
-  try {
-    result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit);
-  } catch (error) {
-    unsound++;
-    console.log(`seed ${seed} (${file}):\n  the oracle failed: ${(error as Error).message}`);
-    continue;
-  }
-  if (result.dfsTruncated) dfsTruncated++;
-  for (const [name, runs] of Object.entries(result.runs)) {
-    const total = totals.get(name) ?? { executions: 0, wasted: 0 };
-    total.executions += runs.executions;
-    total.wasted += runs.wasted;
-    totals.set(name, total);
-  }
-  if (result.problems.length > 0) {
-    unsound++;
-    console.log(`seed ${seed} (${file}):\n  ${result.problems.join('\n  ')}`);
-  }
+if (values.chunk) {
+  const totals = await checkSeeds(first, seeds, bound, limit);
+  console.log(`${TOTALS}${JSON.stringify(totals)}`);
+  process.exit(0);
 }
-const perStrategy = [...totals].map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
+
+const started = Date.now();
+const totals: Totals = { seeds, unsound: [], dfsTruncated: 0, runs: {} };
+for (let from = first; from < first + seeds; from += CHUNK) {
+  const size = Math.min(CHUNK, first + seeds - from);
+  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--chunk'];
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
+    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
+  });
+  const lines = child.stdout.trimEnd().split('\n');
+  const last = lines.at(-1) ?? '';
+  if (child.status !== 0 || !last.startsWith(TOTALS)) {
+    console.log(child.stdout);
+    console.error(`seeds ${from}-${from + size - 1}: the check failed (exit status ${child.status})`);
+    process.exit(2);
+  }
+  for (const line of lines.slice(0, -1)) console.log(line);
+  const chunk = JSON.parse(last.slice(TOTALS.length)) as Totals;
+  totals.unsound.push(...chunk.unsound);
+  totals.dfsTruncated += chunk.dfsTruncated;
+  add(totals.runs, chunk.runs);
+}
+const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${unsound} unsound; ${perStrategy}; ` +
-    `unbounded dfs over ${limit} on ${dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(3)} s/seed)`,
+  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${totals.unsound.length} unsound` +
+    `${totals.unsound.length > 0 ? ` (${totals.unsound.join(' ')})` : ''}; ${perStrategy}; ` +
+    `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
-process.exit(unsound > 0 ? 1 : 0);
+process.exit(totals.unsound.length > 0 ? 1 : 0);
