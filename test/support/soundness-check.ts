@@ -24,8 +24,20 @@ export interface StrategyRuns {
 }
 
 export interface Soundness {
-  /** one line per difference found; empty when sound */
+  /**
+   * Differences a user could meet, one line each: a behaviour missed where dfs saw no bug,
+   * no bug where dfs saw one, a behaviour dfs never saw, a wrong claim to be complete.
+   */
   problems: string[];
+  /**
+   * Behaviours missed where both dfs and the strategy saw a bug. In normal use exploration
+   * stops at the first bug, so these are not seen; the oracle goes on past failing
+   * executions (which end early: their steps never race with what other threads would have
+   * done next).
+   */
+  pastBug: string[];
+  /** a strategy that promises one execution per class ran one twice, or ran more than dfs */
+  redundant: string[];
   /** unbounded dfs exceeded the execution limit: unbounded strategies and completeness claims went unchecked */
   dfsTruncated: boolean;
   runs: Record<string, StrategyRuns>;
@@ -33,6 +45,8 @@ export interface Soundness {
 
 export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity): Promise<Soundness> {
   const problems: string[] = [];
+  const pastBug: string[] = [];
+  const redundant: string[] = [];
   const dfs = await exploreAll(file, 'dfs', maxBound, mode);
   const everything = within(await exploreAll(file, 'dfs', UNBOUNDED, mode, limit), UNBOUNDED);
   const all = everything.truncated ? undefined : everything;
@@ -50,28 +64,35 @@ export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound:
     const last = within(run, UNBOUNDED);
     runs[name] = { executions: last.executions, wasted: last.wasted };
     const check = (what: string, seen: Observed, truth: Observed) => {
-      const differences = compare(`${name} ${what}`, truth, seen);
-      problems.push(...differences);
+      let differences = compare(`${name} ${what}`, truth, seen);
       // a claim to have seen everything, checked where dfs within the bound could not show it wrong
-      if (differences.length === 0 && seen.complete && all) problems.push(...compare(`${name} ${what} claims complete; unbounded dfs`, all, seen));
-      if (seen.executions > truth.executions && bounded) problems.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
-      if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) problems.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
+      if (differences.problems.length + differences.pastBug.length === 0 && seen.complete && all)
+        differences = compare(`${name} ${what} claims complete; unbounded dfs`, all, seen);
+      problems.push(...differences.problems);
+      pastBug.push(...differences.pastBug);
+      if (seen.executions > truth.executions && bounded) redundant.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
+      if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) redundant.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
     };
     if (bounded) for (let bound = 0; bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
     else if (all) check('unbounded', last, all);
   }
-  return { problems, dfsTruncated: everything.truncated, runs };
+  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, runs };
 }
 
 /** The behaviours one side saw and the other did not, with an example of each. */
-function compare(what: string, truth: Observed, seen: Observed): string[] {
+function compare(what: string, truth: Observed, seen: Observed): { problems: string[]; pastBug: string[] } {
   const problems: string[] = [];
+  const pastBug: string[] = [];
+  const example = (items: string[]) => (items.length > 0 ? ` (e.g. ${JSON.stringify(items[0]!.slice(0, 300))})` : '');
+  if (truth.bugs.size > 0 && seen.bugs.size === 0) problems.push(`${what}: dfs finds a bug${example([...truth.bugs])}, it finds none`);
   for (const [kind, dfsSet, otherSet] of [['bugs', truth.bugs, seen.bugs], ['final states', truth.finalStates, seen.finalStates]] as const) {
     const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
     const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));
-    if (onlyDfs.length + onlyOther.length === 0) continue;
-    const example = (items: string[]) => (items.length > 0 ? ` (e.g. ${JSON.stringify(items[0]!.slice(0, 300))})` : '');
-    problems.push(`${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}, ${onlyOther.length} only by it${example(onlyOther)}`);
+    if (onlyOther.length > 0) problems.push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
+    // no bug at all is reported above
+    if (onlyDfs.length === 0 || (kind === 'bugs' && otherSet.size === 0)) continue;
+    const line = `${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}`;
+    (seen.bugs.size > 0 ? pastBug : problems).push(line);
   }
-  return problems;
+  return { problems, pastBug };
 }

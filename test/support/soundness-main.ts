@@ -24,6 +24,9 @@ const TOTALS = 'soundness totals: ';
 interface Totals {
   seeds: number;
   unsound: number[];
+  /** seeds whose only differences are past a bug, or redundant runs */
+  pastBug: number[];
+  redundant: number[];
   dfsTruncated: number;
   runs: Record<string, StrategyRuns>;
 }
@@ -40,7 +43,7 @@ function count(value: string | undefined, name: string, fallback: number): numbe
 
 async function checkSeeds(first: number, seeds: number, bound: number, limit: number): Promise<Totals> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
-  const totals: Totals = { seeds, unsound: [], dfsTruncated: 0, runs: {} };
+  const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
     const shape = randomShape(seed);
     const file = join(dir, `random_${seed}.c`);
@@ -55,10 +58,11 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     }
     if (result.dfsTruncated) totals.dfsTruncated++;
     add(totals.runs, result.runs);
-    if (result.problems.length > 0) {
-      totals.unsound.push(seed);
-      console.log(`seed ${seed} (${file}):\n  ${result.problems.join('\n  ')}`);
-    }
+    const lines = [...result.problems, ...result.pastBug.map((line) => `past a bug: ${line}`), ...result.redundant.map((line) => `redundant: ${line}`)];
+    if (lines.length > 0) console.log(`seed ${seed} (${file}):\n  ${lines.join('\n  ')}`);
+    if (result.problems.length > 0) totals.unsound.push(seed);
+    else if (result.pastBug.length > 0) totals.pastBug.push(seed);
+    if (result.redundant.length > 0) totals.redundant.push(seed);
   }
   return totals;
 }
@@ -86,7 +90,7 @@ if (values.chunk) {
 }
 
 const started = Date.now();
-const totals: Totals = { seeds, unsound: [], dfsTruncated: 0, runs: {} };
+const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
 for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--chunk'];
@@ -103,14 +107,20 @@ for (let from = first; from < first + seeds; from += CHUNK) {
   for (const line of lines.slice(0, -1)) console.log(line);
   const chunk = JSON.parse(last.slice(TOTALS.length)) as Totals;
   totals.unsound.push(...chunk.unsound);
+  totals.pastBug.push(...chunk.pastBug);
+  totals.redundant.push(...chunk.redundant);
   totals.dfsTruncated += chunk.dfsTruncated;
   add(totals.runs, chunk.runs);
 }
+function listed(seeds: number[], what: string): string {
+  return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
+}
+
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${totals.unsound.length} unsound` +
-    `${totals.unsound.length > 0 ? ` (${totals.unsound.join(' ')})` : ''}; ${perStrategy}; ` +
+  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+    `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
 process.exit(totals.unsound.length > 0 ? 1 : 0);
