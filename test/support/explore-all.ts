@@ -41,22 +41,23 @@ export function within(exploration: Exploration, bound: number): Observed {
   return exploration.byBound[Math.min(bound, exploration.byBound.length - 1)]!;
 }
 
-/** Scheduling points per execution before it counts as a livelock (spin loops hit it). */
-const MAX_STEPS = 200;
-
 // Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
 // worker does not starve the worker's messages to Vitest (they time out after 60 s).
-export async function exploreAll(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity): Promise<Exploration> {
+export async function exploreAll(
+  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000,
+): Promise<Exploration> {
   const library = buildHarness(file).library;
   const harness = borrowHarness(library);
   try {
-    return await explore(harness, strategy, maxBound, mode, limit);
+    return await explore(harness, strategy, maxBound, mode, limit, maxSteps);
   } finally {
     returnHarness(library, harness);
   }
 }
 
-async function explore(harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number): Promise<Exploration> {
+async function explore(
+  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
+): Promise<Exploration> {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
   const view: ExecutionView = {
@@ -81,15 +82,15 @@ async function explore(harness: NativeHarness, strategy: string, maxBound: numbe
       break;
     }
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
-      const outcome = harness.run(
-        0, schedule.decisions, schedule.length, MAX_STEPS, mode === 'sc' ? 1 : 0, 0, none, undefined,
-        schedule.asleep, schedule.asleepFrom, schedule.planFrom,
-      );
-      if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
       if (performance.now() >= sliceEnd) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceEnd = performance.now() + 50;
       }
+      const outcome = harness.run(
+        0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, 0, none, undefined,
+        schedule.asleep, schedule.asleepFrom, schedule.planFrom,
+      );
+      if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
       view.steps = trace.status[0]!;
       view.outcome = outcome;
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
@@ -138,20 +139,20 @@ function bugOutcome(harness: NativeHarness): string {
 export function happensBeforeClass(execution: ExecutionView): string {
   const perThread = new Map<number, number>();
   const names: string[] = [];
-  const orders: string[] = [];
+  const facts: string[] = [];
   for (let j = 0; j < execution.steps; j++) {
     const thread = execution.thread[j]!;
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
     const op = execution.op[j]!;
     names.push(`${thread}.${index}`);
-    orders.push(`${thread}.${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
+    facts.push(`${thread}.${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
     for (let i = 0; i < j; i++) {
       if (execution.thread[i] === thread) continue;
       const before = execution.op[i]!;
       if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOf(before), op, execution.object[j]!, execution.value[j]!, accessOf(op)))
-        orders.push(`${names[i]}<${names[j]}`);
+        facts.push(`${names[i]}<${names[j]}`);
     }
   }
-  return orders.sort().join(' ');
+  return facts.sort().join(' ');
 }

@@ -15,6 +15,11 @@ import { type Observed, exploreAll, within } from './explore-all.js';
 const UNBOUNDED = 1000;
 /** Strategies that promise at most one execution per happens-before class. */
 const ONE_EXECUTION_PER_CLASS = new Set(['hbcache', 'optimal']);
+/**
+ * Scheduling points before an execution counts as a livelock: a generated program takes
+ * fewer than 100 unless a thread spins with no one left to run (then every step is waste).
+ */
+const MAX_STEPS = 200;
 
 export interface StrategyRuns {
   /** counted executions, at the largest bound (unbounded strategies: all) */
@@ -47,8 +52,8 @@ export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound:
   const problems: string[] = [];
   const pastBug: string[] = [];
   const redundant: string[] = [];
-  const dfs = await exploreAll(file, 'dfs', maxBound, mode);
-  const everything = within(await exploreAll(file, 'dfs', UNBOUNDED, mode, limit), UNBOUNDED);
+  const dfs = await exploreAll(file, 'dfs', maxBound, mode, Infinity, MAX_STEPS);
+  const everything = within(await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS), UNBOUNDED);
   const all = everything.truncated ? undefined : everything;
   const runs: Record<string, StrategyRuns> = { dfs: { executions: within(dfs, maxBound).executions, wasted: 0 } };
   for (const name of strategyNames()) {
@@ -56,7 +61,7 @@ export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound:
     const bounded = createStrategy(name, { maxBound, seed: 1, capacity: TRACE_CAPACITY }).bounded;
     let run;
     try {
-      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode);
+      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, Infinity, MAX_STEPS);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
       continue;
