@@ -29,7 +29,8 @@ export interface Observed {
   truncated: boolean;
 }
 
-export interface Exploration {
+/** Everything seen (the fields of Observed: within the largest bound), and bound by bound. */
+export interface Exploration extends Observed {
   /** false: the strategy ignores the bound (one unbounded pass, reported as bound 0) */
   bounded: boolean;
   /** index b: everything seen within bound b; shorter than maxBound + 1 when the strategy was done earlier */
@@ -102,7 +103,7 @@ async function explore(
       if (seen.executions === limit) {
         seen.truncated = true;
         snapshot(false);
-        return { bounded: explorer.bounded, byBound };
+        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
       }
       seen.executions++;
       if (seen.classes.has(fingerprint)) seen.repeats++;
@@ -111,7 +112,7 @@ async function explore(
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
   }
-  return { bounded: explorer.bounded, byBound };
+  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
 }
 
 function sortedLines(output: string): string {
