@@ -1,0 +1,159 @@
+// Runs a strategy over a harness, driving it past failing executions, and collects what
+// every counted execution showed, bound by bound: its observable behaviour (a bug
+// outcome, or the final state: the program's output with its lines sorted) and its
+// happens-before class (a fingerprint from the dependence table, used only to count
+// executions of a class already seen).
+import { buildHarness } from '../../src/build/compile.js';
+import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
+import { createStrategy } from '../../src/explore/strategies.js';
+import type { ExecutionView } from '../../src/explore/strategy.js';
+import type { NativeHarness } from '../../src/native/addon.js';
+import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
+import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/native/ops.js';
+
+/** What a strategy had seen once the iteration of one bound was done (cumulative). */
+export interface Observed {
+  executions: number;
+  classes: Set<string>;
+  /** executions whose class an earlier execution already had */
+  repeats: number;
+  /** runs the strategy abandoned as redundant (a wasted run each) */
+  wasted: number;
+  /** failing executions, named by outcome, thread, code offset and message */
+  bugs: Set<string>;
+  /** passing executions' output, lines sorted */
+  finalStates: Set<string>;
+  /** the strategy says nothing is left beyond this bound */
+  complete: boolean;
+  /** stopped at the execution limit: the sets are incomplete */
+  truncated: boolean;
+}
+
+/** Everything seen (the fields of Observed: within the largest bound), and bound by bound. */
+export interface Exploration extends Observed {
+  /** false: the strategy ignores the bound (one unbounded pass, reported as bound 0) */
+  bounded: boolean;
+  /** index b: everything seen within bound b; shorter than maxBound + 1 when the strategy was done earlier */
+  byBound: Observed[];
+}
+
+/** What the exploration had seen within `bound` (everything, when it was done earlier). */
+export function within(exploration: Exploration, bound: number): Observed {
+  return exploration.byBound[Math.min(bound, exploration.byBound.length - 1)]!;
+}
+
+// Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
+// worker does not starve the worker's messages to Vitest (they time out after 60 s).
+export async function exploreAll(
+  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000,
+): Promise<Exploration> {
+  const library = buildHarness(file).library;
+  const harness = borrowHarness(library);
+  try {
+    return await explore(harness, strategy, maxBound, mode, limit, maxSteps);
+  } finally {
+    returnHarness(library, harness);
+  }
+}
+
+async function explore(
+  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
+): Promise<Exploration> {
+  const trace = harness.trace();
+  const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
+  const view: ExecutionView = {
+    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
+    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
+  };
+  const seen: Observed = {
+    executions: 0, classes: new Set(), repeats: 0, wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
+  };
+  const byBound: Observed[] = [];
+  const snapshot = (complete: boolean) => byBound.push({
+    ...seen, classes: new Set(seen.classes), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
+  });
+  const none = new Float64Array([0, 1]);
+  const lastBound = explorer.bounded ? maxBound : 0;
+  let sliceEnd = performance.now() + 50;
+  for (let bound = 0; bound <= lastBound; bound++) {
+    if (!explorer.beginBound(bound)) {
+      // exhausted before this bound: the last view stands for every later bound
+      if (byBound.length > 0) byBound[byBound.length - 1]!.complete = true;
+      else snapshot(true);
+      break;
+    }
+    for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
+      if (performance.now() >= sliceEnd) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + 50;
+      }
+      const outcome = harness.run(
+        0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, 0, none, undefined,
+        schedule.asleep, schedule.asleepFrom, schedule.planFrom,
+      );
+      if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
+      view.steps = trace.status[0]!;
+      view.outcome = outcome;
+      const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
+      const fingerprint = happensBeforeClass(view);
+      if (!explorer.observe(view)) {
+        seen.wasted++;
+        continue;
+      }
+      if (seen.executions === limit) {
+        seen.truncated = true;
+        snapshot(false);
+        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
+      }
+      seen.executions++;
+      if (seen.classes.has(fingerprint)) seen.repeats++;
+      seen.classes.add(fingerprint);
+      (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
+    }
+    snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
+  }
+  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
+}
+
+function sortedLines(output: string): string {
+  return output.split('\n').filter((line) => line !== '').sort().join('\n');
+}
+
+/**
+ * A failing execution, named by what the runtime reports: outcome, thread, code offset and
+ * message; a deadlock or livelock (no message, and the thread that ran last is not part of
+ * it) by where every unfinished thread was stuck.
+ */
+function bugOutcome(harness: NativeHarness): string {
+  const result = harness.result();
+  const name = outcomeNames[result.outcome];
+  if (result.outcome !== Outcome.DEADLOCK && result.outcome !== Outcome.LIVELOCK) return `${name} T${result.thread}@${result.pc}: ${result.message}`;
+  const stuck = result.threads.flatMap((thread, id) => (thread.state === 1 ? [`T${id}@${thread.pc}`] : []));
+  return `${name}: ${stuck.join(' ')}`;
+}
+
+/**
+ * Two executions are equivalent (same Mazurkiewicz trace) when they have the same steps
+ * (named by thread and index in that thread; a data choice by its value too) and every pair
+ * of conflicting steps, as the dependence table judges them, comes in the same order.
+ */
+export function happensBeforeClass(execution: ExecutionView): string {
+  const perThread = new Map<number, number>();
+  const names: string[] = [];
+  const facts: string[] = [];
+  for (let j = 0; j < execution.steps; j++) {
+    const thread = execution.thread[j]!;
+    const index = perThread.get(thread) ?? 0;
+    perThread.set(thread, index + 1);
+    const op = execution.op[j]!;
+    names.push(`${thread}.${index}`);
+    facts.push(`${thread}.${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
+    for (let i = 0; i < j; i++) {
+      if (execution.thread[i] === thread) continue;
+      const before = execution.op[i]!;
+      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOf(before), op, execution.object[j]!, execution.value[j]!, accessOf(op)))
+        facts.push(`${names[i]}<${names[j]}`);
+    }
+  }
+  return facts.sort().join(' ');
+}

@@ -1,0 +1,246 @@
+// Random small concurrent C programs for soundness tests. `main` (thread 0) and one or two
+// threads it creates read and write a few shared ints (C11-style atomics in drf mode, plain
+// accesses in sc mode), some under a lock (a mutex, a semaphore that may let two in, or a
+// read-write lock); the seed adds, each with some probability, the constructs where
+// soundness holes hide: compare-exchanges and read-modify-writes whose outcome steers
+// control flow, bounded loops of loads, a real spin loop, a condition variable hand-off, a
+// barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
+// frees while others access it, a thread that may pthread_exit, an assertion that some
+// orders fail, and a main that returns, calls exit or pthread_exit without joining.
+//
+// Everything a thread observes is printed at once as `t<thread>.<index>=<value>`, every
+// write stores a value unique to its thread and index, and main prints the globals it
+// sees at its end: the sorted output is the execution's observable behaviour, computed
+// without the explorer's dependence table. Seeded: the same seed always gives the same
+// program.
+
+export interface ProgramShape {
+  /** threads including main (thread 0) */
+  threads: number;
+  variables: number;
+  operationsPerThread: number;
+  /** plain int accesses (explore in sc mode) instead of atomics */
+  plain: boolean;
+  lock: 'none' | 'mutex' | 'semaphore' | 'rwlock';
+  /** a semaphore lock's initial count: 2 lets two threads in */
+  semaphoreCount: number;
+  compareExchange: boolean;
+  readModifyWrite: boolean;
+  loops: boolean;
+  spin: boolean;
+  condition: boolean;
+  barrier: boolean;
+  semaphoreHandOff: boolean;
+  choices: boolean;
+  free: boolean;
+  threadExit: boolean;
+  assertion: boolean;
+  mainEnd: 'join' | 'return' | 'exit' | 'pthread_exit';
+}
+
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomShape(seed: number): ProgramShape {
+  const random = generator(seed * 7919 + 1);
+  const chance = (p: number) => random() < p;
+  // small enough that unbounded dfs mostly finishes within 20,000 executions
+  const threads = chance(0.85) ? 2 : 3;
+  return {
+    threads,
+    variables: 1 + Math.floor(random() * 3),
+    operationsPerThread: threads === 2 ? 2 : 1,
+    plain: chance(0.4),
+    lock: (['none', 'mutex', 'semaphore', 'rwlock'] as const)[Math.floor(random() * 4)]!,
+    semaphoreCount: 1 + Math.floor(random() * 2),
+    compareExchange: chance(0.25),
+    readModifyWrite: chance(0.25),
+    loops: chance(0.2),
+    spin: chance(0.15),
+    condition: chance(0.2),
+    barrier: chance(0.15),
+    semaphoreHandOff: chance(0.15),
+    choices: chance(0.2),
+    free: chance(0.2),
+    threadExit: chance(0.2),
+    assertion: chance(0.2),
+    mainEnd: (['join', 'join', 'return', 'exit', 'pthread_exit'] as const)[Math.floor(random() * 5)]!,
+  };
+}
+
+const SEQ = '__ATOMIC_SEQ_CST';
+
+export function randomProgram(seed: number, shape: ProgramShape = randomShape(seed)): string {
+  const random = generator(seed);
+  const pick = (n: number) => Math.floor(random() * n);
+  const chance = (p: number) => random() < p;
+  const other = (t: number) => (t + 1 + pick(shape.threads - 1)) % shape.threads;
+  const created = () => 1 + pick(shape.threads - 1);
+  const load = (place: string) => (shape.plain ? place : `__atomic_load_n(&${place}, ${SEQ})`);
+  const store = (place: string, value: string | number) => (shape.plain ? `${place} = ${value};` : `__atomic_store_n(&${place}, ${value}, ${SEQ});`);
+  const variable = () => `v${pick(shape.variables)}`;
+  /** the value thread t's operation i writes: unique to (t, i) */
+  const unique = (t: number, i: number) => 100 * (t + 1) + i + 1;
+  /** a value some other thread may write there (or 0, the initial one) */
+  const guess = (t: number) => (chance(0.3) ? 0 : unique(other(t), pick(shape.operationsPerThread)));
+  let next = 0;
+  const log = (t: number, value: string) => `LOG(${t}, ${next++}, ${value});`;
+
+  const basic = (t: number, i: number): string[] => {
+    const v = variable();
+    const reads = chance(0.5);
+    const access = reads ? log(t, load(v)) : store(v, unique(t, i));
+    if (shape.lock === 'none' || !chance(0.3)) return [access];
+    const [take, give] = {
+      mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'],
+      semaphore: ['sem_wait(&lock);', 'sem_post(&lock);'],
+      rwlock: [reads ? 'pthread_rwlock_rdlock(&lock);' : 'pthread_rwlock_wrlock(&lock);', 'pthread_rwlock_unlock(&lock);'],
+    }[shape.lock];
+    return [take, access, give];
+  };
+  const special: ((t: number, i: number) => string[])[] = [];
+  if (shape.compareExchange) special.push((t, i) => [
+    `{ int expected = ${guess(t)};`,
+    `  if (__atomic_compare_exchange_n(&${variable()}, &expected, ${unique(t, i)}, 0, ${SEQ}, ${SEQ})) ${store(variable(), unique(t, i) + 50)}`,
+    `  else ${log(t, 'expected')} }`,
+  ]);
+  if (shape.readModifyWrite) special.push((t, i) => {
+    const rmw = chance(0.5) ? '__atomic_fetch_add' : '__atomic_exchange_n';
+    return [
+      `{ int old = ${rmw}(&${variable()}, ${unique(t, i)}, ${SEQ});`,
+      `  ${log(t, 'old')}`,
+      `  if (old == ${guess(t)}) ${store(variable(), unique(t, i) + 50)} }`,
+    ];
+  });
+  if (shape.loops) special.push((t) => {
+    const v = variable();
+    return chance(0.5)
+      ? [`for (int k = 0; k < 2; k++) LOG(${t}, ${next++} + k * 100, ${load(v)});`]
+      : [`{ int k = 0; while (k < 3 && ${load(v)} == 0) k++; ${log(t, 'k')} }`];
+  });
+  if (shape.choices) special.push((t, i) => [
+    `{ int c = weft_choose(2); ${log(t, 'c')}`,
+    `  if (c) ${store(variable(), unique(t, i))} else ${log(t, load(variable()))} }`,
+  ]);
+  if (shape.assertion) special.push((t) => {
+    const v = variable();
+    return [`weft_assert(${load(v)} != ${unique(other(t), pick(shape.operationsPerThread))});`];
+  });
+
+  const bodies: string[][] = [];
+  for (let t = 0; t < shape.threads; t++) {
+    const body: string[] = [];
+    for (let i = 0; i < shape.operationsPerThread; i++) {
+      const ops = special.length > 0 && chance(0.35) ? special[pick(special.length)]! : basic;
+      body.push(...ops(t, i));
+    }
+    bodies.push(body);
+  }
+  /** inserts a statement into thread t at a random place between its operations */
+  const insert = (t: number, ...statements: string[]) => {
+    const body = bodies[t]!;
+    // never inside a multi-line statement or between a lock and its unlock
+    const places = [0, ...body.flatMap((_, at) => (isBoundary(body, at) ? [at + 1] : []))];
+    body.splice(places[pick(places.length)]!, 0, ...statements);
+  };
+
+  const globals: string[] = [];
+  const setup: string[] = [];
+  if (shape.spin) {
+    const spinner = created();
+    globals.push('static int flag;');
+    insert(spinner, `while (__atomic_load_n(&flag, ${SEQ}) == 0) {}`);
+    insert(other(spinner), `__atomic_store_n(&flag, 1, ${SEQ});`);
+  }
+  if (shape.condition) {
+    globals.push('static int ready;', 'static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;', 'static pthread_cond_t ready_cond = PTHREAD_COND_INITIALIZER;');
+    const signaller = pick(shape.threads);
+    const locked = chance(0.7);
+    insert(signaller, ...(locked ? ['pthread_mutex_lock(&ready_lock);'] : []), store('ready', 1),
+      chance(0.5) ? 'pthread_cond_signal(&ready_cond);' : 'pthread_cond_broadcast(&ready_cond);',
+      ...(locked ? ['pthread_mutex_unlock(&ready_lock);'] : []));
+    const waiters = Array.from({ length: shape.threads }, (_, t) => t).filter((t) => t !== signaller);
+    for (const waiter of waiters.filter((_, n) => n === 0 || chance(0.5))) {
+      insert(waiter, 'pthread_mutex_lock(&ready_lock);',
+        `${chance(0.8) ? 'while' : 'if'} (!${load('ready')}) pthread_cond_wait(&ready_cond, &ready_lock);`,
+        'pthread_mutex_unlock(&ready_lock);');
+    }
+  }
+  if (shape.barrier) {
+    globals.push('static pthread_barrier_t barrier;');
+    setup.push(`pthread_barrier_init(&barrier, NULL, ${shape.threads});`);
+    for (let t = 0; t < shape.threads; t++) insert(t, log(t, 'pthread_barrier_wait(&barrier) == PTHREAD_BARRIER_SERIAL_THREAD'));
+  }
+  if (shape.semaphoreHandOff) {
+    globals.push('static sem_t handed;');
+    setup.push('sem_init(&handed, 0, 0);');
+    const waiter = pick(shape.threads);
+    insert(waiter, 'sem_wait(&handed);');
+    insert(other(waiter), 'sem_post(&handed);');
+  }
+  if (shape.free) {
+    globals.push('static int *heap;');
+    setup.push('heap = calloc(2, sizeof *heap);');
+    const freer = pick(shape.threads);
+    insert(freer, 'free(heap);');
+    for (let t = 0; t < shape.threads; t++) {
+      if (t === freer || !chance(0.7)) continue;
+      const place = `heap[${pick(2)}]`;
+      const atomic = !shape.plain || chance(0.5);
+      insert(t, chance(0.5)
+        ? log(t, atomic ? `__atomic_load_n(&${place}, ${SEQ})` : place)
+        : atomic ? `__atomic_store_n(&${place}, ${unique(t, 9)}, ${SEQ});` : `${place} = ${unique(t, 9)};`);
+    }
+  }
+  if (shape.threadExit) insert(created(), `if (${load(variable())} == ${guess(0)}) pthread_exit(NULL);`);
+
+  const lines = [
+    `// random program, seed ${seed}: ${JSON.stringify(shape)}`,
+    '#include <pthread.h>',
+    '#include <semaphore.h>',
+    '#include <stdio.h>',
+    '#include <stdlib.h>',
+    '#include <weft.h>',
+    '#define LOG(thread, index, value) printf("t%d.%d=%d\\n", thread, index, (int)(value))',
+    ...Array.from({ length: shape.variables }, (_, v) => `static int v${v};`),
+    ...{
+      none: [],
+      mutex: ['static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;'],
+      semaphore: ['static sem_t lock;'],
+      rwlock: ['static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;'],
+    }[shape.lock],
+    ...globals,
+  ];
+  if (shape.lock === 'semaphore') setup.push(`sem_init(&lock, 0, ${shape.semaphoreCount});`);
+  for (let t = 1; t < shape.threads; t++) {
+    lines.push(`static void *thread${t}(void *unused) {`, '  (void)unused;', ...bodies[t]!.map((line) => `  ${line}`), '  return NULL;', '}');
+  }
+  lines.push('int main(void) {', `  pthread_t threads[${shape.threads}];`, ...setup.map((line) => `  ${line}`));
+  for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
+  lines.push(...bodies[0]!.map((line) => `  ${line}`));
+  for (let t = 1; t < shape.threads; t++) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);
+  const finals = Array.from({ length: shape.variables }, (_, v) => load(`v${v}`));
+  lines.push(`  printf("final${' %d'.repeat(finals.length)}\\n", ${finals.join(', ')});`);
+  lines.push({ join: '  return 0;', return: '  return 0;', exit: '  exit(0);', pthread_exit: '  pthread_exit(NULL);' }[shape.mainEnd], '}');
+  return `${lines.join('\n')}\n`;
+}
+
+/** A statement may go after line `at`: it closes a statement, and no lock is held there. */
+function isBoundary(body: string[], at: number): boolean {
+  if (body[at]!.startsWith('{') && !body[at]!.endsWith('}')) return false;
+  if (body[at]!.startsWith('  ') && !body[at]!.endsWith('}')) return false;
+  let held = 0;
+  for (const line of body.slice(0, at + 1)) {
+    if (/_lock\(|sem_wait\(&lock\)|_rdlock\(|_wrlock\(/.test(line)) held++;
+    if (/_unlock\(|sem_post\(&lock\)/.test(line)) held--;
+  }
+  return held === 0;
+}

@@ -1,0 +1,102 @@
+// The soundness comparison shared by test/por.test.ts (a fixed seed set) and
+// test/support/soundness-main.ts (many seeds). dfs runs every schedule, so it is the ground
+// truth: on one random program, every other registered strategy must see the same bug
+// outcomes and final states as dfs — a bounded one at each bound 0..maxBound, an unbounded
+// one as unbounded dfs — and must not claim to be complete while dfs sees more. Behaviours
+// are what the program shows (its output, its failures), not classes computed from the
+// dependence table under test, so a wrong table cannot hide its own error; the table's class
+// fingerprint only counts executions of a class already run, which the strategies that
+// promise one execution per class must not have.
+import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
+import { TRACE_CAPACITY } from '../../src/native/ops.js';
+import { type Observed, exploreAll, within } from './explore-all.js';
+
+/** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
+const UNBOUNDED = 1000;
+/** Strategies that promise at most one execution per happens-before class. */
+const ONE_EXECUTION_PER_CLASS = new Set(['hbcache', 'optimal']);
+/**
+ * Scheduling points before an execution counts as a livelock: a generated program takes
+ * fewer than 100 unless a thread spins with no one left to run (then every step is waste).
+ */
+const MAX_STEPS = 200;
+
+export interface StrategyRuns {
+  /** counted executions, at the largest bound (unbounded strategies: all) */
+  executions: number;
+  /** runs abandoned as redundant */
+  wasted: number;
+}
+
+export interface Soundness {
+  /**
+   * Differences a user could meet, one line each: a behaviour missed where dfs saw no bug,
+   * no bug where dfs saw one, a behaviour dfs never saw, a wrong claim to be complete.
+   */
+  problems: string[];
+  /**
+   * Behaviours missed where both dfs and the strategy saw a bug. In normal use exploration
+   * stops at the first bug, so these are not seen; the oracle goes on past failing
+   * executions (which end early: their steps never race with what other threads would have
+   * done next).
+   */
+  pastBug: string[];
+  /** a strategy that promises one execution per class ran one twice, or ran more than dfs */
+  redundant: string[];
+  /** unbounded dfs exceeded the execution limit: unbounded strategies and completeness claims went unchecked */
+  dfsTruncated: boolean;
+  runs: Record<string, StrategyRuns>;
+}
+
+export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity): Promise<Soundness> {
+  const problems: string[] = [];
+  const pastBug: string[] = [];
+  const redundant: string[] = [];
+  const dfs = await exploreAll(file, 'dfs', maxBound, mode, Infinity, MAX_STEPS);
+  const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS);
+  const all = everything.truncated ? undefined : everything;
+  const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
+  for (const name of strategyNames()) {
+    if (name === 'dfs') continue;
+    const bounded = createStrategy(name, { maxBound, seed: 1, capacity: TRACE_CAPACITY }).bounded;
+    let run;
+    try {
+      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, Infinity, MAX_STEPS);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+      continue;
+    }
+    runs[name] = { executions: run.executions, wasted: run.wasted };
+    const check = (what: string, seen: Observed, truth: Observed) => {
+      let differences = compare(`${name} ${what}`, truth, seen);
+      // a claim to have seen everything, checked where dfs within the bound could not show it wrong
+      if (differences.problems.length + differences.pastBug.length === 0 && seen.complete && all)
+        differences = compare(`${name} ${what} claims complete; unbounded dfs`, all, seen);
+      problems.push(...differences.problems);
+      pastBug.push(...differences.pastBug);
+      if (seen.executions > truth.executions && bounded) redundant.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
+      if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) redundant.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
+    };
+    if (bounded) for (let bound = 0; bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
+    else if (all) check('unbounded', run, all);
+  }
+  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, runs };
+}
+
+/** The behaviours one side saw and the other did not, with an example of each. */
+function compare(what: string, truth: Observed, seen: Observed): { problems: string[]; pastBug: string[] } {
+  const problems: string[] = [];
+  const pastBug: string[] = [];
+  const example = (items: string[]) => (items.length > 0 ? ` (e.g. ${JSON.stringify(items[0]!.slice(0, 300))})` : '');
+  if (truth.bugs.size > 0 && seen.bugs.size === 0) problems.push(`${what}: dfs finds a bug${example([...truth.bugs])}, it finds none`);
+  for (const [kind, dfsSet, otherSet] of [['bugs', truth.bugs, seen.bugs], ['final states', truth.finalStates, seen.finalStates]] as const) {
+    const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
+    const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));
+    if (onlyOther.length > 0) problems.push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
+    // no bug at all is reported above
+    if (onlyDfs.length === 0 || (kind === 'bugs' && otherSet.size === 0)) continue;
+    const line = `${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}`;
+    (seen.bugs.size > 0 ? pastBug : problems).push(line);
+  }
+  return { problems, pastBug };
+}

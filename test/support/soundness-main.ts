@@ -1,0 +1,126 @@
+// More random-program soundness seeds than npm test runs:
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000]
+// Prints every seed that finds a difference (its program's file and the problem lines), then
+// one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
+// --limit executions are compared at bounds 0..bound only (counted in the summary).
+//
+// Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
+// unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
+// allows 65,530) after some 900 programs.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { randomProgram, randomShape } from './random-programs.js';
+import { checkSoundness, type StrategyRuns } from './soundness-check.js';
+
+const CHUNK = 250;
+/** how a chunk's child process hands its totals to the parent: the last line of its output */
+const TOTALS = 'soundness totals: ';
+
+interface Totals {
+  seeds: number;
+  unsound: number[];
+  /** seeds whose only differences are past a bug, or redundant runs */
+  pastBug: number[];
+  redundant: number[];
+  dfsTruncated: number;
+  runs: Record<string, StrategyRuns>;
+}
+
+function count(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${name} wants a non-negative integer, got '${value}'`);
+    process.exit(2);
+  }
+  return n;
+}
+
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number): Promise<Totals> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
+  const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
+  for (let seed = first; seed < first + seeds; seed++) {
+    const shape = randomShape(seed);
+    const file = join(dir, `random_${seed}.c`);
+    writeFileSync(file, randomProgram(seed, shape));
+    let result;
+    try {
+      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit);
+    } catch (error) {
+      totals.unsound.push(seed);
+      console.log(`seed ${seed} (${file}):\n  the check failed: ${(error as Error).message}`);
+      continue;
+    }
+    if (result.dfsTruncated) totals.dfsTruncated++;
+    add(totals.runs, result.runs);
+    const lines = [...result.problems, ...result.pastBug.map((line) => `past a bug: ${line}`), ...result.redundant.map((line) => `redundant: ${line}`)];
+    if (lines.length > 0) console.log(`seed ${seed} (${file}):\n  ${lines.join('\n  ')}`);
+    if (result.problems.length > 0) totals.unsound.push(seed);
+    else if (result.pastBug.length > 0) totals.pastBug.push(seed);
+    if (result.redundant.length > 0) totals.redundant.push(seed);
+  }
+  return totals;
+}
+
+function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRuns>): void {
+  for (const [name, { executions, wasted }] of Object.entries(runs)) {
+    const total = (into[name] ??= { executions: 0, wasted: 0 });
+    total.executions += executions;
+    total.wasted += wasted;
+  }
+}
+
+const { values } = parseArgs({
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, chunk: { type: 'boolean' } },
+});
+const seeds = count(values.seeds, 'seeds', 50);
+const first = count(values.first, 'first', 1);
+const bound = count(values.bound, 'bound', 3);
+const limit = count(values.limit, 'limit', 5_000);
+
+if (values.chunk) {
+  const totals = await checkSeeds(first, seeds, bound, limit);
+  console.log(`${TOTALS}${JSON.stringify(totals)}`);
+  process.exit(0);
+}
+
+const started = Date.now();
+const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
+for (let from = first; from < first + seeds; from += CHUNK) {
+  const size = Math.min(CHUNK, first + seeds - from);
+  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--chunk'];
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
+    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
+  });
+  const lines = child.stdout.trimEnd().split('\n');
+  const last = lines.at(-1) ?? '';
+  if (child.status !== 0 || !last.startsWith(TOTALS)) {
+    console.log(child.stdout);
+    console.error(`seeds ${from}-${from + size - 1}: the check failed (exit status ${child.status})`);
+    process.exit(2);
+  }
+  for (const line of lines.slice(0, -1)) console.log(line);
+  const chunk = JSON.parse(last.slice(TOTALS.length)) as Totals;
+  totals.unsound.push(...chunk.unsound);
+  totals.pastBug.push(...chunk.pastBug);
+  totals.redundant.push(...chunk.redundant);
+  totals.dfsTruncated += chunk.dfsTruncated;
+  add(totals.runs, chunk.runs);
+}
+function listed(seeds: number[], what: string): string {
+  return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
+}
+
+const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
+const elapsed = (Date.now() - started) / 1000;
+console.log(
+  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+    `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ${perStrategy}; ` +
+    `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
+);
+process.exit(totals.unsound.length > 0 ? 1 : 0);
