@@ -14,8 +14,8 @@
 //   - t did not just yield, nor re-read a value it read before with no write of its own in
 //     between (the runtime may then take it for spinning and let it step aside).
 // Restricting a schedule of a whole class to a prefix of it never adds a charged switch,
-// so the bound of a prefix never exceeds the bound of any class that extends it: bounded
-// search may drop a reversal whose prefix does not fit, and loses nothing that fits.
+// so the bound of a prefix never exceeds the bound of any class that extends it: no class
+// that extends a prefix that does not fit can fit either.
 //
 // The search is depth-first over prefix states (how many steps of each thread have run),
 // continuing the running thread first, remembering the fewest preemptions each state was
@@ -24,6 +24,7 @@
 // guess never drops anything.
 import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../native/ops.js';
 import { objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
+import type { ExecutionView } from './strategy.js';
 
 const SEARCH_LIMIT = 5_000;
 /** longer sequences are not judged (the work grows with the square of the length) */
@@ -104,6 +105,11 @@ export class FewestPreemptions {
     this.stepOf[thread]![position] = i;
     this.indexInThread[i] = position;
     this.width = Math.max(this.width, thread + 1);
+  }
+
+  /** Pushes the execution's first `steps` steps. */
+  pushSteps(execution: ExecutionView, steps: number): void {
+    for (let step = 0; step < steps; step++) this.push(execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
   }
 
   /** The preemptions of the sequence itself, as charged here (an upper bound of the fewest). */

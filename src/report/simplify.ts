@@ -43,7 +43,7 @@ function cheapestOrder(failure: FailingExecution): number[] | undefined {
   const { execution } = failure;
   const fewest = new FewestPreemptions();
   fewest.begin();
-  for (let step = 0; step < execution.steps; step++) fewest.push(execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
+  fewest.pushSteps(execution, execution.steps);
   for (let bound = 0; bound < failure.preemptions; bound++) {
     if (!fewest.fitsWithin(bound, execution.steps - 1)) continue;
     return fewest.order(); // undefined when the search gave up: no guess is replayed
