@@ -36,28 +36,6 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
   });
 });
 
-describe('optimal under a preemption bound: each class within the bound once', () => {
-  it('sees the classes dfs sees at bounds 0-4, each exactly once (work-stealing queue)', async () => {
-    const file = fixture('seeds/work_stealing_queue.c');
-    for (let bound = 0; bound <= 4; bound++) {
-      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
-      const optimal = await exploreAll(file, 'optimal', bound, 'drf');
-      expect([bound, optimal.classes]).toEqual([bound, dfs.classes]);
-      expect([bound, optimal.executions, optimal.repeats]).toEqual([bound, dfs.classes.size, 0]);
-    }
-  });
-
-  it('6 readers and one writer of an atomic at bound 3: the 2^6 classes, complete', async () => {
-    const test = await executions('por/readers_writer.c', 'optimal', { cflags: '-DREADERS=6', maxBound: 3 });
-    expect(test).toMatchObject({ executions: 64, complete: true });
-  });
-
-  it("finds Figure 1's behaviour at bound 0 and shows it with no preemption", async () => {
-    const test = (await checkAllInterleavings(fixture('seeds/figure1.c'), { strategy: 'optimal', maxBound: 0 })).tests[0]!;
-    expect(test).toMatchObject({ status: 'fail', bound: 0, bug: { kind: 'assertion', preemptions: 0 } });
-  });
-});
-
 describe('bpor: sound under a preemption bound, never more than dfs', () => {
   it('explores no more than dfs at every bound, and clearly fewer at bound 4 on mostly-disjoint threads', async () => {
     for (let bound = 0; bound <= 4; bound++) {
@@ -133,15 +111,10 @@ describe('soundness on random programs', () => {
     expect(new Set(shapes.map((shape) => shape.mainEnd))).toEqual(new Set(['join', 'return', 'exit', 'pthread_exit']));
   });
 
-  it.each(seeds)('seed %i: every strategy sees the bugs and final states dfs sees (bounded: at bounds 0-3), with no redundant run but bounded optimal\'s', async (seed) => {
+  it.each(seeds)('seed %i: every strategy sees the bugs and final states dfs sees (bounded: at bounds 0-3), with no redundant run', async (seed) => {
     const shape = randomShape(seed);
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
     const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3);
-    // bounded optimal (not the default) may still run a class twice, or reach a state beyond its
-    // bound (its lower bound is looser than the runtime's count there): costs, never a lost
-    // behaviour; nothing else may differ
-    expect(soundness).toMatchObject({ pastBug: [], dfsTruncated: false });
-    expect(soundness.problems.filter((line) => !/^optimal bound \d+: .* seen only by it/.test(line))).toEqual([]);
-    expect(soundness.redundant.filter((line) => !/^optimal bound \d/.test(line))).toEqual([]);
+    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], dfsTruncated: false });
   });
 });

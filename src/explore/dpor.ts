@@ -4,50 +4,37 @@
 //
 // Schedules are decision prefixes; the runtime's default policy completes them. State is
 // the current path only, so memory stays flat however long the search runs. Under a bound
-// each iteration c is a whole search from the root at bound c, and only what needs exactly
-// c preemptions counts as new (earlier iterations counted the rest).
+// each iteration c is a whole search from the root at bound c: choices that would need
+// more preemptions are dropped (noting that iteration c + 1 has work), and only the
+// executions with exactly c preemptions count as new (earlier iterations counted the rest).
 //
-// optimal reverses a race by a wakeup sequence — the steps that reverse it, kept in the
-// wakeup tree of the node before the race — and a run follows its whole sequence, with
-// the sleeping threads handed to the runtime: so no run ends up where every enabled
-// thread is asleep, and none is wasted. Under a bound it judges classes, not the
-// schedules it happens to run: a reversal is dropped only when no schedule of its prefix
-// fits the bound (FewestPreemptions, a lower bound that never grows when a prefix is cut
-// short), and an execution counts in the iteration of the fewest preemptions its class
-// needs. Dropping alone loses classes: optimal DPOR may reach a class that fits only
-// through one that does not (a read moved back one write at a time). So past a dropped
-// reversal the older conflicts of the same step are reversed too, jumping over the class
-// in between. That this loses nothing is tested on random programs, not proved.
-//
-// bpor instead drops choices whose own schedule needs more preemptions, and makes up for
-// it with BPOR's conservative backtrack points; it has no sleep sets.
+// Unbounded (optimal), a race is reversed by a wakeup sequence — the steps that reverse
+// it, kept in the wakeup tree of the node before the race — and a run follows its whole
+// sequence, with the sleeping threads handed to the runtime: so no run ends up where
+// every enabled thread is asleep, and none is wasted.
 import { Op } from '../native/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
-import { FewestPreemptions, LONGEST } from './fewest-preemptions.js';
 import { WakeupTrees } from './wakeup-tree.js';
 
 export interface DporOptions extends StrategyOptions {
   name: string;
-  /** optimal: wakeup trees and sleep sets, bounded by classes; bpor: BPOR's backtrack points */
-  reduction: 'optimal' | 'bpor';
+  /** explore under a preemption bound (with BPOR's conservative backtrack points) */
+  bounded: boolean;
+  /** sleep sets: skip choices already covered by an equivalent explored execution */
+  sleepSets: boolean;
 }
 
 const bit = (thread: number): number => 1 << thread;
 const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
 
-/** reversals remembered per node, whether they fit the bound */
-const FIT_CACHE = 1024;
-
 export class DporStrategy implements Strategy {
   readonly name: string;
   readonly bounded: boolean;
-  /** optimal: wakeup trees, sleep sets, and bounds judged per class */
-  private readonly optimal: boolean;
-  private readonly races: RaceFinder;
-  private readonly fewest = new FewestPreemptions();
+  private readonly sleepSets: boolean;
+  private readonly races = new RaceFinder();
   private readonly reversal = new Reversal();
   private readonly trees = new WakeupTrees();
   /** what a thread is about to do (nextEventOf fills it in) */
@@ -63,9 +50,9 @@ export class DporStrategy implements Strategy {
   private readonly cost: Uint16Array; // preemptions before the node's choice
   private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
   private readonly valueCount: Uint32Array;
-  /** optimal: per node, its wakeup tree (-1: empty); the entry after the last node too */
+  /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
   private readonly tree: Int32Array;
-  /** optimal: the last step of the run's plan (the sequence taken from a wakeup tree) */
+  /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
   private planEnd = -1;
   private pathLength = 0;
 
@@ -73,20 +60,11 @@ export class DporStrategy implements Strategy {
   private started = false;
   /** the iteration dropped choices that need more preemptions than its bound */
   private droppedBeyondBound = false;
-  /**
-   * optimal under a bound: per node, whether reversals judged there fit, by the steps of
-   * v — valid while the path up to the node stays (cleared when the search resumes above
-   * it; at most FIT_CACHE entries a node)
-   */
-  private readonly fitCache: (Map<string, boolean> | undefined)[] = [];
-  /** the later step of the last race whose reversal the bound dropped (-1: none) */
-  private droppedFor = -1;
 
   constructor(options: DporOptions) {
     this.name = options.name;
-    this.optimal = options.reduction === 'optimal';
-    this.bounded = !this.optimal || Number.isFinite(options.maxBound);
-    this.races = new RaceFinder(this.optimal && this.bounded);
+    this.bounded = options.bounded;
+    this.sleepSets = options.sleepSets;
     const n = options.capacity;
     this.decision = new Uint16Array(n);
     this.runner = new Uint8Array(n);
@@ -105,7 +83,6 @@ export class DporStrategy implements Strategy {
     this.bound = this.bounded ? bound : Number.POSITIVE_INFINITY;
     this.started = false;
     this.droppedBeyondBound = false;
-    for (const cache of this.fitCache) cache?.clear();
     return true;
   }
 
@@ -158,12 +135,11 @@ export class DporStrategy implements Strategy {
   private resumeAt(node: number, decision: number, sequence = -1): Schedule {
     this.decision[node] = decision;
     let length = node + 1;
-    if (this.optimal) {
+    if (!this.bounded) {
       // the nodes below are explored: their trees are empty
       for (let below = node + 1; below <= this.pathLength; below++) {
         if (this.tree[below]! >= 0) this.trees.release(this.tree[below]!);
         this.tree[below] = -1;
-        this.fitCache[below]?.clear(); // its prefix changes
       }
       this.tree[node + 1] = sequence;
       // the plan: the first branch of the sequence's subtree (later branches are taken by backtracking)
@@ -172,22 +148,18 @@ export class DporStrategy implements Strategy {
       this.planEnd = length - 1;
     }
     this.pathLength = node + 1;
-    if (!this.optimal) return { decisions: this.decision, length };
+    if (!this.sleepSets) return { decisions: this.decision, length };
     // the threads asleep after the node, but for those its step wakes (the runtime judges
     // that, then keeps the set up to date as the run goes on past the decisions)
     const asleep = this.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | this.done[node]!) & ~bit(decision);
     return { decisions: this.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
   }
 
-  /**
-   * Records choosing `thread` at `node`; true when it is to be explored. bpor drops a
-   * choice whose schedule needs more preemptions than the iteration's bound (optimal
-   * judged the class when it planned the choice).
-   */
+  /** Records choosing `thread` at `node`; true when it is to be explored (within the iteration's bound). */
   private schedule(node: number, thread: number): boolean {
     if (this.done[node]! & bit(thread)) return false;
     this.done[node]! |= bit(thread);
-    if (this.optimal || this.cost[node]! + this.preempts(node, thread) <= this.bound) return true;
+    if (this.cost[node]! + this.preempts(node, thread) <= this.bound) return true;
     this.droppedBeyondBound = true;
     return false;
   }
@@ -216,66 +188,13 @@ export class DporStrategy implements Strategy {
     }
     const redundant = steps < execution.steps;
     // the steps before the resumed node are as in the last execution: analysed already
-    this.droppedFor = -1;
-    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later, immediate) =>
-      this.reverse(execution, earlier, later, immediate),
+    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later) =>
+      this.reverse(execution, earlier, later),
     );
     if (!redundant && steps > 0) this.reverseEnding(execution, steps - 1);
     this.pathLength = steps;
-    if (redundant || !this.bounded) return !redundant;
-    // what needs fewer preemptions than the bound was counted by an earlier iteration
-    if (!this.optimal) return this.preemptionsOf(steps) === this.bound;
-    const cost = this.classCost(execution, steps);
-    if (cost > this.bound) this.droppedBeyondBound = true;
-    return cost === this.bound;
-  }
-
-  /**
-   * A failing execution whose class needs more preemptions than this iteration's bound:
-   * the driver lets the search learn from it and goes on; the iteration of its bound
-   * reports it, after every class with fewer preemptions was checked.
-   */
-  defersFailure(execution: ExecutionView): boolean {
-    if (!this.optimal || !this.bounded) return false;
-    return this.classCost(execution, execution.steps) > this.bound;
-  }
-
-  /** The fewest preemptions of the class of the execution's first `steps` steps: bound - 1, bound or bound + 1. */
-  private classCost(execution: ExecutionView, steps: number): number {
-    if (steps > LONGEST) return this.bound === 0 ? 0 : this.bound - 1; // not judged: counted in the first iteration
-    const fewest = this.fewest;
-    fewest.begin();
-    fewest.pushSteps(execution, steps);
-    if (this.bound > 0 && fewest.fitsWithin(this.bound - 1)) return this.bound - 1;
-    return fewest.fitsWithin(this.bound) ? this.bound : this.bound + 1;
-  }
-
-  /** Whether the class prefix of the path's first `node` steps followed by v can fit the bound (optimal). */
-  private reversalFits(execution: ExecutionView, node: number): boolean {
-    const v = this.reversal;
-    if (!this.bounded || node + v.size > LONGEST) return true;
-    let key = '';
-    v.forEach((entry) => {
-      key += `${v.threadAt(entry)}:${v.opAt(entry)}:${v.objectAt(entry)}:${v.valueAt(entry)};`;
-    });
-    const cache = (this.fitCache[node] ??= new Map());
-    let fits = cache.get(key);
-    if (fits === undefined) {
-      fits = this.judgeReversal(execution, node);
-      if (cache.size >= FIT_CACHE) cache.clear();
-      cache.set(key, fits);
-    }
-    if (!fits) this.droppedBeyondBound = true;
-    return fits;
-  }
-
-  private judgeReversal(execution: ExecutionView, node: number): boolean {
-    const fewest = this.fewest;
-    fewest.begin(node);
-    fewest.pushSteps(execution, node);
-    const v = this.reversal;
-    v.forEach((entry) => fewest.push(v.threadAt(entry), v.opAt(entry), v.objectAt(entry), v.valueAt(entry)));
-    return fewest.fitsWithin(this.bound);
+    // an execution with fewer preemptions than the bound was counted by an earlier iteration
+    return !redundant && (!this.bounded || this.preemptionsOf(steps) === this.bound);
   }
 
   /** Adds the node for `step`; false when its thread is asleep (covered elsewhere). */
@@ -286,7 +205,7 @@ export class DporStrategy implements Strategy {
     this.runner[step] = thread;
     this.enabled[step] = execution.enabled[step]!;
     this.backtrack[step] = 0;
-    if (this.optimal) this.followPlan(step, thread);
+    if (!this.bounded) this.followPlan(step, thread);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
     }
@@ -299,7 +218,7 @@ export class DporStrategy implements Strategy {
     }
     this.valueCount[step] = 0;
     this.done[step] = bit(thread);
-    this.sleep[step] = this.optimal && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
+    this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (!(this.sleep[step]! & bit(thread))) return true;
     this.backtrack[step] = this.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
     return false;
@@ -357,13 +276,11 @@ export class DporStrategy implements Strategy {
    * reversed execution — v, the steps after `earlier` that do not depend on it followed
    * by `later`.
    */
-  private reverse(execution: ExecutionView, earlier: number, later: number, immediate: boolean): void {
-    if (!this.optimal) this.backtrackBounded(earlier, execution.thread[later]!);
-    else if (immediate || this.droppedFor === later) {
-      // a conflict further back is reversed only past a reversal the bound dropped: the
-      // class in between needs too many preemptions, the one beyond may not
+  private reverse(execution: ExecutionView, earlier: number, later: number): void {
+    if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!);
+    else {
       this.reversal.build(execution, this.races, earlier, later);
-      if (!this.addReversal(execution, earlier, execution.op[later]!)) this.droppedFor = later;
+      this.addReversal(execution, earlier, execution.op[later]!);
     }
   }
 
@@ -375,7 +292,7 @@ export class DporStrategy implements Strategy {
     if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
     for (let threads = this.enabled[last]! & ~bit(this.runner[last]!); threads !== 0; threads &= threads - 1) {
       const thread = lowest(threads);
-      if (!this.optimal) this.backtrackBounded(last, thread);
+      if (this.bounded) this.backtrackBounded(last, thread);
       else {
         this.reversal.buildPending(execution, this.races, last, thread);
         this.addReversal(execution, last, execution.pendingOp[thread]!);
@@ -402,32 +319,30 @@ export class DporStrategy implements Strategy {
       if (!(this.enabled[node]! & bit(this.runner[node - 1]!))) this.backtrackAt(node, thread);
   }
 
-  /** optimal: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node`, unless something explored or pending there leads to it, or no schedule of it fits the bound. */
-  private addReversal(execution: ExecutionView, node: number, laterOp: number): boolean {
+  /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
+  private addReversal(execution: ExecutionView, node: number, laterOp: number): void {
     // a sem_wait cannot go before a post that found the semaphore at 0: nothing in v
     // touches the semaphore (that would happen after the post), so the wait would block
-    if (laterOp === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return true;
+    if (laterOp === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return;
     const v = this.reversal;
     // a thread asleep, explored or chosen at the node that v's execution can start with
     // (the thread that runs at the node is not one: its step there conflicts with v's last)
     for (let threads = (this.sleep[node]! | this.done[node]! | this.backtrack[node]!) & ~bit(this.runner[node]!); threads !== 0; threads &= threads - 1) {
       const thread = lowest(threads);
       const { op, object, value } = this.nextEventOf(execution, thread, node);
-      if (v.weakInitial(thread, op, object, value)) return true;
+      if (v.weakInitial(thread, op, object, value)) return;
     }
-    if (!this.reversalFits(execution, node)) return false;
     if (!v.hasChoice) {
       if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
       this.trees.insert(this.tree[node]!, v);
-      return true;
+      return;
     }
     // trees hold thread decisions only: with a data choice in v, start one of v's
     // initials at the node and let the default policy go on from there (source sets)
-    if (this.tree[node]! >= 0 && this.trees.startsSomeBranch(this.tree[node]!, v)) return true;
+    if (this.tree[node]! >= 0 && this.trees.startsSomeBranch(this.tree[node]!, v)) return;
     const initials = v.initials();
     const preferred = v.racingThread;
     this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
-    return true;
   }
 
   private backtrackAt(node: number, thread: number): void {

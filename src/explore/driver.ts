@@ -79,8 +79,8 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   let redundantRuns = 0;
   let bound = 0;
   let explored = -1;
-  const finish = (stoppedBy: StopReason, complete: boolean, failure?: FailingExecution, counted = executions): Exploration => ({
-    executions: counted, redundantRuns, bound: failure ? bound : explored, reachedBound: bound, complete, stoppedBy, elapsedMs: elapsed(),
+  const finish = (stoppedBy: StopReason, complete: boolean, failure?: FailingExecution): Exploration => ({
+    executions, redundantRuns, bound: failure ? bound : explored, reachedBound: bound, complete, stoppedBy, elapsedMs: elapsed(),
     ...(failure ? { failure } : {}),
   });
 
@@ -94,10 +94,12 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       );
       view.steps = status[0]!;
       view.outcome = outcome;
-      const failed = outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
-      if (failed && outcome === Outcome.DIVERGENCE) throw new NondeterminismError(harness.result().message);
-      if (failed && !strategy.defersFailure?.(view)) return finish('bug', false, copyFailure(harness, view), executions + 1);
-      if (strategy.observe(view) && !failed) executions++;
+      if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
+        executions++;
+        if (outcome === Outcome.DIVERGENCE) throw new NondeterminismError(harness.result().message);
+        return finish('bug', false, copyFailure(harness, view));
+      }
+      if (strategy.observe(view)) executions++;
       else redundantRuns++;
       // by the clock after every run, counted or not: runs can be long, or all redundant
       const now = performance.now();

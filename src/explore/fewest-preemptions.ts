@@ -1,6 +1,6 @@
-// The fewest preemptions any schedule of a happens-before order needs — a lower bound,
-// so that bounded optimal search drops a reversal (or counts an execution in a later
-// iteration) only when no schedule of it fits the bound.
+// The fewest preemptions any schedule of a happens-before order needs — a lower bound —
+// and a schedule that needs no more: counterexamples are shown along it (report/simplify).
+// Its use to prune optimal DPOR under a bound was tried and lost behaviours (see README).
 //
 // The steps are given as one sequence; their happens-before order is rebuilt from it
 // (program order plus conflicting steps in sequence order, judged by what each step did).
@@ -28,7 +28,7 @@ import type { ExecutionView } from './strategy.js';
 
 const SEARCH_LIMIT = 5_000;
 /** longer sequences are not judged (the work grows with the square of the length) */
-export const LONGEST = 4_000;
+const LONGEST = 4_000;
 const NONE = -1;
 
 export class FewestPreemptions {

@@ -9,8 +9,7 @@ import { MAX_THREADS } from '../native/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 
-/** `immediate`: a race proper; otherwise (everyConflict) `earlier` is ordered before `later` only through other conflicting steps. */
-export type RaceHandler = (earlier: number, later: number, immediate: boolean) => void;
+export type RaceHandler = (earlier: number, later: number) => void;
 
 export class RaceFinder {
   private clocks = new Uint32Array(0); // per step: its vector clock (MAX_THREADS entries)
@@ -32,9 +31,6 @@ export class RaceFinder {
   private readonly scratch = new Uint32Array(MAX_THREADS);
   /** threads of the current execution: clock entries beyond are never read */
   private width = 0;
-
-  /** Report every conflicting pair not ordered by the later step's own thread, not only immediate races. */
-  constructor(private readonly everyConflict = false) {}
 
   private reserve(steps: number): void {
     if (this.clocks.length >= steps * MAX_THREADS) return;
@@ -164,23 +160,17 @@ export class RaceFinder {
         const earlier = this.entryAccess[e]!;
         if ((earlier !== Access.ACQUIRE && earlier !== Access.WRITE) || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
-        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i, true);
+        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i);
       }
     }
-    // with every conflict, also the earlier steps ordered before this one only through
-    // other conflicting steps: judged against the clock before those are joined
-    if (this.everyConflict) for (let t = 0; t < this.width; t++) this.scratch[t] = this.clocks[own + t]!;
     for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
       const j = this.entryStep[e]!;
       const earlier = this.entryAccess[e] as Access;
-      if (execution.thread[j] === thread || !conflicts(earlier, access)) continue;
-      const other = execution.thread[j]!;
-      const immediate = !this.ordered(execution, j, own);
-      if (!immediate && !(this.everyConflict && this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!)) continue;
+      if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) race(j, i, immediate);
-      if (immediate) this.join(own, j * MAX_THREADS);
+      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) race(j, i);
+      this.join(own, j * MAX_THREADS);
     }
   }
 
@@ -192,7 +182,7 @@ export class RaceFinder {
       const freed = execution.object[j]!;
       const inside = freed < start + extent && start < freed + extentOf(execution.op[j]!, execution.value[j]!);
       if (!inside || execution.thread[j] === execution.thread[i] || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
-      if (access !== Access.ACQUIRE) race(j, i, true);
+      if (access !== Access.ACQUIRE) race(j, i);
       this.join(own, j * MAX_THREADS);
     }
   }
@@ -203,7 +193,7 @@ export class RaceFinder {
     for (let t = 0; t < this.width; t++) {
       const j = this.lastOfThread[t]!;
       if (j < 0 || t === execution.thread[i] || this.ordered(execution, j, own)) continue;
-      race(j, i, true);
+      race(j, i);
       this.join(own, j * MAX_THREADS);
     }
   }

@@ -101,11 +101,6 @@ export class Reversal {
     return this.threads[this.length - 1]!;
   }
 
-  /** how many steps v has */
-  get size(): number {
-    return this.length;
-  }
-
   get empty(): boolean {
     return this.left === 0;
   }

@@ -54,12 +54,6 @@ export interface Strategy {
   observe(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
-  /**
-   * For a failing execution: true when it belongs to a later bound iteration (its class
-   * needs more preemptions than this one's bound). The driver then lets the strategy
-   * observe it and goes on, so that the first bug reported needs the fewest preemptions.
-   */
-  defersFailure?(execution: ExecutionView): boolean;
 }
 
 /** The decision taken at a step: the thread that ran, or the value chosen. */
