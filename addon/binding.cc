@@ -353,6 +353,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("threadState", View<Napi::Uint8Array>(env, const_cast<uint8_t*>(r->thread_state), WEFT_MAX_THREADS));
     trace.Set("pendingOp", View<Napi::Uint8Array>(env, const_cast<uint8_t*>(r->pending_op), WEFT_MAX_THREADS));
     trace.Set("pendingObject", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_object), WEFT_MAX_THREADS));
+    trace.Set("pendingValue", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_value), WEFT_MAX_THREADS));
     // [steps, outcome] of the last execution, read after every run without a call
     trace.Set("status", View<Napi::Uint32Array>(env, &api_->result->steps, 2));
     trace_ = Napi::Persistent(trace);

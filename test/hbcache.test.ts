@@ -8,7 +8,7 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/build/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
-import type { ExecutionView, Strategy } from '../src/explore/strategy.js';
+import { type Strategy, liveView } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
 import { exploreAll, happensBeforeClass } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
@@ -93,10 +93,7 @@ async function classesOf(file: string, cflags: string, maxBound: number, makeStr
   try {
     const trace = harness.trace();
     const strategy = makeStrategy(trace.capacity);
-    const view: ExecutionView = {
-      steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-      enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
-    };
+    const view = liveView(trace);
     const classes: string[] = [];
     for (let bound = 0; bound <= maxBound && strategy.beginBound(bound); bound++) {
       for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 6
+#define WEFT_ABI_VERSION 7
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -43,6 +43,9 @@ struct weft_trace {
   uint32_t *pc;      /* code offset of the call in the harness library */
 };
 
+/* a thread's state, as weft_result.thread_state reports it at the end of an execution */
+#define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED)
+
 /* Scalar facts about the last execution; fixed layout, read by the binding. */
 struct weft_result {
   uint32_t steps;
@@ -74,6 +77,7 @@ struct weft_result {
   uint8_t thread_state[WEFT_MAX_THREADS];
   uint8_t pending_op[WEFT_MAX_THREADS];
   double pending_object[WEFT_MAX_THREADS];
+  double pending_value[WEFT_MAX_THREADS]; /* its argument, as a step records it */
   uint32_t pending_pc[WEFT_MAX_THREADS];
   /* the execution's own stdout/stderr, in order */
   uint32_t output_length;

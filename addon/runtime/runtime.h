@@ -33,7 +33,9 @@
  * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
 #define WEFT_OBJECT_STATE(type, object) ((type *)(void *)(object))
 
-enum thread_state { THREAD_UNUSED = 0, THREAD_RUNNABLE = 1, THREAD_FINISHED = 2 };
+#define THREAD_STATE_ENUM(name) THREAD_##name,
+enum thread_state { WEFT_THREAD_STATES(THREAD_STATE_ENUM) };
+#undef THREAD_STATE_ENUM
 
 struct pending {
   uint8_t op;

@@ -205,6 +205,7 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
     result->thread_state[i] = live ? t->state : THREAD_UNUSED;
     result->pending_op[i] = live ? t->pending.op : 0;
     result->pending_object[i] = live ? (double)t->pending.object : 0;
+    result->pending_value[i] = live ? (double)(int64_t)t->pending.argument : 0;
     result->pending_pc[i] = live && t->pending.pc ? (uint32_t)(t->pending.pc - r->library_base) : 0;
   }
 }

@@ -5,7 +5,7 @@
 // keep working.
 import type { NativeHarness, RunResult } from '../native/addon.js';
 import { Outcome } from '../native/ops.js';
-import { type ExecutionView, type Strategy, countPreemptions, decisionAt } from './strategy.js';
+import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
 
 export interface DriveOptions {
   test: number;
@@ -68,10 +68,7 @@ export class NondeterminismError extends Error {
 export async function drive(harness: NativeHarness, strategy: Strategy, options: DriveOptions): Promise<Exploration> {
   const trace = harness.trace();
   const status = trace.status;
-  const view: ExecutionView = {
-    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
-  };
+  const view = liveView(trace);
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   let sliceEnd = started + SLICE_MS;
@@ -121,11 +118,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
 export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 'steps' | 'outcome'>): FailingExecution {
   const steps = view.steps;
   const trace = harness.trace();
-  const execution: ExecutionView = {
-    steps, outcome: view.outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
-    pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
-  };
+  const execution = copyOfView(trace, steps, view.outcome);
   const decisions: number[] = [];
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {

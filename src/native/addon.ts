@@ -26,6 +26,7 @@ export interface TraceArrays {
   /** per thread at the end: the operation it was about to execute, and its object */
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
+  pendingValue: Float64Array;
 }
 
 export interface ThreadEnd {
