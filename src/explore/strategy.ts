@@ -29,7 +29,6 @@ export interface ExecutionView {
 
 export interface StrategyOptions {
   maxBound: number;
-  seed: number;
   /** room for decisions: the longest execution */
   capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */

@@ -12,9 +12,10 @@ import type { Plugin } from 'vite';
 
 import { buildHarness } from '../build/compile.js';
 import type { CheckOptions } from '../check.js';
-import { parseFileOptions } from './file-options.js';
+import { parseFileOptions } from '../file-options.js';
+import type { PluginOptions } from '../options.js';
 
-export interface WeftPluginOptions extends Omit<CheckOptions, 'test' | 'replay' | 'onProgress'> {
+export interface WeftPluginOptions extends PluginOptions {
   /** globs of C test files (default: ['**\/*.test.c']) */
   include?: string[];
 }

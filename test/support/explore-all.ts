@@ -60,7 +60,7 @@ async function explore(
   harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
 ): Promise<Exploration> {
   const trace = harness.trace();
-  const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
+  const explorer = createStrategy(strategy, { maxBound, capacity: trace.capacity });
   const view: ExecutionView = {
     steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
     enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
