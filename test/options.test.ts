@@ -16,6 +16,7 @@ import { packageRoot } from '../src/paths.js';
 // @ts-expect-error: a plain JavaScript script, without types
 import { generatedBlocks, replaceGenerated } from '../scripts/readme-options.mjs';
 import { fixture, runCli, writeHarness } from './support/harness.js';
+import { createProject } from './support/vitest-project.js';
 
 describe('the README', () => {
   it('shows the CLI synopsis and the options table exactly as the schema generates them (npm run readme)', () => {
@@ -197,6 +198,17 @@ WEFT_TEST(two_increments) {
     const replay = runCli(['replay', file, '--schedule', bug.schedule, '--json']);
     expect(replay.status, replay.stderr).toBe(1);
     expect(JSON.parse(replay.stdout).tests[0].bug).toMatchObject({ kind: 'assertion', schedule: bug.schedule, steps: bug.steps });
+  });
+
+  it('is read by the Vitest plugin with paths relative to the test file (vitest --root app)', () => {
+    const project = createProject({});
+    mkdirSync(join(project.dir, 'app', 'tests'), { recursive: true });
+    mkdirSync(join(project.dir, 'app', 'include'));
+    project.write('app/include/value.h', '#define VALUE 3\n');
+    project.write('app/tests/value.test.c', '// weft: includeDirs=../include\n#include <weft.h>\n#include "value.h"\nWEFT_TEST(reads_header) { weft_assert(VALUE == 3); }\n');
+    const run = project.run(['--root', 'app', '--config', join(project.dir, 'vitest.config.mjs')]);
+    expect(run.output).toContain('✓ tests/value.test.c (1 test)');
+    expect(run.status, run.output).toBe(0);
   });
 
   it('a bad comment stops weft check with one message and exit 2', () => {

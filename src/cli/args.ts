@@ -37,23 +37,18 @@ const EXIT_STATUS = 'exit status: 0 all tests passed, 1 a bug was found, 2 the i
 const FILE_COMMENT = 'Options also come from a `// weft: key=value ...` comment among the first 20 lines of a C file, keys: ' +
   `${fileOptionNames().join(', ')}; flags given here win over it.`;
 
-/** One line per command: the synopsis with every flag it takes (the README's CLI section shows these). */
+/** Lines no wider than this */
+const WIDTH = 100;
+
+/** The command's synopsis with every flag it takes, wrapped (the README's CLI section shows these). */
 export function synopsis(command: CommandName): string {
   const flags = commandOptions(command)
-    .filter((name) => !(command === 'replay' && name === 'replay'))
+    .filter((name) => name !== 'replay') // --schedule is part of weft replay's own synopsis
     .map((name) => `[${flagSynopsis(name)}]${optionSpec(name).cli?.repeat ? '...' : ''}`);
-  const words = [commands[command].synopsis, ...flags, `[${JSON_FLAG.flag}]`];
-  const lines: string[] = [];
-  const indent = ' '.repeat(commands[command].synopsis.indexOf(' ', 5) + 1);
-  let line = '';
-  for (const word of words) {
-    if (line && line.length + word.length + 1 > 100) {
-      lines.push(line);
-      line = indent;
-    }
-    line += line.trim() ? ` ${word}` : word;
-  }
-  return [...lines, line].join('\n');
+  const lead = commands[command].synopsis;
+  // continuation lines start under the first argument
+  const indent = ' '.repeat(lead.indexOf(' ', 'weft '.length) + 1);
+  return wrap([lead, ...flags, `[${JSON_FLAG.flag}]`], WIDTH - indent.length).join(`\n${indent}`);
 }
 
 export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n\n` +
@@ -61,16 +56,14 @@ export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLine
 
 /** `weft check --help`: every flag, what it means, its default. */
 export function commandHelp(command: CommandName): string {
-  const rows: [string, string][] = commandOptions(command)
-    .filter((name) => !(command === 'replay' && name === 'replay'))
-    .map((name) => [flagSynopsis(name), meaning(name)]);
+  const rows: [string, string][] = commandOptions(command).map((name) => [flagSynopsis(name), meaning(name)]);
   rows.push([JSON_FLAG.flag, JSON_FLAG.meaning]);
   const width = Math.min(28, Math.max(...rows.map(([flag]) => flag.length)) + 2);
   const body = rows.map(([flag, text]) => {
     const lead = flag.length + 2 > width ? `  ${flag}\n${' '.repeat(width + 2)}` : `  ${flag.padEnd(width)}`;
-    return lead + wrap(text, 100 - width - 2).join(`\n${' '.repeat(width + 2)}`);
+    return lead + wrap(text.split(' '), WIDTH - width - 2).join(`\n${' '.repeat(width + 2)}`);
   });
-  return `usage:\n${indentLines(synopsis(command), 2)}\n\n${commands[command].summary}\n${wrap(FILE_COMMENT, 100).join('\n')}\n\noptions:\n${body.join('\n')}\n\n${EXIT_STATUS}`;
+  return `usage:\n${indentLines(synopsis(command), 2)}\n\n${commands[command].summary}\n${wrap(FILE_COMMENT.split(' '), WIDTH).join('\n')}\n\noptions:\n${body.join('\n')}\n\n${EXIT_STATUS}`;
 }
 
 function meaning(name: OptionName): string {
@@ -79,10 +72,11 @@ function meaning(name: OptionName): string {
   return fallback === undefined ? text : `${text} (default ${fallback})`;
 }
 
-function wrap(text: string, width: number): string[] {
+/** Words joined by spaces into lines of at most `width` (a longer word stands alone). */
+function wrap(words: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of words) {
     if (line && line.length + word.length + 1 > width) {
       lines.push(line);
       line = word;
