@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
       progress?.clear();
       if (!(error instanceof WeftError)) throw error;
       status = Math.max(status, error.exitStatus);
-      if (command.json) reports.push({ file, tests: [], error: error.message });
+      if (command.json) reports.push({ file, tests: [], error: error.message, code: error.code });
       else process.stderr.write(`weft: ${error.message}\n`);
       continue;
     }
