@@ -7,7 +7,7 @@
 // checkAllInterleavings and the Vitest plugin all read it; relative paths in it resolve
 // against the test file's directory, wherever weft runs from.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 
 import { OptionError } from './errors.js';
 import { type SchemaOptions, isOptionName, optionSpec } from './options.js';
@@ -37,7 +37,7 @@ export function parseFileOptions(source: string, file: string): SchemaOptions {
     } catch (error) {
       throw error instanceof OptionError ? refuse(error.message) : error;
     }
-    options[key] = spec.paths ? (value as string[]).map((path) => resolve(dirname(file), path)) : value;
+    options[key] = spec.kind.relativeTo ? spec.kind.relativeTo(value, dirname(file)) : value;
   }
   const leftover = body.replace(PAIR, '').trim();
   if (leftover) throw refuse(`cannot read weft options near '${leftover}' (expected key=value pairs)`);

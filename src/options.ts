@@ -3,6 +3,9 @@
 // check.ts resolves options with it, the CLI parses its flags with it, file comments are
 // read with it, and `weft check --help` and the README's options table are generated
 // from it (scripts/readme-options.mjs; a test keeps the README in step).
+import { resolve } from 'node:path';
+
+import { splitFlags } from './build/compile.js';
 import { defaultStrategy, strategyNames } from './explore/strategies.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './native/ops.js';
@@ -15,6 +18,8 @@ interface Kind<Input, Value = Input> {
   fromText(text: string, name: string): Input;
   /** a value from the API, or from text: checked, then as weft uses it */
   check(value: Input, name: string): Value;
+  /** a value holding paths, with relative ones made relative to `directory` (a file comment's are the test file's) */
+  relativeTo?(value: Value, directory: string): Value;
 }
 
 type Command = 'check' | 'replay';
@@ -29,8 +34,6 @@ interface OptionSpec<Input, Value> {
   readonly commands: readonly Command[];
   /** accepted in a test file's `// weft:` comment */
   readonly inFile: boolean;
-  /** its values are paths: relative ones in a file comment resolve against the test file */
-  readonly paths?: boolean;
   /** accepted by the Vitest plugin */
   readonly inPlugin: boolean;
   readonly description: string;
@@ -79,6 +82,9 @@ const text = (placeholder: string): Kind<string> => ({
   },
 });
 
+/** compiler flags that name a file or directory, either attached (-Iinc) or as the next word */
+const PATH_FLAG = /^(-I|-iquote|-isystem|-idirafter|-include|-imacros)(.*)$/;
+
 /** compiler flags: one shell-like string, or a list */
 const flags: Kind<string | readonly string[]> = {
   placeholder: '"..."',
@@ -87,16 +93,33 @@ const flags: Kind<string | readonly string[]> = {
     if (!isText(value) && !textList(value)) throw new OptionError(`${name} needs a string or a list of strings`);
     return value;
   },
+  relativeTo(value, directory) {
+    const words = splitFlags(value);
+    const resolved: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      const match = PATH_FLAG.exec(word);
+      if (!match) {
+        resolved.push(word);
+        continue;
+      }
+      const [, flag, attached] = match as unknown as [string, string, string];
+      const path = attached || words[++i];
+      resolved.push(path === undefined ? word : `${flag}${resolve(directory, path)}`);
+    }
+    return resolved;
+  },
 };
 
-/** names or paths: comma-separated in a file comment, one per flag on the command line */
-const list = (placeholder: string): Kind<readonly string[]> => ({
+/** paths: comma-separated in a file comment, one per flag on the command line */
+const paths = (placeholder: string): Kind<readonly string[]> => ({
   placeholder,
   fromText: (value) => value.split(','),
   check(value, name) {
     if (!textList(value)) throw new OptionError(`${name} needs a list of strings`);
     return value;
   },
+  relativeTo: (value, directory) => value.map((path) => resolve(directory, path)),
 });
 
 /** test names: one, or a list */
@@ -186,14 +209,14 @@ export const optionSchema = {
   },
   cflags: {
     kind: flags, cli: { flag: '--cflags' }, commands: both, inFile: true, inPlugin: true,
-    description: 'compiler flags (paths in them are relative to the directory weft runs in: prefer `includeDirs`)',
+    description: 'compiler flags (in a file comment, the paths of `-I`, `-iquote`, `-isystem`, `-idirafter`, `-include` and `-imacros` are relative to the C file)',
   },
   includeDirs: {
-    kind: list('DIR'), cli: { flag: '-I', aliases: ['--include'], repeat: true }, commands: both, inFile: true, paths: true, inPlugin: true,
+    kind: paths('DIR'), cli: { flag: '-I', aliases: ['--include'], repeat: true }, commands: both, inFile: true, inPlugin: true,
     description: 'include directories',
   },
   sources: {
-    kind: list('FILE.c'), cli: { flag: '--source', repeat: true }, commands: both, inFile: true, paths: true, inPlugin: true,
+    kind: paths('FILE.c'), cli: { flag: '--source', repeat: true }, commands: both, inFile: true, inPlugin: true,
     description: 'further C files linked into the harness',
   },
   nondetDomain: {

@@ -154,8 +154,9 @@ WEFT_TEST(two_increments) {
 
   it('is parsed with the schema: values checked, paths resolved against the test file', () => {
     const file = '/project/tests/queue.test.c';
-    expect(parseFileOptions('// weft: maxBound=3 includeDirs=../include,/abs sources=impl.c cflags="-DSIZE=4 -O0" spuriousWakeups=true races=warn\n', file)).toEqual({
-      maxBound: 3, includeDirs: ['/project/include', '/abs'], sources: ['/project/tests/impl.c'], cflags: '-DSIZE=4 -O0', spuriousWakeups: true, races: 'warn',
+    expect(parseFileOptions('// weft: maxBound=3 includeDirs=../include,/abs sources=impl.c cflags="-DSIZE=4 -Iinc -isystem ../sys -include /abs/pre.h -O0" spuriousWakeups=true races=warn\n', file)).toEqual({
+      maxBound: 3, includeDirs: ['/project/include', '/abs'], sources: ['/project/tests/impl.c'],
+      cflags: ['-DSIZE=4', '-I/project/tests/inc', '-isystem/project/sys', '-include/abs/pre.h', '-O0'], spuriousWakeups: true, races: 'warn',
     });
   });
 
@@ -204,8 +205,10 @@ WEFT_TEST(two_increments) {
     const project = createProject({});
     mkdirSync(join(project.dir, 'app', 'tests'), { recursive: true });
     mkdirSync(join(project.dir, 'app', 'include'));
+    mkdirSync(join(project.dir, 'app', 'flags'));
     project.write('app/include/value.h', '#define VALUE 3\n');
-    project.write('app/tests/value.test.c', '// weft: includeDirs=../include\n#include <weft.h>\n#include "value.h"\nWEFT_TEST(reads_header) { weft_assert(VALUE == 3); }\n');
+    project.write('app/flags/expected.h', '#define EXPECTED 3\n');
+    project.write('app/tests/value.test.c', '// weft: includeDirs=../include cflags="-I ../flags"\n#include <weft.h>\n#include "value.h"\n#include "expected.h"\nWEFT_TEST(reads_header) { weft_assert(VALUE == EXPECTED); }\n');
     const run = project.run(['--root', 'app', '--config', join(project.dir, 'vitest.config.mjs')]);
     expect(run.output).toContain('✓ tests/value.test.c (1 test)');
     expect(run.status, run.output).toBe(0);
