@@ -13,7 +13,7 @@ import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from '.
 import { withFileOptions } from './file-options.js';
 import { type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
-export type Mode = 'drf' | 'sc';
+export type Mode = ResolvedOptions['mode'];
 
 /** Options of a check (src/options.ts says what each means), and a progress callback. */
 export interface CheckOptions extends SchemaOptions {
@@ -59,7 +59,7 @@ interface Settings {
   hangTimeoutMs: number;
   flags: number;
   nondetDomain: Float64Array;
-  races: 'error' | 'warn';
+  races: ResolvedOptions['races'];
 }
 
 function settingsOf(options: ResolvedOptions): Settings {
@@ -74,7 +74,7 @@ function settingsOf(options: ResolvedOptions): Settings {
 
 /**
  * Builds a C test file and explores every test in it (or replays one execution). The
- * file's own `// weft:` comment supplies options that `options` does not give.
+ * file's own `// weft:` comment supplies the options `given` leaves out.
  */
 export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
   const options = resolveOptions(withFileOptions(file, given));

@@ -67,7 +67,7 @@ describe('the binding throws WeftErrors', () => {
 describe('the CLI prints a WeftError as one line and exits with its status', () => {
   it.each([
     ['a bad file comment', () => [writeHarness('// weft: frob=1\nint main(void) { return 0; }\n')], /^weft: .*harness\.c:1: unknown weft option 'frob'\n$/],
-    ['a malformed replay string', () => ['--schedule', 'weft1:x', fixture('lost_update.c')], /^weft: not a weft replay string \(expected weft1:TEST:MODE:DECISIONS:BUILD\): weft1:x\n$/],
+    ['a malformed replay string', () => ['--schedule', 'weft1:x', fixture('lost_update.c')], /^weft: not a weft replay string \(expected weft1:TEST:MODE:DECISIONS\[:BUILD\]\): weft1:x\n$/],
     ['a missing file', () => [fixture('does_not_exist.c')], /^weft: no such file: .*does_not_exist\.c\n$/],
   ])('%s', (_, args, message) => {
     const argv = args();

@@ -43,7 +43,7 @@ export class ReplayFormatError extends WeftError {
 export function decodeReplay(text: string): Replay {
   const parts = text.trim().split(':');
   if (parts[0] !== PREFIX) throw new ReplayFormatError(text, `expected it to start with ${PREFIX}:`);
-  if (parts.length !== 4 && parts.length !== 5) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS:BUILD');
+  if (parts.length !== 4 && parts.length !== 5) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS[:BUILD]');
   const [, test, modePart, body, build] = parts as [string, string, string, string, string | undefined];
   if (build !== undefined && !/^[0-9a-f]{8}$/.test(build)) throw new ReplayFormatError(text, `bad build identity '${build}'`);
   if (!/^[A-Za-z_]\w*$/.test(test)) throw new ReplayFormatError(text, `bad test name '${test}'`);
