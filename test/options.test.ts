@@ -214,6 +214,18 @@ WEFT_TEST(two_increments) {
     expect(run.status, run.output).toBe(0);
   });
 
+  it('reaches the plugin with Infinity intact (maxBound=unbounded in the comment, a budget of Infinity in the config)', () => {
+    const project = createProject({
+      'counter.test.c': readFileSync(projectWithComment('// weft: maxBound=unbounded strategy=optimal mode=sc includeDirs=include'), 'utf8'),
+    }, '{ maxExecutions: Infinity }');
+    mkdirSync(join(project.dir, 'include'));
+    project.write('include/counter.h', 'static int counter;\n');
+    const run = project.run();
+    expect(run.output).not.toContain('got null');
+    expect(run.output).toContain('assertion failed: counter == 2');
+    expect(run.output).toMatch(/Tests {2}1 failed/);
+  });
+
   it('a bad comment stops weft check with one message and exit 2', () => {
     const file = projectWithComment('// weft: maxBound=lots');
     const run = runCli(['check', file]);

@@ -56,6 +56,13 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   };
 }
 
+/** Options as JavaScript source: JSON, but Infinity (maxBound unbounded, no budget) stays Infinity, not null. */
+function optionsLiteral(options: CheckOptions): string {
+  const infinity = '\u0000Infinity';
+  return JSON.stringify(options, (_, value: unknown) => (value === Number.POSITIVE_INFINITY ? infinity : value))
+    .replaceAll(JSON.stringify(infinity), 'Infinity');
+}
+
 /** The JavaScript module that stands for a C test file: the file is the suite. */
 function testModule(file: string, headers: string[], options: CheckOptions, setupError: string | undefined): string {
   const json = JSON.stringify;
@@ -66,7 +73,7 @@ ${headers.map((header) => `import ${json(header + DEPENDENCY)};`).join('\n')}
 import { test } from 'vitest';
 import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};
 const file = ${json(file)};
-const options = ${json(options)};
+const options = ${optionsLiteral(options)};
 let names = [];
 let setupError;
 try {
