@@ -208,6 +208,34 @@ std::string PrivateInstance(const std::string& path) {
   return target.good() ? copy : path;
 }
 
+// Errors a user can meet (a library that does not load) are thrown as instances of the
+// class the loader registers with setErrorConstructor (weft's WeftError, code 'addon'):
+// one error type from the binding to the CLI. Misuse of the binding by weft's own code
+// stays a TypeError or RangeError, a bug shown with its stack.
+struct AddonData {
+  Napi::FunctionReference error_constructor;
+};
+
+void ThrowWeftError(Napi::Env env, const std::string& message) {
+  AddonData* data = env.GetInstanceData<AddonData>();
+  if (!data || data->error_constructor.IsEmpty()) {
+    Napi::Error::New(env, message).ThrowAsJavaScriptException();
+    return;
+  }
+  Napi::Object error = data->error_constructor.New({Napi::String::New(env, "addon"), Napi::String::New(env, message)});
+  if (!env.IsExceptionPending()) Napi::Error(env, error).ThrowAsJavaScriptException();
+}
+
+Napi::Value SetErrorConstructor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsFunction()) {
+    Napi::TypeError::New(env, "setErrorConstructor(constructor): a class is needed").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  env.GetInstanceData<AddonData>()->error_constructor = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
 class Harness : public Napi::ObjectWrap<Harness> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -236,23 +264,22 @@ class Harness : public Napi::ObjectWrap<Harness> {
  private:
   void Open(Napi::Env env, const std::string& path) {
     if (!handle_) {
-      Napi::Error::New(env, std::string("cannot load harness: ") + dlerror()).ThrowAsJavaScriptException();
+      ThrowWeftError(env, std::string("cannot load harness: ") + dlerror());
       return;
     }
     auto open = reinterpret_cast<weft_runtime_open_fn>(dlsym(handle_, WEFT_RUNTIME_OPEN_SYMBOL));
     if (!open) {
-      Napi::Error::New(env, "not a weft harness (no " WEFT_RUNTIME_OPEN_SYMBOL "): " + path)
-          .ThrowAsJavaScriptException();
+      ThrowWeftError(env, "not a weft harness (no " WEFT_RUNTIME_OPEN_SYMBOL "): " + path);
       return;
     }
     char error[512] = "";
     api_ = open(kTraceCapacity, error, sizeof error);
     if (!api_) {
-      Napi::Error::New(env, std::string("cannot start the weft runtime: ") + error).ThrowAsJavaScriptException();
+      ThrowWeftError(env, std::string("cannot start the weft runtime: ") + error);
       return;
     }
     if (api_->abi_version != WEFT_ABI_VERSION) {
-      Napi::Error::New(env, "harness built for another weft runtime version: rebuild it").ThrowAsJavaScriptException();
+      ThrowWeftError(env, "harness built for another weft runtime version: rebuild it");
       api_ = nullptr;
       return;
     }
@@ -412,6 +439,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
 };
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData(new AddonData());
+  exports.Set("setErrorConstructor", Napi::Function::New(env, SetErrorConstructor, "setErrorConstructor"));
   exports.Set("Harness", Harness::Define(env));
   exports.Set("abiVersion", Napi::Number::New(env, WEFT_ABI_VERSION));
   exports.Set("maxThreads", Napi::Number::New(env, WEFT_MAX_THREADS));

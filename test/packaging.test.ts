@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -16,6 +16,28 @@ const npm = (args: string[], cwd: string) => {
 };
 
 describe('the packed package', () => {
+  it('ships every file a stack trace can point to: no source map naming a file left out', () => {
+    const packed = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], packageRoot);
+    expect(packed.status, packed.output).toBe(0);
+    const files = new Set((JSON.parse(packed.output.slice(packed.output.indexOf('['))) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
+    expect(files.has('dist/src/check.js')).toBe(true);
+    const missing: string[] = [];
+    for (const file of files) {
+      if (!file.endsWith('.js')) continue;
+      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(packageRoot, file), 'utf8'))?.[1];
+      if (map === undefined) continue;
+      const mapFile = normalize(join(dirname(file), map));
+      if (!files.has(mapFile)) {
+        missing.push(`${file} -> ${mapFile}`);
+        continue;
+      }
+      const { sources } = JSON.parse(readFileSync(join(packageRoot, mapFile), 'utf8')) as { sources: string[] };
+      for (const source of sources) if (!files.has(normalize(join(dirname(mapFile), source)))) missing.push(`${mapFile} -> ${source}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+
   it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
     const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
     removeAfterAll(project);

@@ -142,6 +142,26 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
   }
 }
 
+/** by library: its name hashes everything the build read, so its identity never changes */
+const identities = new Map<string, string>();
+
+/**
+ * Names the code a harness runs, wherever it is built from: the content of every file
+ * the build read, the flags, the compiler and weft's runtime — not paths or the working
+ * directory, so that a replay string recorded by Vitest replays from the CLI. Eight hex
+ * digits: enough to tell a changed build from the recorded one.
+ */
+export function buildIdentity(built: BuiltHarness, options: BuildOptions): string {
+  let identity = identities.get(built.library);
+  if (identity === undefined) {
+    const contents = built.dependencies.map((path) => hashFile(path) ?? '').sort();
+    identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), compilerVersion(), runtimeHash(), ...contents)
+      .slice(0, 8);
+    identities.set(built.library, identity);
+  }
+  return identity;
+}
+
 function readDependencies(entry: string): string[] {
   try {
     const manifest = JSON.parse(readFileSync(join(entry, 'manifest.json'), 'utf8')) as { dependencies: { path: string }[] };

@@ -49,7 +49,6 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
 
 export interface StrategyOptions {
   maxBound: number;
-  seed: number;
   /** room for decisions: the longest execution */
   capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */

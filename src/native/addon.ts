@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+import { WeftError } from '../errors.js';
 import { addonPath } from '../paths.js';
 
 export interface TestInfo {
@@ -91,6 +92,8 @@ interface Binding {
   Harness: new (path: string) => NativeHarness;
   abiVersion: number;
   maxThreads: number;
+  /** the class the binding throws its errors as, constructed with (code, message) */
+  setErrorConstructor(constructor: typeof WeftError): void;
 }
 
 let binding: Binding | undefined;
@@ -98,8 +101,10 @@ let binding: Binding | undefined;
 export function loadBinding(): Binding {
   if (binding) return binding;
   if (!existsSync(addonPath))
-    throw new Error(`weft: the native addon is not built (${addonPath}); run npm install in the weft package`);
-  binding = createRequire(import.meta.url)(addonPath) as Binding;
+    throw new WeftError('addon', `the native addon is not built (${addonPath}); run npm install in the weft package`);
+  const loaded = createRequire(import.meta.url)(addonPath) as Binding;
+  loaded.setErrorConstructor(WeftError);
+  binding = loaded;
   return binding;
 }
 

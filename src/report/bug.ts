@@ -68,7 +68,7 @@ function lookupOffset(pc: number, op: number): number {
 }
 
 export function describeBug(
-  failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [],
+  failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [], build?: string,
 ): Bug {
   const { execution, result } = failure;
   const namer = new AddressNamer(library, result.libraryBase, result.heapBase);
@@ -134,7 +134,7 @@ export function describeBug(
         : failure.outcome === Outcome.LIVELOCK ? livelockMessage(result.steps, steps, threads)
           : failure.outcome === Outcome.STEP_LIMIT ? stepLimitMessage(result.steps, threads) : bugMessage(failure),
     preemptions: failure.preemptions,
-    schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible] }),
+    schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible], ...(build ? { build } : {}) }),
     thread: result.thread,
     steps,
     threads,

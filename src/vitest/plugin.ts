@@ -12,9 +12,10 @@ import type { Plugin } from 'vite';
 
 import { buildHarness } from '../build/compile.js';
 import type { CheckOptions } from '../check.js';
-import { parseFileOptions } from './file-options.js';
+import { parseFileOptions } from '../file-options.js';
+import type { PluginOptions } from '../options.js';
 
-export interface WeftPluginOptions extends Omit<CheckOptions, 'test' | 'replay' | 'onProgress'> {
+export interface WeftPluginOptions extends PluginOptions {
   /** globs of C test files (default: ['**\/*.test.c']) */
   include?: string[];
 }
@@ -55,6 +56,13 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   };
 }
 
+/** Options as JavaScript source: JSON, but Infinity (maxBound unbounded, no budget) stays Infinity, not null. */
+function optionsLiteral(options: CheckOptions): string {
+  const infinity = '\u0000Infinity';
+  return JSON.stringify(options, (_, value: unknown) => (value === Number.POSITIVE_INFINITY ? infinity : value))
+    .replaceAll(JSON.stringify(infinity), 'Infinity');
+}
+
 /** The JavaScript module that stands for a C test file: the file is the suite. */
 function testModule(file: string, headers: string[], options: CheckOptions, setupError: string | undefined): string {
   const json = JSON.stringify;
@@ -65,7 +73,7 @@ ${headers.map((header) => `import ${json(header + DEPENDENCY)};`).join('\n')}
 import { test } from 'vitest';
 import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};
 const file = ${json(file)};
-const options = ${json(options)};
+const options = ${optionsLiteral(options)};
 let names = [];
 let setupError;
 try {

@@ -6,6 +6,7 @@ import { BuildError } from '../build/errors.js';
 import { buildHarness } from '../build/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
 import { borrowHarness, returnHarness } from '../native/harness-pool.js';
+import { defaults } from '../options.js';
 import { renderBug } from '../report/render.js';
 import { forgetFailure, recallFailure, rememberFailure, rememberPass, recallPass } from './last-results.js';
 
@@ -73,7 +74,7 @@ export async function runTest(file: string, name: string, options: CheckOptions)
   }
   if (recallPass(key) === built.hash) {
     console.info(`weft: ${name}: unchanged build and options, reusing the last passing result`);
-    return { name, status: 'pass', executions: 0, redundantRuns: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? 'bpor', guarantee: 'reused: same build and options as the last passing run' };
+    return { name, status: 'pass', executions: 0, redundantRuns: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? defaults.strategy, guarantee: 'reused: same build and options as the last passing run' };
   }
   const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
   if (result.status === 'error') throw new InterleavingError(result.error ?? 'the harness could not be explored');
