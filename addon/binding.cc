@@ -345,6 +345,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("op", View<Napi::Uint8Array>(env, t->op, t->capacity));
     trace.Set("object", View<Napi::Float64Array>(env, t->object, t->capacity));
     trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
+    trace.Set("bits", View<Napi::BigUint64Array>(env, t->bits, t->capacity));
+    trace.Set("size", View<Napi::Uint8Array>(env, t->size, t->capacity));
     trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
     trace.Set("capacity", t->capacity);
@@ -382,6 +384,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("racePc", r->race_pc);
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
+    result.Set("raceStep", r->race_step);
     result.Set("blockAddress", r->block_address);
     result.Set("blockSize", r->block_size);
     result.Set("allocPc", r->alloc_pc);

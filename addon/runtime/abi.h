@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 6
+#define WEFT_ABI_VERSION 7
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -39,6 +39,8 @@ struct weft_trace {
   uint8_t *op;       /* enum weft_op */
   double *object;    /* address, or thread id for create/join, or n for CHOOSE */
   double *value;     /* value read/written/returned; the decision for CHOOSE */
+  uint64_t *bits;    /* the same value's exact bits (value is exact only up to 2^53) */
+  uint8_t *size;     /* bytes of memory the value was read from or written to; 0: not memory */
   uint32_t *enabled; /* bit i set: thread i could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
 };
@@ -63,6 +65,7 @@ struct weft_result {
   uint32_t race_pc;
   uint32_t race_write;
   uint32_t race_earlier_write;
+  int32_t race_step; /* the step after which the earlier access ran (in its thread), or -1 */
   /* a memory bug: the heap block involved, and where it was allocated and freed */
   double block_address;
   double block_size;

@@ -27,7 +27,7 @@ static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   sched_point(WEFT_OP_PLAIN_READ, address, size, pc);
   uint64_t value = 0;
   memcpy(&value, (const void *)address, size > 8 ? 8 : size);
-  sched_record_value(value);
+  sched_record_value(value, (uint8_t)(size > 8 ? 8 : size));
   sched_note_read(address, value, pc);
 }
 

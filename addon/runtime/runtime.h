@@ -171,6 +171,7 @@ struct runtime {
   unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
 
   struct weft_trace trace;
+  uint32_t *step_clock; /* per step: its thread's own clock after it (race.c places a racing access) */
   struct weft_result result;
   struct weft_runtime_api api;
 };
@@ -185,7 +186,7 @@ WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
 
 /* scheduler.c */
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
-WEFT_HIDDEN void sched_record_value(uint64_t value);
+WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);

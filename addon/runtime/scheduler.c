@@ -67,8 +67,13 @@ static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double o
   r->trace.op[step] = op;
   r->trace.object[step] = object;
   r->trace.value[step] = value;
+  r->trace.bits[step] = (uint64_t)(int64_t)value;
+  r->trace.size[step] = 0;
   r->trace.enabled[step] = enabled;
   r->trace.pc[step] = pc ? (uint32_t)(pc - r->library_base) : 0;
+  /* every step starts a new epoch of its thread, so that race.c can tell after which
+   * step an access ran (extra increments order nothing: happens-before is unchanged) */
+  r->step_clock[step] = ++r->clocks[thread].at[thread];
 }
 
 static void switch_to(struct runtime *r, uint32_t next) {
@@ -84,6 +89,8 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
   uint64_t value = 0;
   memcpy(&value, (const void *)t->unrecorded_write, t->unrecorded_size);
   r->trace.value[t->event] = (double)(int64_t)value;
+  r->trace.bits[t->event] = value;
+  r->trace.size[t->event] = t->unrecorded_size;
   t->unrecorded_write = 0;
 }
 
@@ -155,9 +162,13 @@ void sched_after_finish(void) {
   __builtin_unreachable(); /* a finished thread is never chosen again */
 }
 
-void sched_record_value(uint64_t value) {
+void sched_record_value(uint64_t value, uint8_t size) {
   struct runtime *r = weft_rt;
-  if (WEFT_LIKELY(r && r->in_execution)) r->trace.value[current_thread()->event] = (double)(int64_t)value;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  uint32_t step = current_thread()->event;
+  r->trace.value[step] = (double)(int64_t)value;
+  r->trace.bits[step] = value;
+  r->trace.size[step] = size;
 }
 
 void sched_record_op(uint8_t op) {
@@ -242,6 +253,7 @@ static void reset_result(struct weft_result *result) {
   result->file[0] = 0;
   result->race_address = 0;
   result->race_pc = 0;
+  result->race_step = -1;
   result->block_address = 0;
   result->block_size = 0;
   result->alloc_pc = 0;

@@ -36,6 +36,9 @@ export interface FailingExecution {
   execution: ExecutionView;
   /** code offset of every step (for source locations) */
   tracePcs: Uint32Array;
+  /** every step's value, exact, and the bytes of memory it came from (0: not memory) */
+  valueBits: BigUint64Array;
+  valueSizes: Uint8Array;
   result: RunResult;
   output: string;
 }
@@ -130,6 +133,6 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
-    tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), result: harness.result(), output: harness.output(),
   };
 }

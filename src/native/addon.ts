@@ -16,6 +16,10 @@ export interface TraceArrays {
   op: Uint8Array;
   object: Float64Array;
   value: Float64Array;
+  /** the same values' exact bits (value is exact only up to 2^53) */
+  bits: BigUint64Array;
+  /** bytes of memory each value was read from or written to; 0: not a memory value */
+  size: Uint8Array;
   enabled: Uint32Array;
   pc: Uint32Array;
   capacity: number;
@@ -55,6 +59,8 @@ export interface RunResult {
   racePc: number;
   raceWrite: boolean;
   raceEarlierWrite: boolean;
+  /** the step after which the earlier access ran, in its thread's code (-1: unknown) */
+  raceStep: number;
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;
   blockSize: number;
