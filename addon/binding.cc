@@ -214,7 +214,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return DefineClass(env, "Harness",
                        {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
                         InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
-                        InstanceMethod<&Harness::Output>("output"),
+                        InstanceMethod<&Harness::Output>("output"), InstanceMethod<&Harness::HeapBlocks>("heapBlocks"),
                         InstanceMethod<&Harness::SetHangTimeout>("setHangTimeout")});
   }
 
@@ -400,6 +400,15 @@ class Harness : public Napi::ObjectWrap<Harness> {
     }
     result.Set("threads", threads);
     return result;
+  }
+
+  // heapBlocks() -> Float64Array of (address, size, allocation code offset) triples: the
+  // last execution's heap, for naming heap cells in a counterexample
+  Napi::Value HeapBlocks(const Napi::CallbackInfo& info) {
+    uint32_t count = api_->heap_blocks(nullptr, 0);
+    Napi::Float64Array blocks = Napi::Float64Array::New(info.Env(), 3 * static_cast<size_t>(count));
+    api_->heap_blocks(blocks.Data(), count);
+    return blocks;
   }
 
   Napi::Value Output(const Napi::CallbackInfo& info) {

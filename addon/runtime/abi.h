@@ -100,6 +100,9 @@ struct weft_runtime_api {
    * steps stopped for `timeout_ms`: ends it as a hang when the thread is in harness code
    * (never returns then); returns 0 when it is elsewhere (in libc, say: asked again later). */
   int (*on_hang)(int signal, void *context, uint32_t timeout_ms);
+  /* After an execution: its heap blocks as (address, size, allocation code offset)
+   * triples, at most `max`; returns how many there are. */
+  uint32_t (*heap_blocks)(double *out, uint32_t max);
   const uint32_t *steps; /* the running execution's step count, read by the watchdog */
   struct weft_trace *trace;
   struct weft_result *result;

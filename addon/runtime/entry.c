@@ -105,6 +105,7 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.run = sched_run;
   r->api.on_fault = faults_handle;
   r->api.on_hang = faults_hang;
+  r->api.heap_blocks = heap_blocks;
   r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;

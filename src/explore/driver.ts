@@ -39,6 +39,8 @@ export interface FailingExecution {
   /** every step's value, exact, and the bytes of memory it came from (0: not memory) */
   valueBits: BigUint64Array;
   valueSizes: Uint8Array;
+  /** the heap blocks at the end: (address, size, allocation code offset) triples */
+  heapBlocks: Float64Array;
   result: RunResult;
   output: string;
 }
@@ -133,6 +135,6 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
-    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
   };
 }

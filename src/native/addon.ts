@@ -88,6 +88,8 @@ export interface NativeHarness {
   trace(): TraceArrays;
   result(): RunResult;
   output(): string;
+  /** the last execution's heap blocks: (address, size, allocation code offset) triples */
+  heapBlocks(): Float64Array;
   /** runs that reach no scheduling point for this long end as a hang (0: never) */
   setHangTimeout(milliseconds: number): void;
 }

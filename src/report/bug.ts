@@ -141,10 +141,11 @@ export function describeBug(
   const offsets = [resultOffset, raceOffset, result.allocPc - 1, result.freePc - 1];
   for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
   for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
+  for (let block = 2; block < failure.heapBlocks.length; block += 3) offsets.push(failure.heapBlocks[block]! - 1);
   const locations = symbolize(library, offsets);
   const at = (offset: number) => located(locations.get(offset));
   const heapBlock = describedBlock(result, at);
-  const namer = new AddressNamer(library, result.libraryBase, result.heapBase, heapBlock);
+  const namer = new AddressNamer(library, result.libraryBase, result.heapBase, heapBlocks(failure, at));
 
   const describeTarget = (op: number, object: number, size = 0): NamedAddress | undefined =>
     namesObject(op) ? namer.locate(object, size) : namesThread(op) ? { name: `T${object}` } : undefined;
@@ -222,10 +223,21 @@ function describeRace({ failure, namer, at, resultOffset, raceOffset }: Describe
 }
 
 /** The heap block the runtime described with the failure (a memory bug's, a race's). */
-function describedBlock(result: RunResult, at: (offset: number) => { location?: BugLocation }): HeapBlock | undefined {
-  if (!result.blockAddress) return undefined;
-  const site = at(result.allocPc - 1).location;
-  return { address: result.blockAddress, size: result.blockSize, ...(site ? { site: `${site.file}:${site.line}` } : {}) };
+function describedBlock(result: RunResult, at: Described['at']): HeapBlock | undefined {
+  return result.blockAddress ? heapBlock(result.blockAddress, result.blockSize, result.allocPc, at) : undefined;
+}
+
+function heapBlocks(failure: FailingExecution, at: Described['at']): HeapBlock[] {
+  const blocks: HeapBlock[] = [];
+  const triples = failure.heapBlocks;
+  for (let i = 0; i + 2 < triples.length; i += 3) blocks.push(heapBlock(triples[i]!, triples[i + 1]!, triples[i + 2]!, at));
+  return blocks;
+}
+
+/** a block, with where it was allocated ("f.c:12") */
+function heapBlock(address: number, size: number, allocPc: number, at: Described['at']): HeapBlock {
+  const site = at(allocPc - 1).location;
+  return { address, size, ...(site ? { site: `${site.file}:${site.line}` } : {}) };
 }
 
 /** Livelock: the threads still running and the lines their last steps keep going round. */

@@ -2,6 +2,8 @@
 // array element (bank.acct[3].lock, from the library's debug info), a heap block by its
 // allocation site (block@f.c:12+8), or a thread. Debug info is read only when a
 // counterexample is described, and kept per library.
+import { basename } from 'node:path';
+
 import { runTool } from '../build/toolchain.js';
 import { type DebugInfo, type Variable, debugInfo, resolve, sizeOf, typedefName } from './dwarf.js';
 
@@ -11,7 +13,7 @@ interface DataSymbol {
   name: string;
 }
 
-/** A heap block the runtime described (the block of a memory bug or a race). */
+/** A heap block of the failing execution. */
 export interface HeapBlock {
   address: number;
   size: number;
@@ -34,7 +36,8 @@ export class AddressNamer {
 
   constructor(
     private readonly library: string, private readonly libraryBase: number, private readonly heapBase: number,
-    private readonly heapBlock?: HeapBlock,
+    /** the execution's heap blocks, by address */
+    private readonly heapBlocks: readonly HeapBlock[] = [],
   ) {}
 
   /** The debug info, read on first use. */
@@ -54,25 +57,15 @@ export class AddressNamer {
     if (variable) return this.within(variable, offset - variable.address, accessSize);
     const symbol = this.dataSymbols().find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
     if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
-    const block = this.heapBlock;
-    if (block && address >= block.address && address < block.address + Math.max(block.size, 1))
-      return { name: withOffset(`block${block.site ? `@${block.site}` : ''}`, address - block.address) };
+    const block = lastAtOrBefore(this.heapBlocks, address);
+    if (block && address < block.address + Math.max(block.size, 1))
+      return { name: withOffset(`block${block.site ? `@${basename(block.site)}` : ''}`, address - block.address) };
     if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
     return { name: `0x${address.toString(16)}` };
   }
 
   private variableAt(offset: number): Variable | undefined {
-    const { variables } = this.debugInfo();
-    let low = 0;
-    let high = variables.length - 1;
-    let found: Variable | undefined;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if (variables[middle]!.address <= offset) {
-        found = variables[middle];
-        low = middle + 1;
-      } else high = middle - 1;
-    }
+    const found = lastAtOrBefore(this.debugInfo().variables, offset);
     return found && offset < found.address + Math.max(sizeOf(this.debugInfo(), found.type), 1) ? found : undefined;
   }
 
@@ -86,16 +79,16 @@ export class AddressNamer {
       if (accessSize === 0 && inner === 0 && typedef !== undefined && synchronisationTypes.test(typedef)) break;
       const resolved = resolve(info, type);
       if (!resolved) break;
-      if (accessSize > 0 && inner === 0 && sizeOf(info, type) <= accessSize) break;
       if (resolved.kind === 'struct' || resolved.kind === 'union') {
         const member = resolved.members.filter((m) => m.offset <= inner && inner < m.offset + Math.max(sizeOf(info, m.type), 1)).at(-1);
-        if (!member) break;
+        // an access wider than the member is about the whole aggregate (a struct copy)
+        if (!member || (inner === member.offset && sizeOf(info, member.type) < accessSize)) break;
         if (member.name !== undefined) path += `.${member.name}`;
         inner -= member.offset;
         type = member.type;
       } else if (resolved.kind === 'array') {
         const stride = sizeOf(info, resolved.element) * resolved.counts.slice(1).reduce<number>((p, n) => p * (n ?? 0), 1);
-        if (stride <= 0) break;
+        if (stride <= 0 || (inner % stride === 0 && stride < accessSize)) break;
         // a multi-dimensional array: one index per dimension
         let elementStride = stride;
         for (let dimension = 0; dimension < resolved.counts.length; dimension++) {
@@ -124,4 +117,19 @@ export class AddressNamer {
 
 function withOffset(name: string, offset: number): string {
   return offset === 0 ? name : `${name}+${offset}`;
+}
+
+/** In a list sorted by address: the last entry at or before `address`. */
+function lastAtOrBefore<T extends { address: number }>(sorted: readonly T[], address: number): T | undefined {
+  let low = 0;
+  let high = sorted.length - 1;
+  let found: T | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]!.address <= address) {
+      found = sorted[middle];
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
 }
