@@ -215,6 +215,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
                        {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
                         InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
                         InstanceMethod<&Harness::Output>("output"), InstanceMethod<&Harness::HeapBlocks>("heapBlocks"),
+                        InstanceMethod<&Harness::AccessLog>("accessLog"),
                         InstanceMethod<&Harness::SetHangTimeout>("setHangTimeout")});
   }
 
@@ -409,6 +410,28 @@ class Harness : public Napi::ObjectWrap<Harness> {
     Napi::Float64Array blocks = Napi::Float64Array::New(info.Env(), 3 * static_cast<size_t>(count));
     api_->heap_blocks(blocks.Data(), count);
     return blocks;
+  }
+
+  // accessLog() -> the plain accesses a run with WEFT_RUN_LOG_ACCESSES kept, oldest first:
+  // { thread, step, address, size, write, bits, pc }
+  Napi::Value AccessLog(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    uint32_t total = *api_->access_count;
+    uint32_t kept = total < WEFT_ACCESS_LOG_SIZE ? total : WEFT_ACCESS_LOG_SIZE;
+    Napi::Array log = Napi::Array::New(env, kept);
+    for (uint32_t i = 0; i < kept; i++) {
+      const weft_logged_access& access = api_->access_log[(total - kept + i) % WEFT_ACCESS_LOG_SIZE];
+      Napi::Object entry = Napi::Object::New(env);
+      entry.Set("thread", access.thread);
+      entry.Set("step", access.step);
+      entry.Set("address", access.address);
+      entry.Set("size", access.size);
+      entry.Set("write", access.write != 0);
+      entry.Set("bits", Napi::BigInt::New(env, access.bits));
+      entry.Set("pc", access.pc);
+      log.Set(i, entry);
+    }
+    return log;
   }
 
   Napi::Value Output(const Napi::CallbackInfo& info) {

@@ -77,7 +77,7 @@ describe('the shape of the trace', () => {
   it('folds a long run of one thread and prints a source line once for consecutive steps', async () => {
     const bug = (await checkAllInterleavings(fixture('report/values.c'), { mode: 'sc' })).tests[0]!.bug!;
     const text = renderBug(bug, { color: false, width: 120 });
-    expect(text).toContain('⋮ 10 more steps of T1 (lines 33–42)');
+    expect(text).toContain('⋮ 10 more rows of T1 (lines 33–42)');
     expect(text).toContain('write bank.acct[3].balance = -7');
     const creates = renderBug((await checkAllInterleavings(fixture('report/bystanders.c'), { mode: 'sc' })).tests[0]!.bug!, { color: false });
     expect(creates).toMatch(/^\s+1 {2}create T2$/m); // same line as "create T1" above: no repeat

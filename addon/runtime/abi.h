@@ -17,6 +17,19 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
 /* run option flags */
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
+#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
+#define WEFT_ACCESS_LOG_SIZE 256u
+
+/* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
+struct weft_logged_access {
+  double address;
+  uint64_t bits;   /* the value read or written */
+  uint32_t step;   /* the step after which it ran, in its thread */
+  uint32_t pc;     /* code offset of the access */
+  uint8_t thread;
+  uint8_t size;
+  uint8_t write;
+};
 
 struct weft_run_options {
   uint32_t max_steps;
@@ -103,6 +116,10 @@ struct weft_runtime_api {
   /* After an execution: its heap blocks as (address, size, allocation code offset)
    * triples, at most `max`; returns how many there are. */
   uint32_t (*heap_blocks)(double *out, uint32_t max);
+  /* drf runs with WEFT_RUN_LOG_ACCESSES: the last plain accesses, a ring of
+   * WEFT_ACCESS_LOG_SIZE entries; *access_count of them were logged in all */
+  const struct weft_logged_access *access_log;
+  const uint32_t *access_count;
   const uint32_t *steps; /* the running execution's step count, read by the watchdog */
   struct weft_trace *trace;
   struct weft_result *result;

@@ -106,6 +106,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.on_fault = faults_handle;
   r->api.on_hang = faults_hang;
   r->api.heap_blocks = heap_blocks;
+  r->api.access_log = r->access_log;
+  r->api.access_count = &r->access_count;
   r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;

@@ -99,6 +99,7 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
 static void decide(struct runtime *r) {
   struct thread *current = &r->threads[r->current];
   if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
+  if (WEFT_UNLIKELY(r->access_unwritten)) access_log_complete(r);
   if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
   /* the current thread ran the last decided step (steps since are its weft_choose values) */
   if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
@@ -224,6 +225,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   struct runtime *r = weft_rt;
   struct thread *t = &r->threads[r->current];
   if (t->unrecorded_write) finish_write_record(r, t);
+  if (r->access_unwritten) access_log_complete(r);
   collect_result(r, outcome, pc);
   r->in_execution = 0;
   r->access_mode = ACCESSES_IGNORED;
@@ -292,7 +294,10 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->faulted = 0;
   struct thread *main_thread = thread_spawn(NULL, NULL, 0);
   r->quiet_accesses = 0;
-  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
+  r->access_count = 0;
+  r->access_unwritten = 0;
+  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE
+                   : options->flags & WEFT_RUN_LOG_ACCESSES ? ACCESSES_LOGGED : ACCESSES_CHECKED;
   r->in_execution = 1;
   fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
   if (r->faulted) {

@@ -3,7 +3,7 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { NativeHarness, RunResult } from '../native/addon.js';
+import type { LoggedAccess, NativeHarness, RunResult } from '../native/addon.js';
 import { Outcome } from '../native/ops.js';
 import { type ExecutionView, type Strategy, countPreemptions, decisionAt } from './strategy.js';
 
@@ -41,6 +41,8 @@ export interface FailingExecution {
   valueSizes: Uint8Array;
   /** the heap blocks at the end: (address, size, allocation code offset) triples */
   heapBlocks: Float64Array;
+  /** drf mode: the last plain accesses, recorded by replaying the counterexample (report/simplify.ts) */
+  accesses?: LoggedAccess[];
   result: RunResult;
   output: string;
 }

@@ -70,7 +70,20 @@ export interface RunResult {
 }
 
 /** run() flags (addon/runtime/abi.h) */
-export const RunFlags = { SPURIOUS_WAKEUPS: 1 } as const;
+export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2 } as const;
+
+/** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
+export interface LoggedAccess {
+  thread: number;
+  /** the step after which it ran, in its thread */
+  step: number;
+  address: number;
+  size: number;
+  write: boolean;
+  bits: bigint;
+  /** code offset of the access (a return address) */
+  pc: number;
+}
 
 export interface NativeHarness {
   tests(): TestInfo[];
@@ -90,6 +103,8 @@ export interface NativeHarness {
   output(): string;
   /** the last execution's heap blocks: (address, size, allocation code offset) triples */
   heapBlocks(): Float64Array;
+  /** the last plain accesses of a drf run with RunFlags.LOG_ACCESSES, oldest first */
+  accessLog(): LoggedAccess[];
   /** runs that reach no scheduling point for this long end as a hang (0: never) */
   setHangTimeout(milliseconds: number): void;
 }

@@ -51,6 +51,20 @@ export interface RaceAccess {
   source?: string;
 }
 
+/** drf mode: a plain access of the failing thread near the failure (plain accesses are no steps there) */
+export interface NearAccess {
+  thread: number;
+  /** the step after which it ran, in its thread */
+  afterStep: number;
+  access: 'read' | 'write';
+  target: string;
+  value: number | string;
+  valueText: string;
+  size: number;
+  location?: BugLocation;
+  source?: string;
+}
+
 interface BugBase {
   message: string;
   preemptions: number;
@@ -60,6 +74,8 @@ interface BugBase {
   steps: BugStep[];
   threads: ThreadAtEnd[];
   output: string;
+  /** drf mode: the failing thread's last plain accesses, with their values */
+  accessesNearFailure?: NearAccess[];
   /** after a data race: what the race then breaks, when exploration found it */
   consequence?: Bug;
 }
@@ -121,6 +137,9 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   divergence: runtimeMessage,
 };
 
+/** plain accesses of the failing thread shown near the failure */
+const NEAR_ACCESSES = 8;
+
 const namesObject = (op: number) => objectKindOf(op) === ObjectKind.ADDRESS || objectKindOf(op) === ObjectKind.BLOCK;
 /** create and join name the other thread (a thread's start and exit are its own) */
 const namesThread = (op: number) => objectKindOf(op) === ObjectKind.THREAD && !hasFlag(op, OpFlag.STARTS_THREAD | OpFlag.ENDS_THREAD);
@@ -142,6 +161,8 @@ export function describeBug(
   for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
   for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
   for (let block = 2; block < failure.heapBlocks.length; block += 3) offsets.push(failure.heapBlocks[block]! - 1);
+  const near = (failure.accesses ?? []).filter((access) => access.thread === result.thread).slice(-NEAR_ACCESSES);
+  for (const access of near) offsets.push(access.pc - 1);
   const locations = symbolize(library, offsets);
   const at = (offset: number) => located(locations.get(offset));
   const heapBlock = describedBlock(result, at);
@@ -188,6 +209,15 @@ export function describeBug(
     };
   });
 
+  const accessesNearFailure = near.map((access): NearAccess => {
+    const target = namer.locate(access.address, access.size);
+    const value = showValue(access.bits, access.size, target.type, namer.debugInfo(), pointee);
+    return {
+      thread: access.thread, afterStep: access.step, access: access.write ? 'write' : 'read', target: target.name,
+      value: value.json, valueText: value.text, size: access.size, ...at(access.pc - 1),
+    };
+  });
+
   const kind = (outcomeNames[failure.outcome] ?? 'crash') as BugKind;
   const described: Described = { failure, steps, threads, namer, at, resultOffset, raceOffset, ...(heapBlock ? { heapBlock } : {}) };
   const details = (describers[kind] as (described: Described) => Details<BugKind>)(described);
@@ -203,6 +233,7 @@ export function describeBug(
     steps,
     threads,
     output: failure.output,
+    ...(accessesNearFailure.length ? { accessesNearFailure } : {}),
   } as Bug;
 }
 

@@ -158,6 +158,13 @@ function tableRows(bug: Bug): Row[] {
       failing: accesses.length === 0 && step.step === last,
       ...(step.location ? { location: step.location } : {}), ...(step.source ? { source: step.source } : {}),
     });
+    for (const access of bug.accessesNearFailure ?? []) {
+      if (access.afterStep !== step.step) continue;
+      rows.push({
+        thread: access.thread, text: `${access.access} ${access.target} = ${access.valueText}`,
+        ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
+      });
+    }
     accesses.forEach((access, index) => {
       if (access.afterStep === step.step) rows.push(raceRows[index]!);
     });
@@ -185,19 +192,19 @@ function stepText(step: BugStep): string {
   return text;
 }
 
-/** Runs of one thread longer than FOLD_RUN keep their first and last rows; the failing row always shows. */
+/** Runs of one thread longer than FOLD_RUN keep their first and last rows; the last run (the failure's) shows whole. */
 function foldRuns(rows: Row[]): Row[] {
   const folded: Row[] = [];
   for (let start = 0; start < rows.length; ) {
     let end = start;
     while (end + 1 < rows.length && rows[end + 1]!.thread === rows[start]!.thread) end++;
     const run = rows.slice(start, end + 1);
-    if (run.length > FOLD_RUN) {
+    if (run.length > FOLD_RUN && end < rows.length - 1) {
       const middle = run.slice(FOLD_KEEP_FIRST, run.length - FOLD_KEEP_LAST);
       const lines = middle.map((row) => row.location?.line).filter((line): line is number => line !== undefined);
       const span = lines.length ? ` (lines ${Math.min(...lines)}–${Math.max(...lines)})` : '';
       folded.push(...run.slice(0, FOLD_KEEP_FIRST),
-        { thread: run[0]!.thread, text: '', folded: `⋮ ${middle.length} more steps of T${run[0]!.thread}${span}` },
+        { thread: run[0]!.thread, text: '', folded: `⋮ ${middle.length} more rows of T${run[0]!.thread}${span}` },
         ...run.slice(run.length - FOLD_KEEP_LAST));
     } else folded.push(...run);
     start = end + 1;
