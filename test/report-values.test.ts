@@ -45,9 +45,22 @@ describe('values by type, names by field', () => {
     expect(bug.steps.map((step) => step.target)).toContain('ring.lock');
   });
 
-  it('names a heap cell by its block\'s allocation site and offset', async () => {
+  it('names a heap cell by its allocation site, and by field once a typed pointer to the block was seen', async () => {
     const bug = (await checkAllInterleavings(fixture('report/heap_fields.c'))).tests[0]!.bug!;
-    expect(bug.kind === 'race' && bug.race.variable).toBe('block@heap_fields.c:21+8');
+    expect(bug.kind === 'race' && bug.race.variable).toBe('node@heap_fields.c:21 .next');
+    expect(bug.accessesNearFailure?.map((access) => `${access.access} ${access.target} = ${access.valueText}`))
+      .toEqual([expect.stringMatching(/^read head = 0x[0-9a-f]+ \(&node@heap_fields\.c:21\)$/)]);
+    // reached through a void pointer only: site and offset
+    const untyped = (await checkAllInterleavings(fixture('report/heap_untyped.c'))).tests[0]!.bug!;
+    expect(untyped.kind === 'race' && untyped.race.variable).toBe('block@heap_untyped.c:16+4');
+  });
+
+  it('shows the values the failing thread read and wrote under a lock near a drf failure', async () => {
+    const bug = (await checkAllInterleavings(fixture('core/heap_race.c'))).tests[0]!.bug!;
+    expect(bug.accessesNearFailure?.filter((access) => access.target.endsWith('.balance')).map((access) => [access.access, access.valueText, access.afterStep]))
+      .toEqual([['read', '10', 4], ['write', '20', 4]]);
+    const text = renderBug(bug, { color: false, width: 100 });
+    expect(text).toMatch(/^\s+4\s+lock account@heap_race\.c:24 \.lock\n\s+read account = 0x[0-9a-f]+ \(&account@heap_race\.c:24\)[^\n]*\n\s+read account@heap_race\.c:24 \.balance = 10\n\s+write account@heap_race\.c:24 \.balance = 20$/m);
   });
 
   it('shows code from an #included .c file with that file\'s own name, line and text', async () => {

@@ -171,9 +171,19 @@ export function describeBug(
   const describeTarget = (op: number, object: number, size = 0): NamedAddress | undefined =>
     namesObject(op) ? namer.locate(object, size) : namesThread(op) ? { name: `T${object}` } : undefined;
   const pointee = (address: number) => {
-    const name = namer.name(address);
+    const name = namer.name(address, Number.POSITIVE_INFINITY); // the whole object there, not its first field
     return name.startsWith('0x') || name.startsWith('heap+') ? undefined : name;
   };
+
+  // typed pointers to heap blocks say what the blocks hold (twice: a block reached through another)
+  for (let pass = 0; pass < 2; pass++) {
+    for (let step = 0; step < execution.steps; step++) {
+      const size = failure.valueSizes[step]!;
+      if (size === 8 && namesObject(execution.op[step]!))
+        namer.notePointer(Number(failure.valueBits[step]!), namer.locate(execution.object[step]!, size).type);
+    }
+    for (const access of near) if (access.size === 8) namer.notePointer(Number(access.bits), namer.locate(access.address, 8).type);
+  }
 
   const steps: BugStep[] = [];
   for (let step = 0; step < execution.steps; step++) {

@@ -231,3 +231,11 @@ export function typedefName(info: DebugInfo, type: number | undefined): string |
   }
   return undefined;
 }
+
+/** What C calls the type: its typedef or struct, union or enum tag, or a base type's name. */
+export function nameOfType(info: DebugInfo, type: number | undefined): string | undefined {
+  const typedef = typedefName(info, type);
+  if (typedef !== undefined) return typedef;
+  const resolved = resolve(info, type);
+  return resolved && 'name' in resolved ? resolved.name : undefined;
+}

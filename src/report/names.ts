@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 
 import { runTool } from '../build/toolchain.js';
-import { type DebugInfo, type Variable, debugInfo, resolve, sizeOf, typedefName } from './dwarf.js';
+import { type DebugInfo, type Variable, debugInfo, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 interface DataSymbol {
   start: number;
@@ -40,6 +40,20 @@ export class AddressNamer {
     private readonly heapBlocks: readonly HeapBlock[] = [],
   ) {}
 
+  /** heap block address -> the type a typed pointer to it points to */
+  private readonly blockTypes = new Map<number, number>();
+
+  /**
+   * A pointer value seen in the trace: a typed pointer to the start of a heap block says
+   * what the block holds, so its cells are named by field (node@queue.c:31 .next).
+   */
+  notePointer(value: number, pointerType: number | undefined): void {
+    const pointer = resolve(this.debugInfo(), pointerType);
+    if (pointer?.kind !== 'pointer' || pointer.target === undefined || !resolve(this.debugInfo(), pointer.target)) return;
+    const block = lastAtOrBefore(this.heapBlocks, value);
+    if (block?.address === value && !this.blockTypes.has(value)) this.blockTypes.set(value, pointer.target);
+  }
+
   /** The debug info, read on first use. */
   debugInfo(): DebugInfo {
     this.info ??= debugInfo(this.library);
@@ -54,12 +68,23 @@ export class AddressNamer {
   locate(address: number, accessSize = 0): NamedAddress {
     const offset = address - this.libraryBase;
     const variable = this.variableAt(offset);
-    if (variable) return this.within(variable, offset - variable.address, accessSize);
+    if (variable) return this.within(variable.name, variable.type, offset - variable.address, accessSize);
     const symbol = this.dataSymbols().find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
     if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
     const block = lastAtOrBefore(this.heapBlocks, address);
-    if (block && address < block.address + Math.max(block.size, 1))
-      return { name: withOffset(`block${block.site ? `@${basename(block.site)}` : ''}`, address - block.address) };
+    if (block && address < block.address + Math.max(block.size, 1)) {
+      const site = block.site ? `@${basename(block.site)}` : '';
+      const type = this.blockTypes.get(block.address);
+      if (type === undefined) return { name: withOffset(`block${site}`, address - block.address) };
+      // elements of an array of the type when the block holds several
+      const typeName = nameOfType(this.debugInfo(), type) ?? 'block';
+      const size = Math.max(sizeOf(this.debugInfo(), type), 1);
+      const inner = address - block.address;
+      const element = Math.floor(inner / size);
+      const start = `${typeName}${site}${block.size >= 2 * size ? `[${element}]` : ''}`;
+      const named = this.within(`${start} `, type, inner - element * size, accessSize);
+      return { ...named, name: named.name.replace(/ (\+|$)/, '$1') };
+    }
     if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
     return { name: `0x${address.toString(16)}` };
   }
@@ -70,10 +95,10 @@ export class AddressNamer {
   }
 
   /** Down through struct members and array elements to the object the access is about. */
-  private within(variable: Variable, inner: number, accessSize: number): NamedAddress {
+  private within(start: string, startType: number | undefined, inner: number, accessSize: number): NamedAddress {
     const info = this.debugInfo();
-    let path = variable.name;
-    let type = variable.type;
+    let path = start;
+    let type = startType;
     for (let depth = 0; depth < 32; depth++) {
       const typedef = typedefName(info, type);
       if (accessSize === 0 && inner === 0 && typedef !== undefined && synchronisationTypes.test(typedef)) break;
