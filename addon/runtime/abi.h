@@ -78,7 +78,7 @@ struct weft_result {
   uint32_t race_pc;
   uint32_t race_write;
   uint32_t race_earlier_write;
-  int32_t race_step; /* the step after which the earlier access ran (in its thread), or -1 */
+  int32_t race_step; /* the step after which the earlier access ran (in its thread); -1: before its first */
   /* a memory bug: the heap block involved, and where it was allocated and freed */
   double block_address;
   double block_size;

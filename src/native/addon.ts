@@ -59,7 +59,7 @@ export interface RunResult {
   racePc: number;
   raceWrite: boolean;
   raceEarlierWrite: boolean;
-  /** the step after which the earlier access ran, in its thread's code (-1: unknown) */
+  /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;

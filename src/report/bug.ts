@@ -45,7 +45,7 @@ export interface ThreadAtEnd {
 export interface RaceAccess {
   thread: number;
   access: 'read' | 'write';
-  /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode) */
+  /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode); none: before its thread's first step */
   afterStep?: number;
   location?: BugLocation;
   source?: string;

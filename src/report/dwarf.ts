@@ -64,7 +64,7 @@ interface Die {
 const form = /^\([a-z_]+\d*\)\s*/;
 
 /** readelf's text: a line per DIE ("<depth><offset>: Abbrev Number: n (DW_TAG_x)"), a line per attribute. */
-export function parseDebugInfo(text: string): DebugInfo {
+function parseDebugInfo(text: string): DebugInfo {
   const roots: Die[] = [];
   const open: Die[] = [];
   let current: Die | undefined;

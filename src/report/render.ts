@@ -169,12 +169,9 @@ function tableRows(bug: Bug): Row[] {
       if (access.afterStep === step.step) rows.push(raceRows[index]!);
     });
   }
-  // an access whose step is unknown still shows: the earlier one just before the later one
+  // an access that ran before its thread's first step (T0's, before anything was scheduled) comes first
   accesses.forEach((access, index) => {
-    if (access.afterStep !== undefined && access.afterStep <= last) return;
-    const later = rows.indexOf(raceRows[1]!);
-    if (index === 0 && later >= 0) rows.splice(later, 0, raceRows[0]!);
-    else rows.push(raceRows[index]!);
+    if (access.afterStep === undefined) rows.splice(0, 0, raceRows[index]!);
   });
   return rows;
 }
