@@ -113,7 +113,7 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
   const widest = Math.max(...visible.filter((row) => !row.folded).map((row) => row.text.length), 2);
   // the cells get at most about half the width: the rest is for file:line and the source
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, widest + 2, Math.floor((width * 0.55 - STEP_COLUMN) / columns.length)));
-  const header = `${' '.repeat(STEP_COLUMN - 2)}  ${columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
+  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
   const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   const locationWidth = Math.min(32, Math.max(0, ...visible.map((row) => locationText(row).length)));
   let previousLocation = '';
