@@ -77,7 +77,7 @@ describe('the shape of the trace', () => {
     const bug = (await checkAllInterleavings(fixture('report/bystanders.c'), { mode: 'sc' })).tests[0]!.bug!;
     for (const width of [80, 100, 140]) {
       const text = renderBug(bug, { color: false, width });
-      expect(text).toMatch(/^\s+T0\s+T5\s+source$/m);
+      expect(text).toMatch(/^\s+step {2}T0\s+T5\s+source$/m);
       expect(text).toContain('not shown: T1, T2, T3, T4');
       for (const row of tableRows(text)) expect(row.length).toBeLessThanOrEqual(width);
       // a value is never cut
@@ -85,6 +85,18 @@ describe('the shape of the trace', () => {
     }
     // the JSON keeps every step of every thread
     expect(new Set(bug.steps.map((step) => step.thread))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    expect(bug.threadsTakingPart).toEqual([0, 5]);
+    // drf mode: the access log links the threads through the variables they touched
+    const drf = (await checkAllInterleavings(fixture('report/bystanders.c'))).tests[0]!.bug!;
+    expect([drf.threadsTakingPart, drf.consequence?.threadsTakingPart]).toEqual([[0, 5], [0, 5]]);
+  });
+
+  it('gives many threads that all take part one column, each row naming its thread', async () => {
+    const bug = (await checkAllInterleavings(fixture('report/many_threads.c'), { maxBound: 0 })).tests[0]!.bug!;
+    const text = renderBug(bug, { color: false, width: 90 });
+    expect(text).toMatch(/^\s+step {2}thread\s+source$/m);
+    expect(text).toMatch(/^\s+\d+ {2}T12: lock lock\b/m);
+    for (const row of tableRows(text)) expect(row.length).toBeLessThanOrEqual(90);
   });
 
   it('folds a long run of one thread and prints a source line once for consecutive steps', async () => {
@@ -114,8 +126,8 @@ describe('the shape of the trace', () => {
   it('keeps the JSON fields of every kind of bug', async () => {
     const race = toJson(await checkAllInterleavings(fixture('lost_update.c'))) as { tests: [{ bug: object }] };
     expect(Object.keys(race.tests[0].bug)).toEqual(
-      ['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'race', 'consequence']);
+      ['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'threadsTakingPart', 'race', 'consequence']);
     const deadlock = toJson(await checkAllInterleavings(fixture('deadlock_two_locks.c'))) as { tests: [{ bug: object }] };
-    expect(Object.keys(deadlock.tests[0].bug)).toEqual(['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output']);
+    expect(Object.keys(deadlock.tests[0].bug)).toEqual(['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'threadsTakingPart']);
   });
 });

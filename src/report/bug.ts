@@ -74,6 +74,12 @@ interface BugBase {
   steps: BugStep[];
   threads: ThreadAtEnd[];
   output: string;
+  /**
+   * the threads that take part in the failure: the failing thread, both racing threads, the
+   * threads unfinished at a deadlock or livelock, and every thread that touched a variable,
+   * lock or condition one of those touched (steps, and in drf mode the access log), transitively
+   */
+  threadsTakingPart: number[];
   /** drf mode: the failing thread's last plain accesses, with their values */
   accessesNearFailure?: NearAccess[];
   /** after a data race: what the race then breaks, when exploration found it */
@@ -229,6 +235,13 @@ export function describeBug(
   });
 
   const kind = (outcomeNames[failure.outcome] ?? 'crash') as BugKind;
+  const touched = new Map<number, Set<string>>();
+  const touch = (thread: number, object: string) => touched.set(thread, (touched.get(thread) ?? new Set()).add(object));
+  for (let step = 0; step < execution.steps; step++)
+    if (namesObject(execution.op[step]!)) touch(execution.thread[step]!, steps[step]!.target!);
+  for (const access of failure.accesses ?? []) touch(access.thread, namer.name(access.address, access.size));
+  const involved = [result.thread, ...(kind === 'race' ? [result.raceThread] : [])];
+  if (kind !== 'race' && kind !== 'assertion') threads.forEach((end) => end.state !== 'finished' && involved.push(end.thread));
   const described: Described = { failure, steps, threads, namer, at, resultOffset, raceOffset, ...(heapBlock ? { heapBlock } : {}) };
   const details = (describers[kind] as (described: Described) => Details<BugKind>)(described);
   const assertionLocation = result.file && result.line ? { file: result.file, line: result.line } : undefined;
@@ -243,8 +256,25 @@ export function describeBug(
     steps,
     threads,
     output: failure.output,
+    threadsTakingPart: takingPart(involved.filter((thread) => thread >= 0), touched, threads.length),
     ...(accessesNearFailure.length ? { accessesNearFailure } : {}),
   } as Bug;
+}
+
+/** The involved threads and, transitively, every thread that touched an object one of them touched; all when none is involved. */
+function takingPart(involved: number[], touched: Map<number, Set<string>>, threadCount: number): number[] {
+  if (involved.length === 0) return Array.from({ length: threadCount }, (_, thread) => thread);
+  const taking = new Set(involved);
+  for (let grew = true; grew; ) {
+    grew = false;
+    const objects = new Set([...taking].flatMap((thread) => [...(touched.get(thread) ?? [])]));
+    for (const [thread, own] of touched) {
+      if (taking.has(thread) || ![...own].some((object) => objects.has(object))) continue;
+      taking.add(thread);
+      grew = true;
+    }
+  }
+  return [...taking].sort((a, b) => a - b);
 }
 
 function describeRace({ failure, namer, at, resultOffset, raceOffset }: Described): Details<'race'> {

@@ -29,6 +29,7 @@ export function toJson(result: CheckResult): object {
               threads: test.bug.threads,
               steps: test.bug.steps,
               output: test.bug.output,
+              threadsTakingPart: test.bug.threadsTakingPart,
               ...(test.bug.accessesNearFailure ? { accessesNearFailure: test.bug.accessesNearFailure } : {}),
               ...(test.bug.kind === 'race' ? { race: test.bug.race } : {}),
               ...(test.bug.consequence ? { consequence: test.bug.consequence } : {}),

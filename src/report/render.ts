@@ -105,20 +105,24 @@ interface Row {
 }
 
 function renderTable(bug: Bug, width: number, c: Colors): string[] {
-  const shown = participants(bug);
-  const columns = [...shown].sort((a, b) => a - b);
-  const rows = foldRuns(tableRows(bug).filter((row) => shown.has(row.thread)));
+  const shown = new Set(bug.threadsTakingPart);
+  const threads = [...shown].sort((a, b) => a - b);
+  // too many threads for a column each: one column, each row naming its thread
+  const oneColumn = threads.length * MIN_CELL > width * 0.55;
+  const columns = oneColumn ? [-1] : threads;
+  const rows = foldRuns(tableRows(bug).filter((row) => shown.has(row.thread)))
+    .map((row) => (oneColumn && !row.folded ? { ...row, text: `T${row.thread}: ${row.text}` } : row));
   const omitted = Math.max(0, rows.length - MAX_ROWS);
   const visible = rows.slice(omitted);
   const widest = Math.max(...visible.filter((row) => !row.folded).map((row) => row.text.length), 2);
   // the cells get at most about half the width: the rest is for file:line and the source
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, widest + 2, Math.floor((width * 0.55 - STEP_COLUMN) / columns.length)));
-  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
+  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${oneColumn ? 'thread'.padEnd(cell) : columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
   const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   const locationWidth = Math.min(32, Math.max(0, ...visible.map((row) => locationText(row).length)));
   let previousLocation = '';
   const lines = visible.map((row) => {
-    const column = columns.indexOf(row.thread);
+    const column = oneColumn ? 0 : columns.indexOf(row.thread);
     const lead = ' '.repeat(column * cell);
     if (row.folded) return c.dim(`${' '.repeat(STEP_COLUMN)}${lead}${row.folded}`);
     const marker = row.preemption ? c.yellow('»') : ' ';
@@ -199,7 +203,8 @@ function foldRuns(rows: Row[]): Row[] {
     if (run.length > FOLD_RUN && end < rows.length - 1) {
       const middle = run.slice(FOLD_KEEP_FIRST, run.length - FOLD_KEEP_LAST);
       const lines = middle.map((row) => row.location?.line).filter((line): line is number => line !== undefined);
-      const span = lines.length ? ` (lines ${Math.min(...lines)}–${Math.max(...lines)})` : '';
+      const [low, high] = [Math.min(...lines), Math.max(...lines)];
+      const span = lines.length === 0 ? '' : low === high ? ` (line ${low})` : ` (lines ${low}–${high})`;
       folded.push(...run.slice(0, FOLD_KEEP_FIRST),
         { thread: run[0]!.thread, text: '', folded: `⋮ ${middle.length} more rows of T${run[0]!.thread}${span}` },
         ...run.slice(run.length - FOLD_KEEP_LAST));
@@ -214,40 +219,6 @@ function threadsOf(bug: Bug): number[] {
   const threads = new Set<number>(bug.threads.map((thread) => thread.thread));
   for (const step of bug.steps) threads.add(step.thread);
   return [...threads].sort((a, b) => a - b);
-}
-
-const lifecycle = new Set(['start', 'exit', 'return', 'exit()', 'create', 'join', 'choose', 'yield']);
-
-/**
- * The threads that take part in the failure: the failing thread, both racing threads, the
- * threads still unfinished at a deadlock or livelock, and every thread whose steps touch
- * an object (variable, lock, condition) that one of those touches, transitively.
- */
-function participants(bug: Bug): Set<number> {
-  const all = threadsOf(bug);
-  const taking = new Set<number>();
-  if (bug.thread >= 0) taking.add(bug.thread);
-  if (bug.kind === 'race') for (const access of bug.race.accesses) taking.add(access.thread);
-  if (bug.kind !== 'race' && bug.kind !== 'assertion')
-    for (const thread of bug.threads) if (thread.state !== 'finished') taking.add(thread.thread);
-  if (taking.size === 0) return new Set(all);
-  const touches = new Map<number, Set<string>>();
-  for (const step of bug.steps) {
-    if (step.target === undefined || lifecycle.has(step.op)) continue;
-    const objects = touches.get(step.thread) ?? new Set<string>();
-    objects.add(step.target);
-    touches.set(step.thread, objects);
-  }
-  for (let grew = true; grew; ) {
-    grew = false;
-    const touched = new Set([...taking].flatMap((t) => [...(touches.get(t) ?? [])]));
-    for (const [thread, objects] of touches) {
-      if (taking.has(thread) || ![...objects].some((object) => touched.has(object))) continue;
-      taking.add(thread);
-      grew = true;
-    }
-  }
-  return taking;
 }
 
 function clip(text: string, room: number): string {
