@@ -85,6 +85,7 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
   uint32_t mode = r->access_mode;
   if (mode == ACCESSES_IGNORED) return;
   globals_check(r, address, size, write, pc);
+  int logged = 0;
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED) || mode == ACCESSES_LOGGED) {
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
@@ -92,10 +93,7 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
     } else {
       weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
       race_check(write, address, size, pc);
-      if (WEFT_UNLIKELY(mode == ACCESSES_LOGGED)) {
-        if (r->access_unwritten) access_log_complete(r);
-        log_access(r, write, address, size, pc);
-      }
+      logged = mode == ACCESSES_LOGGED;
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }
   } else if (shared_address(r, address)) {
@@ -103,6 +101,11 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
     else read_step(address, size, pc);
   }
   if (in_arena(r, address)) heap_check(address, size, pc);
+  /* once every check passed: an access that fails the execution never runs */
+  if (WEFT_UNLIKELY(logged)) {
+    if (r->access_unwritten) access_log_complete(r);
+    log_access(r, write, address, size, pc);
+  }
 }
 
 #define ACCESS_HOOKS(size)                                                                                    \
