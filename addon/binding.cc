@@ -242,7 +242,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return DefineClass(env, "Harness",
                        {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
                         InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
-                        InstanceMethod<&Harness::Output>("output"),
+                        InstanceMethod<&Harness::Output>("output"), InstanceMethod<&Harness::HeapBlocks>("heapBlocks"),
+                        InstanceMethod<&Harness::AccessLog>("accessLog"),
                         InstanceMethod<&Harness::SetHangTimeout>("setHangTimeout")});
   }
 
@@ -372,6 +373,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("op", View<Napi::Uint8Array>(env, t->op, t->capacity));
     trace.Set("object", View<Napi::Float64Array>(env, t->object, t->capacity));
     trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
+    trace.Set("bits", View<Napi::BigUint64Array>(env, t->bits, t->capacity));
+    trace.Set("size", View<Napi::Uint8Array>(env, t->size, t->capacity));
     trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
     trace.Set("capacity", t->capacity);
@@ -410,6 +413,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("racePc", r->race_pc);
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
+    result.Set("raceStep", r->race_step);
     result.Set("blockAddress", r->block_address);
     result.Set("blockSize", r->block_size);
     result.Set("allocPc", r->alloc_pc);
@@ -425,6 +429,37 @@ class Harness : public Napi::ObjectWrap<Harness> {
     }
     result.Set("threads", threads);
     return result;
+  }
+
+  // heapBlocks() -> Float64Array of (address, size, allocation code offset) triples: the
+  // last execution's heap, for naming heap cells in a counterexample
+  Napi::Value HeapBlocks(const Napi::CallbackInfo& info) {
+    uint32_t count = api_->heap_blocks(nullptr, 0);
+    Napi::Float64Array blocks = Napi::Float64Array::New(info.Env(), 3 * static_cast<size_t>(count));
+    api_->heap_blocks(blocks.Data(), count);
+    return blocks;
+  }
+
+  // accessLog() -> the plain accesses a run with WEFT_RUN_LOG_ACCESSES kept, oldest first:
+  // { thread, step, address, size, write, bits, pc }
+  Napi::Value AccessLog(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    uint32_t total = *api_->access_count;
+    uint32_t kept = total < WEFT_ACCESS_LOG_SIZE ? total : WEFT_ACCESS_LOG_SIZE;
+    Napi::Array log = Napi::Array::New(env, kept);
+    for (uint32_t i = 0; i < kept; i++) {
+      const weft_logged_access& access = api_->access_log[(total - kept + i) % WEFT_ACCESS_LOG_SIZE];
+      Napi::Object entry = Napi::Object::New(env);
+      entry.Set("thread", access.thread);
+      entry.Set("step", access.step);
+      entry.Set("address", access.address);
+      entry.Set("size", access.size);
+      entry.Set("write", access.write != 0);
+      entry.Set("bits", Napi::BigInt::New(env, access.bits));
+      entry.Set("pc", access.pc);
+      log.Set(i, entry);
+    }
+    return log;
   }
 
   Napi::Value Output(const Napi::CallbackInfo& info) {

@@ -148,8 +148,8 @@ async function exploreOne(
         const visibleNow = Float64Array.from(visible);
         run.failure = simplify(run.failure, {
           harness, test,
-          replay: (decisions) => harness.run(
-            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+          replay: (decisions, flags = 0) => harness.run(
+            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
             settings.nondetDomain, visibleNow,
           ),
         });

@@ -38,6 +38,9 @@ const BUILD_FORMAT = '4-constructors';
  */
 const HARNESS_FLAGS = [
   '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  // binutils' addr2line (2.40) reads gcc 12's DWARF 5 line tables wrong for code in an
+  // #included .c file (it names the including file); DWARF 4 tables it reads right
+  '-gdwarf-4',
   // every frame touches its pages in order: a large frame or alloca meets the guard below
   // its thread's stack instead of jumping it into the next stack or the heap
   '-fstack-clash-protection',

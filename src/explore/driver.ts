@@ -3,7 +3,7 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { NativeHarness, RunResult } from '../native/addon.js';
+import type { LoggedAccess, NativeHarness, RunResult } from '../native/addon.js';
 import { Outcome } from '../native/ops.js';
 import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
 
@@ -36,6 +36,13 @@ export interface FailingExecution {
   execution: ExecutionView;
   /** code offset of every step (for source locations) */
   tracePcs: Uint32Array;
+  /** every step's value, exact, and the bytes of memory it came from (0: not memory) */
+  valueBits: BigUint64Array;
+  valueSizes: Uint8Array;
+  /** the heap blocks at the end: (address, size, allocation code offset) triples */
+  heapBlocks: Float64Array;
+  /** drf mode: the last plain accesses, recorded by replaying the counterexample (report/simplify.ts) */
+  accesses?: LoggedAccess[];
   result: RunResult;
   output: string;
 }
@@ -123,6 +130,6 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
-    tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
   };
 }
