@@ -2,7 +2,7 @@
 import { BuildError } from './build/errors.js';
 import { buildHarness, buildIdentity } from './build/compile.js';
 import { OptionError, WeftError } from './errors.js';
-import { type Exploration, type FailingExecution, NondeterminismError, copyFailure, drive } from './explore/driver.js';
+import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
 import { type NativeHarness, RunFlags } from './native/addon.js';
 import { withHarness } from './native/harness-pool.js';
@@ -164,7 +164,7 @@ async function exploreOne(
       return { ...run, executions, elapsedMs, races, visible: visible.map((address) => relativeLocation(address, bases)) };
     }
   } catch (error) {
-    if (error instanceof NondeterminismError) return { error: error.message, executions, elapsedMs };
+    if (error instanceof UnexplorableHarnessError) return { error: error.message, executions, elapsedMs };
     throw error;
   }
 }
@@ -181,6 +181,7 @@ async function replayOne(
     settings.nondetDomain, visible,
   );
   const elapsedMs = performance.now() - started;
+  if (outcome === Outcome.LIMIT) return { error: harness.result().message, executions: 1, elapsedMs };
   if (outcome === Outcome.DIVERGENCE) {
     const error = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
     return { error, executions: 1, elapsedMs };

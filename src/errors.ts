@@ -21,7 +21,9 @@ export type WeftErrorCode =
   // replaying one execution
   | 'replay-format' | 'replay-changed'
   // the native addon: not built, or a harness library it cannot load
-  | 'addon';
+  | 'addon'
+  // exploring: the harness behaves differently on one schedule, or needs more than weft can explore
+  | 'nondeterministic' | 'limit';
 
 export class WeftError extends Error {
   /** what went wrong, for programs: stable across messages */

@@ -114,7 +114,8 @@ enum weft_object_kind {
   X(MEMORY, "memory")      \
   X(RACE, "race")          \
   X(STEP_LIMIT, "step-limit") /* maxSteps reached without a livelock shown */ \
-  X(HANG, "hang")          /* the watchdog stopped a thread that reached no scheduling point */
+  X(HANG, "hang")          /* the watchdog stopped a thread that reached no scheduling point */ \
+  X(LIMIT, "limit")        /* the harness needs more than weft can explore (threads): not a bug in it */
 
 enum weft_outcome {
 #define WEFT_OUTCOME_ENUM(name, text) WEFT_OUTCOME_##name,

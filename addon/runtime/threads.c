@@ -12,7 +12,7 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   struct runtime *r = weft_rt;
   uint32_t id = r->thread_count;
   if (id >= WEFT_MAX_THREADS)
-    execution_fail(WEFT_OUTCOME_MISUSE, pc, "more than %d threads: weft explores at most %d",
+    execution_fail(WEFT_OUTCOME_LIMIT, pc, "the harness starts more than %d threads (main included): weft explores at most %d",
                    WEFT_MAX_THREADS, WEFT_MAX_THREADS);
   struct thread *t = &r->threads[id];
   memset(t, 0, sizeof *t);

@@ -4,6 +4,7 @@
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
 import type { LoggedAccess, NativeHarness, RunResult } from '../native/addon.js';
+import { WeftError } from '../errors.js';
 import { Outcome } from '../native/ops.js';
 import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
 
@@ -65,10 +66,11 @@ export interface Exploration {
 
 const SLICE_MS = 50;
 
-export class NondeterminismError extends Error {
-  constructor(message: string) {
-    super(`the harness is nondeterministic: ${message}`);
-    this.name = 'NondeterminismError';
+/** A harness that cannot be explored: it behaves differently on one schedule, or needs more threads than weft has. */
+export class UnexplorableHarnessError extends WeftError {
+  constructor(outcome: number, message: string) {
+    super(outcome === Outcome.LIMIT ? 'limit' : 'nondeterministic', outcome === Outcome.LIMIT ? message : `the harness is nondeterministic: ${message}`);
+    this.name = 'UnexplorableHarnessError';
   }
 }
 
@@ -100,7 +102,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       view.outcome = outcome;
       if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
         executions++;
-        if (outcome === Outcome.DIVERGENCE) throw new NondeterminismError(harness.result().message);
+        if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
         return finish('bug', false, copyFailure(harness, view));
       }
       if (strategy.observe(view)) executions++;
