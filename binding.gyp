@@ -37,7 +37,7 @@
         "addon/runtime/threads.c",
         "addon/runtime/tls.c"
       ],
-      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-fstack-clash-protection", "-std=gnu11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
+      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-fstack-clash-protection", "-std=gnu11", "-Wall", "-Wextra", "-Werror"],
       "cflags!": ["-fno-omit-frame-pointer"],
       "standalone_static_library": 1
     },
@@ -46,7 +46,7 @@
       "sources": ["addon/binding.cc"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
-      "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "-O2"],
+      "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2"],
       "libraries": ["-ldl"]
     }
   ]

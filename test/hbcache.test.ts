@@ -103,9 +103,8 @@ async function classesOf(file: string, cflags: string, maxBound: number, makeStr
         );
         expect(outcome).toBe(0);
         view.steps = trace.status[0]!;
-        const { libraryBase } = harness.result();
         await yieldEvery50Ms();
-        if (strategy.observe(view)) classes.push(happensBeforeClass(view, (object) => String(object < 0 ? object : object - libraryBase)));
+        if (strategy.observe(view)) classes.push(happensBeforeClass(view));
       }
     }
     return classes;

@@ -60,7 +60,7 @@ describe("hbcache: seed 001's Algorithm 2 (happens-before states, context bounds
 
   it('runs exactly one execution per happens-before class dfs sees, at bounds 0-4 (work-stealing queue)', async () => {
     const file = fixture('seeds/work_stealing_queue.c');
-    const counts = [];
+    const counts: [number, number][] = [];
     for (let bound = 0; bound <= 4; bound++) {
       const dfs = await exploreAll(file, 'dfs', bound, 'drf');
       const hbcache = await exploreAll(file, 'hbcache', bound, 'drf');

@@ -108,5 +108,5 @@ export function refusalReason(symbol: string): string | undefined {
 export function redefinitionTable(svcomp: boolean): string {
   const lines = [...redirectedSymbols].map(([from, to]) => `${from} ${svcomp && from === 'abort' ? 'weft_svcomp_abort' : to}`);
   lines.push(`main ${userMainSymbol}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -116,7 +116,7 @@ interface Binding {
   abiVersion: number;
   maxThreads: number;
   /** the class the binding throws its errors as, constructed with (code, message) */
-  setErrorConstructor(constructor: typeof WeftError): void;
+  setErrorConstructor(errorClass: typeof WeftError): void;
 }
 
 let binding: Binding | undefined;

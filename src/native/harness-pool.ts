@@ -12,9 +12,9 @@ export function borrowHarness(library: string): NativeHarness {
 }
 
 export function returnHarness(library: string, harness: NativeHarness): void {
-  let free = idle.get(library);
-  if (!free) idle.set(library, (free = []));
-  free.push(harness);
+  const free = idle.get(library);
+  if (free) free.push(harness);
+  else idle.set(library, [harness]);
 }
 
 export async function withHarness<T>(library: string, use: (harness: NativeHarness) => T | Promise<T>): Promise<T> {

@@ -241,7 +241,7 @@ export function describeBug(
     if (namesObject(execution.op[step]!)) touch(execution.thread[step]!, steps[step]!.target!);
   for (const access of failure.accesses ?? []) touch(access.thread, namer.name(access.address, access.size));
   const involved = [result.thread, ...(kind === 'race' ? [result.raceThread] : [])];
-  if (kind !== 'race' && kind !== 'assertion') threads.forEach((end) => end.state !== 'finished' && involved.push(end.thread));
+  if (kind !== 'race' && kind !== 'assertion') for (const end of threads) if (end.state !== 'finished') involved.push(end.thread);
   const described: Described = { failure, steps, threads, namer, at, resultOffset, raceOffset, ...(heapBlock ? { heapBlock } : {}) };
   const details = (describers[kind] as (described: Described) => Details<BugKind>)(described);
   const assertionLocation = result.file && result.line ? { file: result.file, line: result.line } : undefined;

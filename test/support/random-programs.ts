@@ -99,10 +99,10 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     const reads = chance(0.5);
     const access = reads ? log(t, load(v)) : store(v, unique(t, i));
     if (shape.lock === 'none' || !chance(0.3)) return [access];
-    const [take, give] = {
-      mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'],
-      semaphore: ['sem_wait(&lock);', 'sem_post(&lock);'],
-      rwlock: [reads ? 'pthread_rwlock_rdlock(&lock);' : 'pthread_rwlock_wrlock(&lock);', 'pthread_rwlock_unlock(&lock);'],
+    const [take, give]: [string, string] = {
+      mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'] as [string, string],
+      semaphore: ['sem_wait(&lock);', 'sem_post(&lock);'] as [string, string],
+      rwlock: [reads ? 'pthread_rwlock_rdlock(&lock);' : 'pthread_rwlock_wrlock(&lock);', 'pthread_rwlock_unlock(&lock);'] as [string, string],
     }[shape.lock];
     return [take, access, give];
   };
