@@ -33,6 +33,8 @@ export interface CheckOptions extends BuildOptions {
   spuriousWakeups?: boolean;
   /** drf mode: a data race fails the test ('error', default) or is only reported ('warn') */
   races?: 'error' | 'warn';
+  /** a run stopped by its budget (maxExecutions, timeBudgetMs) fails instead of passing as partial */
+  requireComplete?: boolean;
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
 }
 
@@ -48,6 +50,8 @@ export interface TestResult {
   strategy: string;
   /** what was explored, in words: never more than what was done */
   guarantee: string;
+  /** stopped by its budget (maxExecutions or timeBudgetMs) before the bound was explored */
+  partial?: boolean;
   bug?: Bug;
   /** data races reported as warnings (option races: 'warn') */
   warnings?: Bug[];
@@ -280,6 +284,7 @@ function toTestResult(name: string, run: Run, library: string, mode: Mode, setti
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
     guarantee: failing ? `data race found; then ${guarantee(run)}` : guarantee(run),
   };
+  if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (failing) {
     result.bug = races[0]!;
     if (consequence) result.bug.consequence = consequence;

@@ -21,10 +21,11 @@ export const usage = `usage:
                        [--max-executions N] [--time-budget-ms N] [--max-steps N] [--seed N]
                        [--hang-timeout-ms N]
                        [--json] [--cflags "..."] [-I DIR]... [--source FILE.c]...
-                       [--nondet-domain 0,1,...] [--spurious-wakeups]
+                       [--nondet-domain 0,1,...] [--spurious-wakeups] [--require-complete]
   weft replay FILE.c --schedule weft1:... [--json] [--cflags "..."] [-I DIR]...
 
-exit status: 0 all tests passed, 1 a bug was found, 2 the input could not be used`;
+exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete),
+1 a bug was found, 2 the input could not be used`;
 
 const numberFlags: Record<string, keyof CheckOptions> = {
   '--max-bound': 'maxBound',
@@ -81,6 +82,7 @@ export function parseArgs(argv: readonly string[]): Command {
       if (!/^-?\d+(,-?\d+)*$/.test(text)) throw new UsageError(`--nondet-domain needs comma-separated integers, got '${text}'`);
       options.nondetDomain = text.split(',').map(Number);
     } else if (flag === '--spurious-wakeups') options.spuriousWakeups = true;
+    else if (flag === '--require-complete') options.requireComplete = true;
     else if (flag.startsWith('-')) throw new UsageError(`unknown option '${flag}'`);
     else files.push(arg);
   }

@@ -50,15 +50,17 @@ async function main(argv: string[]): Promise<number> {
     progress?.clear();
     reports.push(toJson(result));
     if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
-    status = Math.max(status, fileStatus(result));
+    status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
   if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
   return status;
 }
 
-function fileStatus(result: CheckResult): number {
+/** A partial pass (stopped by its budget) passes, unless --require-complete makes it a failure. */
+function fileStatus(result: CheckResult, requireComplete: boolean): number {
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
-  return result.tests.some((test) => test.status === 'fail') ? EXIT_BUG : EXIT_PASS;
+  const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
+  return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;
 }
 
 function fail(message: string): number {

@@ -15,7 +15,7 @@ export class FileOptionError extends Error {
 const numeric = new Set(['maxBound', 'maxExecutions', 'timeBudgetMs', 'maxSteps', 'hangTimeoutMs', 'seed']);
 const text = new Set(['strategy', 'mode', 'cflags', 'races']);
 const lists = new Set(['nondetDomain', 'includeDirs', 'sources']);
-const flags = new Set(['spuriousWakeups']);
+const flags = new Set(['spuriousWakeups', 'requireComplete']);
 
 /** Options from a `// weft:` comment in the first 20 lines, or {} when there is none. */
 export function parseFileOptions(source: string, file: string): CheckOptions {
