@@ -105,7 +105,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const mark = watcher.output.length;
     project.write('counter.h', counterHeader(true));
     const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
-    expect(rerun).toContain('two_increments: fixed — re-verifying all interleavings');
+    expect(rerun).toContain('two_increments: the last counterexample no longer replays on the changed code — re-verifying all interleavings');
   });
 });
 
