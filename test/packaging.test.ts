@@ -1,31 +1,17 @@
 // The package as users get it: `npm pack`, installed into a fresh project (its install
 // script builds the addon there), then imported by name in a separate Node process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { packageRoot } from '../src/paths.js';
-import { fixture, removeAfterAll } from './support/harness.js';
-
-const npm = (args: string[], cwd: string) => {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' }, timeout: 240_000 });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-};
+import { fixture } from './support/harness.js';
+import { installPackedWeft } from './support/vitest-project.js';
 
 describe('the packed package', () => {
   it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
-    const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
-    removeAfterAll(project);
-    const packed = npm(['pack', '--pack-destination', project], packageRoot);
-    expect(packed.status, packed.output).toBe(0);
-    const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
-    const vitestVersion = JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
-    expect(installed.status, installed.output).toBe(0);
+    const project = installPackedWeft();
 
     // plain Node: the API and the plugin
     writeFileSync(join(project, 'use.mjs'), `

@@ -56,9 +56,12 @@ export function signature(bug: Bug): BugSignature {
   };
 }
 
-/** Same kind, message and location, and the same consequence (schedules may differ). */
+/** Raw addresses in a message differ from process to process (the heap is mapped anywhere). */
+const withoutAddresses = (message: string) => message.replace(/0x[0-9a-f]{6,}/g, '0x…');
+
+/** Same kind, message (but for raw addresses) and location, and the same consequence (schedules may differ). */
 export function sameBug(a: BugSignature, b: BugSignature): boolean {
-  return a.kind === b.kind && a.message === b.message && a.location?.file === b.location?.file &&
+  return a.kind === b.kind && withoutAddresses(a.message) === withoutAddresses(b.message) && a.location?.file === b.location?.file &&
     a.location?.line === b.location?.line &&
     (a.consequence && b.consequence ? sameBug(a.consequence, b.consequence) : a.consequence === b.consequence);
 }
