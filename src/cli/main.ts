@@ -50,6 +50,9 @@ async function main(argv: string[]): Promise<number> {
     progress?.clear();
     reports.push(toJson(result));
     if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
+    const partial = result.tests.filter((test) => test.partial);
+    if (command.options.requireComplete && partial.length > 0 && !command.json)
+      process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);
     status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
   if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);

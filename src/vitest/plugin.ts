@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { buildHarnessAsync } from '../build/compile.js';
@@ -64,7 +65,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     configureVitest({ vitest }: { vitest: VitestLike }) {
       logger = vitest.logger;
       root = vitest.config.root;
-      vitest.config.reporters.push(summaryReporter(vitest.logger, reuse));
+      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse));
     },
     async load(id) {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
@@ -101,6 +102,7 @@ interface TestCaseLike {
   meta(): WeftMeta;
 }
 interface TestModuleLike {
+  moduleId: string;
   children: { allTests(): Iterable<TestCaseLike> };
 }
 
@@ -108,7 +110,7 @@ interface TestModuleLike {
  * One line per run for the tests whose passing result was reused, and one per partial
  * test (stopped by its budget): quiet, but never silent about what was not explored now.
  */
-function summaryReporter(logger: Logger, reuse: boolean) {
+function summaryReporter(logger: Logger, root: string, reuse: boolean) {
   return {
     onTestRunEnd(modules: readonly TestModuleLike[]) {
       let reused = 0;
@@ -116,7 +118,8 @@ function summaryReporter(logger: Logger, reuse: boolean) {
         for (const test of module.children.allTests()) {
           const meta = test.meta();
           if (meta.weftReused) reused++;
-          if (meta.weftPartial) logger.log(`\x1b[33m~\x1b[39m ${test.fullName}  partial: ${meta.weftPartial}${meta.weftReused ? ' (reused)' : ''}`);
+          if (meta.weftPartial)
+            logger.log(`${pc.yellow('~')} ${relative(root, module.moduleId)} > ${test.fullName}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
         }
       if (reuse && reused > 0)
         logger.log(`weft: ${reused} C test${reused === 1 ? '' : 's'} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);

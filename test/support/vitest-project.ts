@@ -10,7 +10,7 @@ import { packageRoot } from '../../src/paths.js';
 import { removeAfterAll } from './harness.js';
 
 const repositoryVitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
-const repositoryPlugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
+export const repositoryPlugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
 
 export interface Project {
   dir: string;
