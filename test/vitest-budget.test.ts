@@ -1,32 +1,15 @@
 // Budgets in real Vitest processes and the CLI: each C test's Vitest timeout comes from
 // its own budget; a run stopped by its budget is shown as partial, and fails only when
 // the user asks for complete runs.
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { fixture, runCli } from './support/harness.js';
 import { createProject, repositoryPlugin } from './support/vitest-project.js';
 
-const twoThreads = (options: string) => `${options}
-#include <pthread.h>
-#include <weft.h>
-static int counter;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static void *bump(void *unused) {
-  (void)unused;
-  pthread_mutex_lock(&lock);
-  counter++;
-  pthread_mutex_unlock(&lock);
-  return NULL;
-}
-
-WEFT_TEST(two_bumps) {
-  pthread_t t;
-  pthread_create(&t, NULL, bump, NULL);
-  bump(NULL);
-  pthread_join(t, NULL);
-  weft_assert(counter == 2);
-}
-`;
+/** fixtures/locked_counter.c (its WEFT_TEST on line 16) under a `// weft:` options line: WEFT_TEST on line 17 */
+const twoThreads = (options: string) => `${options}\n${readFileSync(fixture('locked_counter.c'), 'utf8')}`;
 
 /** A reporter that prints each test's timeout and where Vitest places it (the source-mapped registration). */
 const timeoutsReporter = `export default class {
@@ -47,9 +30,9 @@ describe('budgets of C tests in Vitest', () => {
     const run = project.run();
     expect(run.status, run.output).toBe(0);
     // 30 s of budget + 3 × the 5 s hang watchdog + 10 s: more than Vitest's default 5 s
-    expect(run.output).toContain('applied: two_bumps timeout=55000 at=14:1');
+    expect(run.output).toContain('applied: locked_counter timeout=55000 at=17:1');
     // no time budget: no Vitest timeout (the bound ends the exploration)
-    expect(run.output).toContain('applied: two_bumps timeout=0 at=14:1');
+    expect(run.output).toContain('applied: locked_counter timeout=0 at=17:1');
   });
 
   it('points a Vitest timeout of a C test at its WEFT_TEST line', () => {
@@ -88,16 +71,16 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     const project = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') });
     const run = project.run();
     expect(run.status, run.output).toBe(0);
-    expect(run.output).toContain('~ partial.test.c > two_bumps  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions');
+    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions');
     const again = project.run();
-    expect(again.output).toContain('~ partial.test.c > two_bumps  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (reused)');
+    expect(again.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (reused)');
 
     const strict = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') }, { pluginOptions: '{ maxBound: 2, requireComplete: true }' });
     const failed = strict.run();
     expect(failed.status, failed.output).toBe(1);
-    expect(failed.output).toContain('FAIL  partial.test.c > two_bumps');
+    expect(failed.output).toContain('FAIL  partial.test.c > locked_counter');
     expect(failed.output).toContain('partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (requireComplete: a run stopped by its budget fails)');
-    expect(failed.output).toContain('> 14 | WEFT_TEST(two_bumps) {');
+    expect(failed.output).toContain('> 17 | WEFT_TEST(locked_counter) {');
   });
 
   it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
