@@ -38,7 +38,7 @@ const TIMEOUT_MARGIN_MS = 10_000;
  * bound and maxExecutions end it), else the budget plus room for the watchdog (a replay
  * and the exploration may each meet a hang) and the rest.
  */
-export function testTimeout(options: CheckOptions): number {
+function testTimeout(options: CheckOptions): number {
   const budget = options.timeBudgetMs ?? defaults.timeBudgetMs;
   if (!Number.isFinite(budget)) return 0;
   return budget + 3 * (options.hangTimeoutMs ?? defaults.hangTimeoutMs) + TIMEOUT_MARGIN_MS;
