@@ -1,18 +1,33 @@
-// The package as users get it: `npm pack`, installed into a fresh project (its install
-// script builds the addon there), then imported by name in a separate Node process.
+// The package as users get it: `npm pack`, installed into a fresh `"type": "commonjs"`
+// project (its install script builds the addon there), then imported by name in a separate
+// Node process, and its Vitest plugin run with the README's config as written.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
+import { packageRoot } from '../src/paths.js';
 import { fixture } from './support/harness.js';
-import { installPackedWeft } from './support/vitest-project.js';
+import { createProject, installPackedWeft, testsInReport, withJsonReport } from './support/vitest-project.js';
+
+/** The first ```ts block of the README's "With Vitest" section: the config users copy. */
+function readmeConfig(): { file: string; text: string } {
+  const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## With Vitest'));
+  const block = /```ts\n(\/\/ (\S+)\n[\s\S]*?)```/.exec(section);
+  if (!block) throw new Error("README's With Vitest section has no ```ts config block");
+  return { file: block[2]!, text: block[1]! };
+}
 
 describe('the packed package', () => {
-  it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
-    const project = installPackedWeft();
+  // one install (node-gyp builds the addon there) serves every test of this file
+  let project: string;
+  beforeAll(() => {
+    project = installPackedWeft();
+  }, 300_000);
 
+  it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
     // plain Node: the API and the plugin
     writeFileSync(join(project, 'use.mjs'), `
 import { checkAllInterleavings } from 'weft';
@@ -38,5 +53,26 @@ it('checks a C file through the installed package', async () => {
     const vitest = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], { cwd: project, encoding: 'utf8', env: { ...env, CI: '1' } });
     expect(vitest.status, `${vitest.stdout}\n${vitest.stderr}`).toBe(0);
     expect(vitest.stdout).toMatch(/Tests {2}1 passed/);
+  });
+
+  it("runs the Vitest plugin with the README's config without warnings and reports a remembered race again as it did first", () => {
+    const scratch = createProject({ 'bugs.test.c': readFileSync(fixture('vitest/every_bug_kind.test.c'), 'utf8') }, { installedIn: project });
+    const config = readmeConfig();
+    expect(config.file).toBe('vitest.config.mts');
+    rmSync(join(scratch.dir, 'vitest.config.mjs'));
+    writeFileSync(join(scratch.dir, config.file), config.text);
+
+    const first = scratch.run([...withJsonReport, '-t', 'race_with_consequence|deadlock']);
+    expect(first.status, first.output).toBe(1);
+    expect(first.output).not.toMatch(/warn|deprecated/i);
+    const before = testsInReport(scratch);
+    const second = scratch.run([...withJsonReport, '-t', 'race_with_consequence|deadlock']);
+    const after = testsInReport(scratch);
+    expect(second.output).not.toMatch(/warn|deprecated/i);
+    for (const name of ['race_with_consequence', 'deadlock']) {
+      expect(before.get(name)!.status).toBe('failed');
+      expect(after.get(name)!.failure).toBe(before.get(name)!.failure.replace('InterleavingError: ', 'InterleavingError: still fails (replayed the last counterexample)\n'));
+    }
+    expect(before.get('race_with_consequence')!.failure).toContain('what the race breaks');
   });
 });
