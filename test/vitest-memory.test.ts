@@ -23,13 +23,18 @@ const bugKinds: Record<string, string[]> = {
   misuse: ['misuse: '],
 };
 
+/** fixtures/robustness/endless_local_loop.c with a short watchdog: a hang */
+const hangTest = 'loops_without_a_shared_access';
+
+
 describe('the result memory of the Vitest plugin', () => {
   let watcher: Watcher | undefined;
   afterEach(() => watcher?.stop());
 
   it('reports every kind of bug again exactly as the first run did, plus "still fails" (vitest run twice, then a watch-mode save)', async () => {
     const source = readFileSync(fixture('vitest/every_bug_kind.test.c'), 'utf8');
-    const project = createProject({ 'bugs.test.c': source });
+    const hang = `// weft: hangTimeoutMs=200\n${readFileSync(fixture('robustness/endless_local_loop.c'), 'utf8')}`;
+    const project = createProject({ 'bugs.test.c': source, 'hang.test.c': hang });
     const first = project.run(withJsonReport);
     expect(first.status, first.output).toBe(1);
     const firstTests = testsInReport(project);
@@ -39,7 +44,7 @@ describe('the result memory of the Vitest plugin', () => {
     const second = project.run(withJsonReport);
     expect(second.status, second.output).toBe(1);
     const secondTests = testsInReport(project);
-    for (const [name, phrases] of Object.entries(bugKinds)) {
+    for (const [name, phrases] of Object.entries({ ...bugKinds, [hangTest]: ['hang: T1 ran for more than 200 ms'] })) {
       const before = firstTests.get(name)!;
       const after = secondTests.get(name)!;
       expect(before.status, name).toBe('failed');
@@ -53,10 +58,10 @@ describe('the result memory of the Vitest plugin', () => {
     }
 
     watcher = project.watch();
-    await watcher.waitFor(/Tests {2}8 failed/);
+    await watcher.waitFor(/Tests {2}9 failed/);
     const mark = watcher.output.length;
     project.write('bugs.test.c', `${source}\n// saved again\n`);
-    const rerun = await watcher.waitFor(/Tests {2}8 failed/, mark);
+    const rerun = await watcher.waitFor(/Tests {2}9 failed/, mark);
     const sections = rerun.split(/FAIL {2}bugs\.test\.c > /).slice(1);
     expect(sections.map((section) => section.split(/\s/)[0]).sort()).toEqual(Object.keys(bugKinds).sort());
     for (const section of sections) expect(section).toContain(STILL_FAILS);
