@@ -88,6 +88,15 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     expect(run.output).toContain('> 3 |   int x = ;');
   });
 
+  it('points a build error without a source location (a refused flag) at the C file, not at generated code', () => {
+    const project = createProject({ 'flags.test.c': '// weft: cflags="-fno-sanitize=thread"\n#include <weft.h>\nWEFT_TEST(t) {}\n' });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('FAIL  flags.test.c > build');
+    expect(run.output).toContain("the flag '-fno-sanitize=thread' would change the instrumentation");
+    expect(run.output).toContain('> 1 | // weft: cflags="-fno-sanitize=thread"');
+  });
+
   it("carries the counterexample in Vitest's JSON reporter (for CI)", () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
     const run = project.run(['--reporter=json', '--outputFile=report.json']);

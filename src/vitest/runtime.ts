@@ -51,7 +51,8 @@ export function codeFrame(file: string, line: number): string | undefined {
 
 export function buildErrorToTestError(error: unknown, file: string): unknown {
   if (!(error instanceof BuildError)) return error;
-  return new InterleavingError(error.message, file, error.location ? [error.location] : [], 'build');
+  // without a location of its own (a link or toolchain error), the error is the file's
+  return new InterleavingError(error.message, file, [error.location ?? { file, line: 1 }], 'build');
 }
 
 function resolveFrom(testFile: string, reported: string): string {
