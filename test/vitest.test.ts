@@ -97,6 +97,15 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     expect(run.output).toContain('> 1 | // weft: cflags="-fno-sanitize=thread"');
   });
 
+  it('shows a bad options comment as a failing build test at its line', () => {
+    const project = createProject({ 'options.test.c': '#include <weft.h>\n// weft: maxBound=two\nWEFT_TEST(t) {}\n' });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('FAIL  options.test.c > build');
+    expect(run.output).toContain("weft option maxBound needs a whole number, got 'two'");
+    expect(run.output).toContain('❯ options.test.c:2:1');
+  });
+
   it("carries the counterexample in Vitest's JSON reporter (for CI)", () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
     const run = project.run(['--reporter=json', '--outputFile=report.json']);

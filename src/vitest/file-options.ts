@@ -6,7 +6,7 @@
 import type { CheckOptions } from '../check.js';
 
 export class FileOptionError extends Error {
-  constructor(file: string, line: number, message: string) {
+  constructor(file: string, readonly line: number, message: string) {
     super(`${file}:${line}: ${message}`);
     this.name = 'FileOptionError';
   }

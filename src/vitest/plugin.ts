@@ -14,7 +14,7 @@ import type { Plugin } from 'vite';
 
 import { buildHarnessAsync } from '../build/compile.js';
 import { type CheckOptions, defaults } from '../check.js';
-import { parseFileOptions } from './file-options.js';
+import { FileOptionError, parseFileOptions } from './file-options.js';
 import type { WeftMeta } from './runtime.js';
 
 export interface WeftPluginOptions extends Omit<CheckOptions, 'test' | 'replay' | 'onProgress'> {
@@ -73,11 +73,11 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (!isCTest(file)) return null;
       const source = await readFile(file, 'utf8');
       let options: CheckOptions = { ...defaultOptions };
-      let setupError: string | undefined;
+      let setupError: { message: string; line: number } | undefined;
       try {
         options = { ...defaultOptions, ...parseFileOptions(source, file) };
       } catch (error) {
-        setupError = (error as Error).message;
+        setupError = { message: (error as Error).message, line: error instanceof FileOptionError ? error.line : 1 };
       }
       let headers: string[] = [];
       try {
@@ -142,7 +142,9 @@ function declaredTests(source: string): { name: string; line: number; column: nu
  * registered on a line of its own that the source map points at its WEFT_TEST line, so
  * that errors Vitest raises itself (a timeout) show the C test, not generated code.
  */
-function testModule(file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean }, setupError: string | undefined) {
+function testModule(
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean }, setupError: { message: string; line: number } | undefined,
+) {
   const json = JSON.stringify;
   const lines: { code: string; line?: number; column?: number }[] = [];
   const emit = (code: string, line?: number, column = 0) => lines.push({ code, line, column });
@@ -154,7 +156,9 @@ function testModule(file: string, source: string, headers: string[], options: Ch
   emit(`const file = ${json(file)}, options = ${json(options)}, timeout = ${testTimeout(options)};`);
   emit('const lines = new Map();');
   emit('try {');
-  emit(setupError === undefined ? '  for (const { name, line } of listTests(file, options)) lines.set(name, line);' : `  throw new Error(${json(setupError)});`);
+  // a bad options comment is thrown from a line the source map points at that comment
+  if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
+  else emit('  for (const { name, line } of listTests(file, options)) lines.set(name, line);');
   emit('} catch (error) {');
   emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
   emit('}');
