@@ -208,13 +208,42 @@ std::string PrivateInstance(const std::string& path) {
   return target.good() ? copy : path;
 }
 
+// Errors a user can meet (a library that does not load) are thrown as instances of the
+// class the loader registers with setErrorConstructor (weft's WeftError, code 'addon'):
+// one error type from the binding to the CLI. Misuse of the binding by weft's own code
+// stays a TypeError or RangeError, a bug shown with its stack.
+struct AddonData {
+  Napi::FunctionReference error_constructor;
+};
+
+void ThrowWeftError(Napi::Env env, const std::string& message) {
+  AddonData* data = env.GetInstanceData<AddonData>();
+  if (!data || data->error_constructor.IsEmpty()) {
+    Napi::Error::New(env, message).ThrowAsJavaScriptException();
+    return;
+  }
+  Napi::Object error = data->error_constructor.New({Napi::String::New(env, "addon"), Napi::String::New(env, message)});
+  if (!env.IsExceptionPending()) Napi::Error(env, error).ThrowAsJavaScriptException();
+}
+
+Napi::Value SetErrorConstructor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsFunction()) {
+    Napi::TypeError::New(env, "setErrorConstructor(constructor): a class is needed").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  env.GetInstanceData<AddonData>()->error_constructor = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
 class Harness : public Napi::ObjectWrap<Harness> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Harness",
                        {InstanceMethod<&Harness::Tests>("tests"), InstanceMethod<&Harness::Run>("run"),
                         InstanceMethod<&Harness::Trace>("trace"), InstanceMethod<&Harness::Result>("result"),
-                        InstanceMethod<&Harness::Output>("output"),
+                        InstanceMethod<&Harness::Output>("output"), InstanceMethod<&Harness::HeapBlocks>("heapBlocks"),
+                        InstanceMethod<&Harness::AccessLog>("accessLog"),
                         InstanceMethod<&Harness::SetHangTimeout>("setHangTimeout")});
   }
 
@@ -236,23 +265,22 @@ class Harness : public Napi::ObjectWrap<Harness> {
  private:
   void Open(Napi::Env env, const std::string& path) {
     if (!handle_) {
-      Napi::Error::New(env, std::string("cannot load harness: ") + dlerror()).ThrowAsJavaScriptException();
+      ThrowWeftError(env, std::string("cannot load harness: ") + dlerror());
       return;
     }
     auto open = reinterpret_cast<weft_runtime_open_fn>(dlsym(handle_, WEFT_RUNTIME_OPEN_SYMBOL));
     if (!open) {
-      Napi::Error::New(env, "not a weft harness (no " WEFT_RUNTIME_OPEN_SYMBOL "): " + path)
-          .ThrowAsJavaScriptException();
+      ThrowWeftError(env, "not a weft harness (no " WEFT_RUNTIME_OPEN_SYMBOL "): " + path);
       return;
     }
     char error[512] = "";
     api_ = open(kTraceCapacity, error, sizeof error);
     if (!api_) {
-      Napi::Error::New(env, std::string("cannot start the weft runtime: ") + error).ThrowAsJavaScriptException();
+      ThrowWeftError(env, std::string("cannot start the weft runtime: ") + error);
       return;
     }
     if (api_->abi_version != WEFT_ABI_VERSION) {
-      Napi::Error::New(env, "harness built for another weft runtime version: rebuild it").ThrowAsJavaScriptException();
+      ThrowWeftError(env, "harness built for another weft runtime version: rebuild it");
       api_ = nullptr;
       return;
     }
@@ -345,6 +373,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("op", View<Napi::Uint8Array>(env, t->op, t->capacity));
     trace.Set("object", View<Napi::Float64Array>(env, t->object, t->capacity));
     trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
+    trace.Set("bits", View<Napi::BigUint64Array>(env, t->bits, t->capacity));
+    trace.Set("size", View<Napi::Uint8Array>(env, t->size, t->capacity));
     trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
     trace.Set("capacity", t->capacity);
@@ -353,6 +383,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("threadState", View<Napi::Uint8Array>(env, const_cast<uint8_t*>(r->thread_state), WEFT_MAX_THREADS));
     trace.Set("pendingOp", View<Napi::Uint8Array>(env, const_cast<uint8_t*>(r->pending_op), WEFT_MAX_THREADS));
     trace.Set("pendingObject", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_object), WEFT_MAX_THREADS));
+    trace.Set("pendingValue", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_value), WEFT_MAX_THREADS));
     // [steps, outcome] of the last execution, read after every run without a call
     trace.Set("status", View<Napi::Uint32Array>(env, &api_->result->steps, 2));
     trace_ = Napi::Persistent(trace);
@@ -382,6 +413,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("racePc", r->race_pc);
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
+    result.Set("raceStep", r->race_step);
     result.Set("blockAddress", r->block_address);
     result.Set("blockSize", r->block_size);
     result.Set("allocPc", r->alloc_pc);
@@ -399,6 +431,37 @@ class Harness : public Napi::ObjectWrap<Harness> {
     return result;
   }
 
+  // heapBlocks() -> Float64Array of (address, size, allocation code offset) triples: the
+  // last execution's heap, for naming heap cells in a counterexample
+  Napi::Value HeapBlocks(const Napi::CallbackInfo& info) {
+    uint32_t count = api_->heap_blocks(nullptr, 0);
+    Napi::Float64Array blocks = Napi::Float64Array::New(info.Env(), 3 * static_cast<size_t>(count));
+    api_->heap_blocks(blocks.Data(), count);
+    return blocks;
+  }
+
+  // accessLog() -> the plain accesses a run with WEFT_RUN_LOG_ACCESSES kept, oldest first:
+  // { thread, step, address, size, write, bits, pc }
+  Napi::Value AccessLog(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    uint32_t total = *api_->access_count;
+    uint32_t kept = total < WEFT_ACCESS_LOG_SIZE ? total : WEFT_ACCESS_LOG_SIZE;
+    Napi::Array log = Napi::Array::New(env, kept);
+    for (uint32_t i = 0; i < kept; i++) {
+      const weft_logged_access& access = api_->access_log[(total - kept + i) % WEFT_ACCESS_LOG_SIZE];
+      Napi::Object entry = Napi::Object::New(env);
+      entry.Set("thread", access.thread);
+      entry.Set("step", access.step);
+      entry.Set("address", access.address);
+      entry.Set("size", access.size);
+      entry.Set("write", access.write != 0);
+      entry.Set("bits", Napi::BigInt::New(env, access.bits));
+      entry.Set("pc", access.pc);
+      log.Set(i, entry);
+    }
+    return log;
+  }
+
   Napi::Value Output(const Napi::CallbackInfo& info) {
     const weft_result* r = api_->result;
     return Napi::String::New(info.Env(), r->output, r->output_length);
@@ -411,6 +474,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
 };
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData(new AddonData());
+  exports.Set("setErrorConstructor", Napi::Function::New(env, SetErrorConstructor, "setErrorConstructor"));
   exports.Set("Harness", Harness::Define(env));
   exports.Set("abiVersion", Napi::Number::New(env, WEFT_ABI_VERSION));
   exports.Set("maxThreads", Napi::Number::New(env, WEFT_MAX_THREADS));

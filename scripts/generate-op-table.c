@@ -43,6 +43,14 @@ int main(void) {
   WEFT_OPS(OP_ROW)
   printf("];\n\n");
 
+  printf("/** a thread's state at the end of an execution (abi.h) */\nexport const ThreadState = {\n");
+  {
+    int number = 0;
+#define THREAD_STATE_NUMBER(name) printf("  %s: %d,\n", QUOTE(name), number++);
+    WEFT_THREAD_STATES(THREAD_STATE_NUMBER)
+  }
+  printf("} as const;\n\n");
+
   printf("export const Outcome = {\n");
 #define OUTCOME_NUMBER(name, text) printf("  %s: %d,\n", QUOTE(name), WEFT_OUTCOME_##name);
   WEFT_OUTCOMES(OUTCOME_NUMBER)

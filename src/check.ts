@@ -1,40 +1,22 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
 import { BuildError } from './build/errors.js';
-import { type BuildOptions, buildHarness } from './build/compile.js';
+import { buildHarness, buildIdentity } from './build/compile.js';
+import { OptionError, WeftError } from './errors.js';
 import { type Exploration, type FailingExecution, NondeterminismError, copyFailure, drive } from './explore/driver.js';
-import { createStrategy, defaultStrategy, strategyNames } from './explore/strategies.js';
+import { createStrategy } from './explore/strategies.js';
 import { type NativeHarness, RunFlags } from './native/addon.js';
 import { withHarness } from './native/harness-pool.js';
-import { Outcome, TRACE_CAPACITY } from './native/ops.js';
+import { Outcome } from './native/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { simplify } from './report/simplify.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
+import { withFileOptions } from './file-options.js';
+import { type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
-export type Mode = 'drf' | 'sc';
+export type Mode = ResolvedOptions['mode'];
 
-export interface CheckOptions extends BuildOptions {
-  /** run only these tests (names of WEFT_TESTs, or "main") */
-  test?: string | readonly string[];
-  maxBound?: number;
-  strategy?: string;
-  mode?: Mode;
-  maxExecutions?: number;
-  timeBudgetMs?: number;
-  /** scheduling points per execution before it stops (a livelock, or the step limit) */
-  maxSteps?: number;
-  /** a thread that runs this long without a scheduling point is stopped as a hang */
-  hangTimeoutMs?: number;
-  seed?: number;
-  /** a replay string: run exactly that execution instead of exploring */
-  replay?: string;
-  /** the values __VERIFIER_nondet_*() can return (default [0, 1]) */
-  nondetDomain?: readonly number[];
-  /** condition waits may also return without a signal, as POSIX allows */
-  spuriousWakeups?: boolean;
-  /** drf mode: a data race fails the test ('error', default) or is only reported ('warn') */
-  races?: 'error' | 'warn';
-  /** a run stopped by its budget (maxExecutions, timeBudgetMs) fails instead of passing as partial */
-  requireComplete?: boolean;
+/** Options of a check (src/options.ts says what each means), and a progress callback. */
+export interface CheckOptions extends SchemaOptions {
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
 }
 
@@ -67,40 +49,7 @@ export interface CheckResult {
   cached: boolean;
 }
 
-export const defaults = {
-  maxBound: 2,
-  mode: 'drf' as Mode,
-  maxExecutions: Number.POSITIVE_INFINITY,
-  timeBudgetMs: Number.POSITIVE_INFINITY,
-  maxSteps: 50_000,
-  hangTimeoutMs: 5_000,
-  seed: 1,
-  nondetDomain: [0, 1] as readonly number[],
-};
-
 const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
-
-export class OptionError extends RangeError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OptionError';
-  }
-}
-
-function wholeNumber(name: string, value: number | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  if (value === Number.POSITIVE_INFINITY && fallback === Number.POSITIVE_INFINITY) return value;
-  if (!Number.isSafeInteger(value) || value < min || value > max)
-    throw new OptionError(`${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}, got ${value}`);
-  return value;
-}
-
-/** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
-const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
-
-/** more preemptions than any execution of a harness this size could have */
-const MAX_BOUND = 10_000;
-
 
 interface Settings {
   maxBound: number;
@@ -110,67 +59,54 @@ interface Settings {
   timeBudgetMs: number;
   maxSteps: number;
   hangTimeoutMs: number;
-  seed: number;
   flags: number;
   nondetDomain: Float64Array;
-  races: 'error' | 'warn';
+  races: ResolvedOptions['races'];
 }
 
-function raceHandling(races: CheckOptions['races']): 'error' | 'warn' {
-  if (races === undefined || races === 'error' || races === 'warn') return races ?? 'error';
-  throw new OptionError(`races must be 'error' or 'warn', got '${races}'`);
-}
-
-function nondetDomain(values: readonly number[]): Float64Array {
-  if (values.length === 0 || values.length > 256 || !values.every(Number.isSafeInteger))
-    throw new OptionError(`nondetDomain must be 1 to 256 integers, got [${values.join(', ')}]`);
-  return Float64Array.from(values);
-}
-
-export function resolveSettings(options: CheckOptions): Settings {
-  const mode = options.mode ?? defaults.mode;
-  if (mode !== 'drf' && mode !== 'sc') throw new OptionError(`mode must be 'drf' or 'sc', got '${mode}'`);
-  const strategy = options.strategy ?? defaultStrategy;
-  if (!strategyNames().includes(strategy))
-    throw new OptionError(`unknown strategy '${strategy}' (expected one of: ${strategyNames().join(', ')})`);
+function settingsOf(options: ResolvedOptions): Settings {
   return {
-    // Infinity: no preemption bound (optimal then verifies completely in one pass)
-    maxBound: options.maxBound === Number.POSITIVE_INFINITY ? options.maxBound : wholeNumber('maxBound', options.maxBound, defaults.maxBound, 0, MAX_BOUND),
-    strategy,
-    mode,
-    maxExecutions: wholeNumber('maxExecutions', options.maxExecutions, defaults.maxExecutions, 1),
-    timeBudgetMs: wholeNumber('timeBudgetMs', options.timeBudgetMs, defaults.timeBudgetMs, 1),
-    maxSteps: wholeNumber('maxSteps', options.maxSteps, defaults.maxSteps, 1, TRACE_CAPACITY),
-    hangTimeoutMs: wholeNumber('hangTimeoutMs', options.hangTimeoutMs, defaults.hangTimeoutMs, 1, MAX_HANG_TIMEOUT_MS),
-    seed: wholeNumber('seed', options.seed, defaults.seed),
+    ...options,
+    maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
+    timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
     flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
-    nondetDomain: nondetDomain(options.nondetDomain ?? defaults.nondetDomain),
-    races: raceHandling(options.races),
+    nondetDomain: Float64Array.from(options.nondetDomain),
   };
 }
 
-export async function checkAllInterleavings(file: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const settings = resolveSettings(options);
+/**
+ * Builds a C test file and explores every test in it (or replays one execution). The
+ * file's own `// weft:` comment supplies the options `given` leaves out.
+ */
+export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
+  const options = resolveOptions(withFileOptions(file, given));
+  const settings = settingsOf(options);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
+  const build = buildIdentity(built, options);
+  // a schedule recorded on other code may no longer fit: say so rather than blame the harness
+  const codeChanged = replay?.build !== undefined && replay.build !== build
+    ? `the code changed since this schedule was recorded (build ${replay.build}; now ${build})` : undefined;
   const tests = await withHarness(built.library, async (harness) => {
     harness.setHangTimeout(settings.hangTimeoutMs);
     const available = harness.tests();
     if (available.length === 0)
       throw new BuildError('no-tests', `${file}: no tests: define WEFT_TEST(name) { … } or a main() function`);
-    const wanted = replay ? [replay.test] : options.test === undefined ? undefined : [options.test].flat();
-    for (const name of wanted ?? [])
-      if (!available.some((test) => test.name === name))
-        throw new OptionError(`${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`);
+    const wanted = replay ? [replay.test] : options.test;
+    for (const name of wanted ?? []) {
+      if (available.some((test) => test.name === name)) continue;
+      const missing = `${file} has no test named '${name}' (it has: ${available.map((t) => t.name).join(', ')})`;
+      throw codeChanged ? new WeftError('replay-changed', `${codeChanged}: ${missing}`) : new OptionError(missing);
+    }
     const results: TestResult[] = [];
     // the compiler may emit the test descriptors in any order: run them in source order
     const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
     for (const [index, test] of inSourceOrder) {
       if (wanted && !wanted.includes(test.name)) continue;
       const run = replay
-        ? replayOne(harness, index, replay, { ...settings, mode: replay.mode })
-        : exploreOne(harness, index, test.name, settings, options.onProgress);
-      results.push(toTestResult(test.name, await run, built.library, replay ? replay.mode : settings.mode, settings));
+        ? replayOne(harness, index, replay, { ...settings, mode: replay.mode }, codeChanged)
+        : exploreOne(harness, index, test.name, settings, given.onProgress);
+      results.push(toTestResult(test.name, await run, { library: built.library, build }, replay ? replay.mode : settings.mode, settings));
     }
     return results;
   });
@@ -178,7 +114,7 @@ export async function checkAllInterleavings(file: string, options: CheckOptions 
 }
 
 type Run =
-  | (Exploration & { races?: FailingExecution[]; visible?: string[] })
+  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string })
   | { error: string; executions: number; elapsedMs: number };
 
 /** racy locations made scheduling points, at most, before giving up on more */
@@ -199,7 +135,7 @@ async function exploreOne(
   try {
     for (;;) {
       const strategy = createStrategy(settings.strategy, {
-        maxBound: settings.maxBound, seed: settings.seed, capacity: harness.trace().capacity,
+        maxBound: settings.maxBound, capacity: harness.trace().capacity,
         deadline: performance.now() + settings.timeBudgetMs,
       });
       const run = await drive(harness, strategy, {
@@ -214,8 +150,8 @@ async function exploreOne(
         const visibleNow = Float64Array.from(visible);
         run.failure = simplify(run.failure, {
           harness, test,
-          replay: (decisions) => harness.run(
-            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+          replay: (decisions, flags = 0) => harness.run(
+            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
             settings.nondetDomain, visibleNow,
           ),
         });
@@ -235,21 +171,26 @@ async function exploreOne(
   }
 }
 
-async function replayOne(harness: NativeHarness, test: number, replay: Replay, settings: Settings): Promise<Run> {
+async function replayOne(
+  harness: NativeHarness, test: number, replay: Replay, settings: Settings, codeChanged: string | undefined,
+): Promise<Run> {
   const { decisions } = replay;
   const bases = harness.result();
   const visible = Float64Array.from(replay.visible ?? [], (location) => absoluteLocation(location, bases));
   const started = performance.now();
+  // the access log too: the replayed counterexample reads as the explored one did (report/simplify.ts)
   const outcome = harness.run(
-    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | RunFlags.LOG_ACCESSES,
     settings.nondetDomain, visible,
   );
   const elapsedMs = performance.now() - started;
-  if (outcome === Outcome.DIVERGENCE)
-    return { error: `the replay does not fit this harness: ${harness.result().message}`, executions: 1, elapsedMs };
-  const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs };
+  if (outcome === Outcome.DIVERGENCE) {
+    const error = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
+    return { error, executions: 1, elapsedMs };
+  }
+  const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
-  const failure = copyFailure(harness, { steps: harness.trace().status[0]!, outcome });
+  const failure = { ...copyFailure(harness, { steps: harness.trace().status[0]!, outcome }), accesses: harness.accessLog() };
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
@@ -270,19 +211,20 @@ function guarantee(run: Exploration): string {
   }
 }
 
-function toTestResult(name: string, run: Run, library: string, mode: Mode, settings: Settings): TestResult {
+function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): TestResult {
+  const { library, build } = harness;
   const { strategy } = settings;
   if ('error' in run)
     return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
-  const races = (run.races ?? []).map((race, index) => describeBug(race, library, name, mode, visible.slice(0, index)));
-  const consequence = run.failure ? describeBug(run.failure, library, name, mode, visible) : undefined;
+  const races = (run.races ?? []).map((race, index) => describeBug(race, library, name, mode, visible.slice(0, index), build));
+  const consequence = run.failure ? describeBug(run.failure, library, name, mode, visible, build) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
     bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
-    guarantee: failing ? `data race found; then ${guarantee(run)}` : guarantee(run),
+    guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (failing) {

@@ -39,7 +39,7 @@ describe('the build cache', () => {
       buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') });
     } catch (error) {
       expect(error).toBeInstanceOf(BuildError);
-      expect((error as BuildError).kind).toBe('compile');
+      expect((error as BuildError).code).toBe('compile');
       expect((error as BuildError).location).toMatchObject({ line: 2 });
     }
   });

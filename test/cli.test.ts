@@ -1,6 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
-import { runCli } from './support/harness.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 
 describe('weft check', () => {
   it('prints a counterexample with a replay string and exits 1 on a bug', () => {
@@ -53,6 +55,36 @@ describe('weft replay', () => {
     expect(replayed.bug.steps).toEqual(check.tests[0].bug.steps);
   });
 
+  it('a replay string names the build it was recorded on; an old string without it still replays', () => {
+    const check = JSON.parse(runCli(['check', 'fixtures/lost_update.c', '--mode', 'sc', '--json']).stdout);
+    const schedule: string = check.tests[0].bug.schedule;
+    expect(schedule).toMatch(/^weft1:lost_update:sc:[\d*.]+:[0-9a-f]{8}$/);
+    const withoutBuild = schedule.replace(/:[0-9a-f]{8}$/, '');
+    const replay = runCli(['replay', 'fixtures/lost_update.c', '--schedule', withoutBuild, '--json']);
+    expect(replay.status).toBe(1);
+    expect(JSON.parse(replay.stdout).tests[0].bug).toMatchObject({ kind: 'assertion', schedule });
+  });
+
+  it('replaying after the code changed says so, instead of blaming the harness', () => {
+    const file = writeHarness(readFileSync(fixture('lost_update.c'), 'utf8'), 'lost_update.c');
+    const schedule: string = JSON.parse(runCli(['check', file, '--mode', 'sc', '--json']).stdout).tests[0].bug.schedule;
+    // the thread no longer touches counter: the recorded schedule cannot be followed
+    writeFileSync(file, readFileSync(file, 'utf8').replace('  counter++;', '  (void)0;'));
+    const changed = runCli(['replay', file, '--schedule', schedule]);
+    expect(changed.status).toBe(2);
+    expect(changed.stdout).toMatch(/the code changed since this schedule was recorded \(build [0-9a-f]{8}; now [0-9a-f]{8}\): it no longer fits/);
+    expect(changed.stdout).not.toContain('nondeterministic');
+    // without a build identity weft cannot tell: the old message
+    const old = runCli(['replay', file, '--schedule', schedule.replace(/:[0-9a-f]{8}$/, '')]);
+    expect(old.status).toBe(2);
+    expect(old.stdout).toContain('the replay does not fit this harness');
+    // a change the schedule still fits replays, and says the code changed
+    writeFileSync(file, readFileSync(fixture('lost_update.c'), 'utf8').replace('static int counter;', 'static int counter; /* edited */'));
+    const comment = runCli(['replay', file, '--schedule', schedule, '--json']);
+    expect(comment.status).toBe(1);
+    expect(JSON.parse(comment.stdout).tests[0].guarantee).toContain('the code changed since this schedule was recorded');
+  });
+
   it('rejects a malformed replay string with exit 2', () => {
     const run = runCli(['replay', 'fixtures/lost_update.c', '--schedule', 'nonsense']);
     expect(run.status).toBe(2);
@@ -66,8 +98,9 @@ describe('bad input: exit 2 and one clear message', () => {
     ['a compile error', ['check', 'fixtures/core/compile_error.c'], "weft: fixtures/core/compile_error.c:5:11: error: 'undeclared_variable' undeclared (first use in this function)"],
     ['an unsupported symbol', ['check', 'fixtures/core/uses_fork.c'], "weft: fixtures/core/uses_fork.c:6: 'fork' is not supported by weft: processes cannot run under weft's scheduler"],
     ['an unknown option', ['check', 'fixtures/lost_update.c', '--frobnicate'], "weft: unknown option '--frobnicate'"],
-    ['a bad number', ['check', 'fixtures/lost_update.c', '--max-bound', 'two'], "weft: --max-bound needs a whole number below 2^53, got 'two'"],
-    ['an unknown strategy', ['check', 'fixtures/lost_update.c', '--strategy', 'magic'], "weft: unknown strategy 'magic'"],
+    ['a bad number', ['check', 'fixtures/lost_update.c', '--max-bound', 'two'], "weft: --max-bound needs a whole number from 0 to 10,000 or unbounded, got 'two'"],
+    ['an unknown strategy', ['check', 'fixtures/lost_update.c', '--strategy', 'magic'], "weft: --strategy must be one of bpor, dfs, hbcache, optimal; got 'magic'"],
+    ['a check-only option given to replay', ['replay', 'fixtures/lost_update.c', '--schedule', 'weft1:lost_update:drf:0', '--strategy', 'dfs'], 'weft: --strategy does not apply to weft replay'],
     ['an unknown test', ['check', 'fixtures/lost_update.c', '--test', 'nope'], "weft: fixtures/lost_update.c has no test named 'nope' (it has: lost_update)"],
     ['no file', ['check'], 'weft: weft check: no C file given'],
     ['an unknown command', ['frob'], "weft: unknown command 'frob'"],

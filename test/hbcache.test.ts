@@ -8,7 +8,7 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/build/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
-import type { ExecutionView, Strategy } from '../src/explore/strategy.js';
+import { type Strategy, liveView } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
 import { exploreAll, happensBeforeClass } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
@@ -51,7 +51,7 @@ describe('executions thousands of steps long (2 threads x 1,200 locked increment
     expect(test.error).toBeUndefined();
     expect(test.status).toBe('pass');
     expect(test.guarantee).toContain('all executions with ≤ 0 preemptions explored');
-    const dfs = await classesOf(long, cflags, 0, (capacity) => new DfsStrategy({ maxBound: 0, seed: 1, capacity }));
+    const dfs = await classesOf(long, cflags, 0, (capacity) => new DfsStrategy({ maxBound: 0, capacity }));
     expect(test.executions).toBe(new Set(dfs).size);
   });
 
@@ -93,10 +93,7 @@ async function classesOf(file: string, cflags: string, maxBound: number, makeStr
   try {
     const trace = harness.trace();
     const strategy = makeStrategy(trace.capacity);
-    const view: ExecutionView = {
-      steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-      enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
-    };
+    const view = liveView(trace);
     const classes: string[] = [];
     for (let bound = 0; bound <= maxBound && strategy.beginBound(bound); bound++) {
       for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
@@ -122,7 +119,7 @@ describe('memory caps: past them hbcache recomputes, and still sees every class'
   const cflags = '-DTHREADS=3 -DINCREMENTS=2';
   const roomy = { queueCap: 1 << 22, closedSlotsLog2: 22 };
   const classesWithLimits = (file: string, cflags: string, maxBound: number, limits: HbCacheLimits) =>
-    classesOf(file, cflags, maxBound, (capacity) => new HbCacheStrategy({ maxBound, seed: 1, capacity }, limits));
+    classesOf(file, cflags, maxBound, (capacity) => new HbCacheStrategy({ maxBound, capacity }, limits));
 
   it('no kept step fits (every bound walks again from the root): the same classes, each once, at bounds 0-3', async () => {
     for (let maxBound = 0; maxBound <= 3; maxBound++) {

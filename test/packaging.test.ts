@@ -3,13 +3,13 @@
 // Node process, and its Vitest plugin run with the README's config as written.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { packageRoot } from '../src/paths.js';
 import { fixture } from './support/harness.js';
-import { createProject, installPackedWeft, testsInReport, withJsonReport } from './support/vitest-project.js';
+import { createProject, installPackedWeft, npm, testsInReport, withJsonReport } from './support/vitest-project.js';
 
 /** The first ```ts block of the README's "With Vitest" section: the config users copy. */
 function readmeConfig(): { file: string; text: string } {
@@ -26,6 +26,27 @@ describe('the packed package', () => {
   beforeAll(() => {
     project = installPackedWeft();
   }, 300_000);
+
+  it('ships every file a stack trace can point to: no source map naming a file left out', () => {
+    const packed = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], packageRoot);
+    expect(packed.status, packed.output).toBe(0);
+    const files = new Set((JSON.parse(packed.output.slice(packed.output.indexOf('['))) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
+    expect(files.has('dist/src/check.js')).toBe(true);
+    const missing: string[] = [];
+    for (const file of files) {
+      if (!file.endsWith('.js')) continue;
+      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(packageRoot, file), 'utf8'))?.[1];
+      if (map === undefined) continue;
+      const mapFile = normalize(join(dirname(file), map));
+      if (!files.has(mapFile)) {
+        missing.push(`${file} -> ${mapFile}`);
+        continue;
+      }
+      const { sources } = JSON.parse(readFileSync(join(packageRoot, mapFile), 'utf8')) as { sources: string[] };
+      for (const source of sources) if (!files.has(normalize(join(dirname(mapFile), source)))) missing.push(`${mapFile} -> ${source}`);
+    }
+    expect(missing).toEqual([]);
+  });
 
   it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
     // plain Node: the API and the plugin

@@ -20,6 +20,19 @@ describe('returning from main (or exit()) with threads still running', () => {
   });
 });
 
+describe('threads the end of the execution leaves behind', () => {
+  it.each(['dfs', 'optimal', 'hbcache'])('%s: main returning with two unjoined threads gives 4 x 4 classes (each thread stopped after any of its steps)', async (strategy) => {
+    const test = await check('soundness/unstarted_threads.c', strategy, { maxBound: 10 });
+    if (strategy === 'dfs') expect(test).toMatchObject({ status: 'pass', complete: true });
+    else expect(test).toMatchObject({ status: 'pass', executions: 16, complete: true });
+  });
+
+  it.each(strategies)('%s: a waiter the only signal did not wake is found waiting forever, with no preemption', async (strategy) => {
+    const test = await check('soundness/one_signal_two_waiters.c', strategy, { mode: 'sc', maxBound: 0 });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'deadlock', preemptions: 0 } });
+  });
+});
+
 describe('compare-exchange: a failed CAS only reads where it ran, but may win elsewhere', () => {
   it.each([3, 4, 5])('optimal: %i threads each CAS-ing one word from 0 to their id give exactly that many classes', async (threads) => {
     const test = await check('soundness/cas_owner.c', 'optimal', { cflags: `-DTHREADS=${threads}` });

@@ -102,7 +102,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const run = project.run();
     expect(run.status).toBe(1);
     expect(run.output).toContain('FAIL  options.test.c > build');
-    expect(run.output).toContain("weft option maxBound needs a whole number, got 'two'");
+    expect(run.output).toContain("options.test.c:2: maxBound needs a whole number from 0 to 10,000 or unbounded, got 'two'");
     expect(run.output).toContain('❯ options.test.c:2:1');
   });
 

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 6
+#define WEFT_ABI_VERSION 8
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -17,6 +17,19 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
 /* run option flags */
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
+#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
+#define WEFT_ACCESS_LOG_SIZE 256u
+
+/* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
+struct weft_logged_access {
+  double address;
+  uint64_t bits;   /* the value read or written */
+  uint32_t step;   /* the step after which it ran, in its thread */
+  uint32_t pc;     /* code offset of the access */
+  uint8_t thread;
+  uint8_t size;
+  uint8_t write;
+};
 
 struct weft_run_options {
   uint32_t max_steps;
@@ -39,9 +52,14 @@ struct weft_trace {
   uint8_t *op;       /* enum weft_op */
   double *object;    /* address, or thread id for create/join, or n for CHOOSE */
   double *value;     /* value read/written/returned; the decision for CHOOSE */
+  uint64_t *bits;    /* the same value's exact bits (value is exact only up to 2^53) */
+  uint8_t *size;     /* bytes of memory the value was read from or written to; 0: not memory */
   uint32_t *enabled; /* bit i set: thread i could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
 };
+
+/* a thread's state, as weft_result.thread_state reports it at the end of an execution */
+#define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED)
 
 /* Scalar facts about the last execution; fixed layout, read by the binding. */
 struct weft_result {
@@ -63,6 +81,7 @@ struct weft_result {
   uint32_t race_pc;
   uint32_t race_write;
   uint32_t race_earlier_write;
+  int32_t race_step; /* the step after which the earlier access ran (in its thread); -1: before its first */
   /* a memory bug: the heap block involved, and where it was allocated and freed */
   double block_address;
   double block_size;
@@ -74,6 +93,7 @@ struct weft_result {
   uint8_t thread_state[WEFT_MAX_THREADS];
   uint8_t pending_op[WEFT_MAX_THREADS];
   double pending_object[WEFT_MAX_THREADS];
+  double pending_value[WEFT_MAX_THREADS]; /* its argument, as a step records it */
   uint32_t pending_pc[WEFT_MAX_THREADS];
   /* the execution's own stdout/stderr, in order */
   uint32_t output_length;
@@ -97,6 +117,13 @@ struct weft_runtime_api {
    * steps stopped for `timeout_ms`: ends it as a hang when the thread is in harness code
    * (never returns then); returns 0 when it is elsewhere (in libc, say: asked again later). */
   int (*on_hang)(int signal, void *context, uint32_t timeout_ms);
+  /* After an execution: its heap blocks as (address, size, allocation code offset)
+   * triples, at most `max`; returns how many there are. */
+  uint32_t (*heap_blocks)(double *out, uint32_t max);
+  /* drf runs with WEFT_RUN_LOG_ACCESSES: the last plain accesses, a ring of
+   * WEFT_ACCESS_LOG_SIZE entries; *access_count of them were logged in all */
+  const struct weft_logged_access *access_log;
+  const uint32_t *access_count;
   const uint32_t *steps; /* the running execution's step count, read by the watchdog */
   struct weft_trace *trace;
   struct weft_result *result;

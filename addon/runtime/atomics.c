@@ -10,7 +10,7 @@
   sched_point(WEFT_OP_ATOMIC_LOAD, (uintptr_t)a, 0, pc);                   \
   heap_check_atomic((uintptr_t)a, sizeof(type), pc);                       \
   type v = *a;                                                             \
-  sched_record_value((uint64_t)(int64_t)v);                                \
+  sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
   sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
   return v;
@@ -22,7 +22,7 @@
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
-    sched_record_value((uint64_t)(int64_t)old);                                            \
+    sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
     race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
     return old;                                                                            \
@@ -36,6 +36,7 @@
   WEFT_HIDDEN void __tsan_atomic##bits##_store(volatile type *a, type v, int mo) {                 \
     uintptr_t pc = WEFT_CALLER_PC();                                                               \
     sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                     \
+    sched_record_value((uint64_t)(int64_t)v, sizeof(type));                                        \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
     race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
@@ -53,7 +54,7 @@
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     type old = *a;                                                                                 \
-    sched_record_value((uint64_t)(int64_t)old);                                                    \
+    sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \
     if (old == expected) {                                                                         \
       *a = v;                                                                                      \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \

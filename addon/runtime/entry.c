@@ -57,17 +57,20 @@ static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
 }
 
 static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_t error_size) {
-  size_t per_step = sizeof(uint8_t) * 2 + sizeof(double) * 2 + sizeof(uint32_t) * 2;
+  size_t per_step = sizeof(uint8_t) * 3 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * 3;
   char *memory = map_or_report(per_step * capacity + 64, "the trace", error, error_size);
   if (!memory) return -1;
   struct weft_trace *trace = &r->trace;
   trace->capacity = capacity;
   trace->object = (double *)memory;
   trace->value = trace->object + capacity;
-  trace->enabled = (uint32_t *)(trace->value + capacity);
+  trace->bits = (uint64_t *)(trace->value + capacity);
+  trace->enabled = (uint32_t *)(trace->bits + capacity);
   trace->pc = trace->enabled + capacity;
-  trace->thread = (uint8_t *)(trace->pc + capacity);
+  r->step_clock = trace->pc + capacity;
+  trace->thread = (uint8_t *)(r->step_clock + capacity);
   trace->op = trace->thread + capacity;
+  trace->size = trace->op + capacity;
   return 0;
 }
 
@@ -102,6 +105,9 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.run = sched_run;
   r->api.on_fault = faults_handle;
   r->api.on_hang = faults_hang;
+  r->api.heap_blocks = heap_blocks;
+  r->api.access_log = r->access_log;
+  r->api.access_count = &r->access_count;
   r->api.steps = &r->step;
   r->api.trace = &r->trace;
   r->api.result = &r->result;

@@ -103,6 +103,28 @@ void heap_describe(uintptr_t address) {
   if (block) report_block(block, block + 1);
 }
 
+/* Every block of the last execution, in address order, as (address, size, allocation
+ * code offset) triples into `out`; returns how many blocks there are (more than `max`:
+ * only the first `max` were written). Headers sit right before their blocks and hold a
+ * non-zero allocation offset; the gaps that larger alignments leave are zeros. */
+uint32_t heap_blocks(double *out, uint32_t max) {
+  const struct runtime *r = weft_rt;
+  uint32_t count = 0;
+  for (uintptr_t at = (uintptr_t)r->heap_base; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
+    const struct block *header = (const struct block *)at;
+    if (header->alloc_pc == 0) continue;
+    if (count < max) {
+      out[3 * count] = (double)(at + sizeof(struct block));
+      out[3 * count + 1] = (double)header->size;
+      out[3 * count + 2] = (double)header->alloc_pc;
+    }
+    count++;
+    at = (at + sizeof(struct block) + header->size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1);
+    at -= ALIGNMENT; /* the loop's step lands on the next header */
+  }
+  return count;
+}
+
 /* Every access to the arena (drf and sc modes): inside a live block, or a memory bug. */
 void heap_check(uintptr_t address, uint32_t size, uintptr_t pc) {
   const struct runtime *r = weft_rt;
@@ -146,7 +168,7 @@ static void free_block(void *pointer, uintptr_t pc) {
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
   }
   /* freeing writes the whole block: a use by another thread not ordered with it races */
-  if (weft_rt->access_mode == ACCESSES_CHECKED) race_check(1, address, (uint32_t)header->size, pc);
+  if (weft_rt->access_mode == ACCESSES_CHECKED || weft_rt->access_mode == ACCESSES_LOGGED) race_check(1, address, (uint32_t)header->size, pc);
   release(header, pointer, pc);
 }
 

@@ -27,7 +27,7 @@ static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   sched_point(WEFT_OP_PLAIN_READ, address, size, pc);
   uint64_t value = 0;
   memcpy(&value, (const void *)address, size > 8 ? 8 : size);
-  sched_record_value(value);
+  sched_record_value(value, (uint8_t)(size > 8 ? 8 : size));
   sched_note_read(address, value, pc);
 }
 
@@ -51,6 +51,31 @@ static inline int in_arena(const struct runtime *r, uintptr_t address) {
   return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base);
 }
 
+/* A counterexample's replay keeps the last plain accesses with their values. A write's
+ * value is in memory only once the store ran: it is read at the thread's next hook. */
+void access_log_complete(struct runtime *r) {
+  struct weft_logged_access *entry = &r->access_log[(r->access_unwritten - 1) % WEFT_ACCESS_LOG_SIZE];
+  entry->bits = 0;
+  memcpy(&entry->bits, (const void *)(uintptr_t)entry->address, entry->size);
+  r->access_unwritten = 0;
+}
+
+static void log_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+  /* only globals and the heap: memory the log may read back whatever the harness does */
+  if (size > 8 || !shadow_cell_of(address)) return;
+  struct weft_logged_access *entry = &r->access_log[r->access_count % WEFT_ACCESS_LOG_SIZE];
+  entry->address = (double)address;
+  entry->bits = 0;
+  if (!write) memcpy(&entry->bits, (const void *)address, size);
+  entry->step = current_thread()->event;
+  entry->pc = (uint32_t)(pc - r->library_base);
+  entry->thread = (uint8_t)r->current;
+  entry->size = (uint8_t)size;
+  entry->write = (uint8_t)write;
+  r->access_count++;
+  if (write) r->access_unwritten = r->access_count;
+}
+
 /* The heap is checked after any scheduling point of the access: another thread may
  * free the block while this one waits there. */
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
@@ -60,13 +85,15 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
   uint32_t mode = r->access_mode;
   if (mode == ACCESSES_IGNORED) return;
   globals_check(r, address, size, write, pc);
-  if (WEFT_LIKELY(mode == ACCESSES_CHECKED)) {
+  int logged = 0;
+  if (WEFT_LIKELY(mode == ACCESSES_CHECKED) || mode == ACCESSES_LOGGED) {
     if (WEFT_UNLIKELY(r->visible_count) && race_visible(address)) {
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
       weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
       race_check(write, address, size, pc);
+      logged = mode == ACCESSES_LOGGED;
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
     }
   } else if (shared_address(r, address)) {
@@ -74,6 +101,11 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
     else read_step(address, size, pc);
   }
   if (in_arena(r, address)) heap_check(address, size, pc);
+  /* once every check passed: an access that fails the execution never runs */
+  if (WEFT_UNLIKELY(logged)) {
+    if (r->access_unwritten) access_log_complete(r);
+    log_access(r, write, address, size, pc);
+  }
 }
 
 #define ACCESS_HOOKS(size)                                                                                    \

@@ -60,7 +60,7 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
-    sched_record_value(0);
+    sched_record_value(0, 0);
     return ETIMEDOUT;
   }
   return acquire(m);
@@ -86,7 +86,7 @@ WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
   int owner = m->__data.__owner;
   int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m)
                                                                                         : EBUSY;
-  sched_record_value(result == 0);
+  sched_record_value(result == 0, 0);
   return result;
 }
 

@@ -178,9 +178,18 @@ int race_visible(uintptr_t address) {
   return 0;
 }
 
+/* The step after which an access of epoch `e` ran: its thread's last step that started an
+ * epoch not above it (every step starts one: scheduler.c), or -1. */
+static int32_t step_of_epoch(const struct runtime *r, uint32_t e) {
+  for (uint32_t step = r->step; step-- > 0;)
+    if (r->trace.thread[step] == epoch_thread(e) && r->step_clock[step] <= epoch_clock(e)) return (int32_t)step;
+  return -1;
+}
+
 static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, int earlier_write) {
   struct runtime *r = weft_rt;
   struct weft_result *result = &r->result;
+  result->race_step = step_of_epoch(r, earlier);
   result->race_address = (double)address;
   result->race_thread = (int32_t)epoch_thread(earlier);
   result->race_pc = earlier_pc;

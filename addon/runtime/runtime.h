@@ -33,7 +33,9 @@
  * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
 #define WEFT_OBJECT_STATE(type, object) ((type *)(void *)(object))
 
-enum thread_state { THREAD_UNUSED = 0, THREAD_RUNNABLE = 1, THREAD_FINISHED = 2 };
+#define THREAD_STATE_ENUM(name) THREAD_##name,
+enum thread_state { WEFT_THREAD_STATES(THREAD_STATE_ENUM) };
+#undef THREAD_STATE_ENUM
 
 struct pending {
   uint8_t op;
@@ -171,12 +173,21 @@ struct runtime {
   unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
 
   struct weft_trace trace;
+  struct weft_logged_access access_log[WEFT_ACCESS_LOG_SIZE];
+  uint32_t access_count;
+  uint32_t access_unwritten; /* 1 + the log entry of a write whose value is not in memory yet */
+  uint32_t *step_clock; /* per step: its thread's own clock after it (race.c places a racing access) */
   struct weft_result result;
   struct weft_runtime_api api;
 };
 
 extern struct runtime *weft_rt WEFT_HIDDEN; /* read-only: set through runtime_set (entry.c) */
-enum access_mode { ACCESSES_IGNORED = 0, ACCESSES_CHECKED = 1 /* drf: race detection */, ACCESSES_VISIBLE = 2 /* sc */ };
+enum access_mode {
+  ACCESSES_IGNORED = 0,
+  ACCESSES_CHECKED = 1, /* drf: race detection */
+  ACCESSES_VISIBLE = 2, /* sc */
+  ACCESSES_LOGGED = 3   /* drf, and each access kept in the access log (a counterexample's replay) */
+};
 
 /* fiber.c */
 WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
@@ -185,10 +196,11 @@ WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
 
 /* scheduler.c */
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
-WEFT_HIDDEN void sched_record_value(uint64_t value);
+WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
+WEFT_HIDDEN void access_log_complete(struct runtime *r);
 
 /* spin.c */
 WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc);
@@ -279,6 +291,7 @@ WEFT_HIDDEN int heap_contains(uintptr_t address);
 WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
+WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
 
 /* globals.c */
 WEFT_HIDDEN int globals_open(const char *library_path, char *error, uint32_t error_size);

@@ -50,12 +50,12 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_current();
   sched_point(write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ, (uintptr_t)rwlock, attempt, pc);
   if (!available(l, write)) {
-    sched_record_value(0);
+    sched_record_value(0, 0);
     return attempt & WEFT_ATTEMPT_TIMED ? ETIMEDOUT : EBUSY;
   }
   if (write) l->writer = self;
   else l->readers++;
-  sched_record_value(1);
+  sched_record_value(1, 0);
   return 0;
 }
 

@@ -67,8 +67,13 @@ static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double o
   r->trace.op[step] = op;
   r->trace.object[step] = object;
   r->trace.value[step] = value;
+  r->trace.bits[step] = (uint64_t)(int64_t)value;
+  r->trace.size[step] = 0;
   r->trace.enabled[step] = enabled;
   r->trace.pc[step] = pc ? (uint32_t)(pc - r->library_base) : 0;
+  /* every step starts a new epoch of its thread, so that race.c can tell after which
+   * step an access ran (extra increments order nothing: happens-before is unchanged) */
+  r->step_clock[step] = ++r->clocks[thread].at[thread];
 }
 
 static void switch_to(struct runtime *r, uint32_t next) {
@@ -84,6 +89,8 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
   uint64_t value = 0;
   memcpy(&value, (const void *)t->unrecorded_write, t->unrecorded_size);
   r->trace.value[t->event] = (double)(int64_t)value;
+  r->trace.bits[t->event] = value;
+  r->trace.size[t->event] = t->unrecorded_size;
   t->unrecorded_write = 0;
 }
 
@@ -92,6 +99,7 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
 static void decide(struct runtime *r) {
   struct thread *current = &r->threads[r->current];
   if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
+  if (WEFT_UNLIKELY(r->access_unwritten)) access_log_complete(r);
   if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
   /* the current thread ran the last decided step (steps since are its weft_choose values) */
   if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
@@ -155,9 +163,13 @@ void sched_after_finish(void) {
   __builtin_unreachable(); /* a finished thread is never chosen again */
 }
 
-void sched_record_value(uint64_t value) {
+void sched_record_value(uint64_t value, uint8_t size) {
   struct runtime *r = weft_rt;
-  if (WEFT_LIKELY(r && r->in_execution)) r->trace.value[current_thread()->event] = (double)(int64_t)value;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  uint32_t step = current_thread()->event;
+  r->trace.value[step] = (double)(int64_t)value;
+  r->trace.bits[step] = value;
+  r->trace.size[step] = size;
 }
 
 void sched_record_op(uint8_t op) {
@@ -205,6 +217,7 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
     result->thread_state[i] = live ? t->state : THREAD_UNUSED;
     result->pending_op[i] = live ? t->pending.op : 0;
     result->pending_object[i] = live ? (double)t->pending.object : 0;
+    result->pending_value[i] = live ? (double)(int64_t)t->pending.argument : 0;
     result->pending_pc[i] = live && t->pending.pc ? (uint32_t)(t->pending.pc - r->library_base) : 0;
   }
 }
@@ -213,6 +226,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   struct runtime *r = weft_rt;
   struct thread *t = &r->threads[r->current];
   if (t->unrecorded_write) finish_write_record(r, t);
+  if (r->access_unwritten) access_log_complete(r);
   collect_result(r, outcome, pc);
   r->in_execution = 0;
   r->access_mode = ACCESSES_IGNORED;
@@ -242,6 +256,7 @@ static void reset_result(struct weft_result *result) {
   result->file[0] = 0;
   result->race_address = 0;
   result->race_pc = 0;
+  result->race_step = -1;
   result->block_address = 0;
   result->block_size = 0;
   result->alloc_pc = 0;
@@ -280,7 +295,10 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->faulted = 0;
   struct thread *main_thread = thread_spawn(NULL, NULL, 0);
   r->quiet_accesses = 0;
-  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE : ACCESSES_CHECKED;
+  r->access_count = 0;
+  r->access_unwritten = 0;
+  r->access_mode = options->mode == WEFT_MODE_SC ? ACCESSES_VISIBLE
+                   : options->flags & WEFT_RUN_LOG_ACCESSES ? ACCESSES_LOGGED : ACCESSES_CHECKED;
   r->in_execution = 1;
   fiber_switch(&r->scheduler_stack_pointer, main_thread->stack_pointer);
   if (r->faulted) {

@@ -31,7 +31,7 @@ WEFT_HIDDEN int weft_sem_destroy(sem_t *sem) {
 
 static int take(sem_t *sem, int error) {
   struct sem_state *s = state_of(sem);
-  sched_record_value(s->value);
+  sched_record_value(s->value, 0);
   if (s->value == 0) {
     errno = error;
     return -1;
@@ -60,7 +60,7 @@ WEFT_HIDDEN int weft_sem_trywait(sem_t *sem) {
 
 WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
   sched_point(WEFT_OP_SEM_POST, (uintptr_t)sem, 0, WEFT_CALLER_PC());
-  sched_record_value(state_of(sem)->value);
+  sched_record_value(state_of(sem)->value, 0);
   state_of(sem)->value++;
   return 0;
 }
@@ -68,6 +68,6 @@ WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
 WEFT_HIDDEN int weft_sem_getvalue(sem_t *sem, int *value) {
   sched_point(WEFT_OP_SEM_GETVALUE, (uintptr_t)sem, 0, WEFT_CALLER_PC());
   *value = (int)state_of(sem)->value;
-  sched_record_value((uint64_t)*value);
+  sched_record_value((uint64_t)*value, 0);
   return 0;
 }

@@ -23,11 +23,11 @@ static int take(pthread_spinlock_t *lock, uint32_t attempt, uintptr_t pc) {
   if (*lock == self && !attempt) execution_fail(WEFT_OUTCOME_DEADLOCK, pc, "thread %u locks a spinlock it already holds", weft_rt->current);
   sched_point(WEFT_OP_SPIN_LOCK, (uintptr_t)lock, attempt, pc);
   if (*lock != 0) {
-    sched_record_value(0);
+    sched_record_value(0, 0);
     return EBUSY;
   }
   *lock = self;
-  sched_record_value(1);
+  sched_record_value(1, 0);
   return 0;
 }
 

@@ -73,7 +73,7 @@ int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*s
   child->returns_int = (uint8_t)returns_int;
   uint32_t id = (uint32_t)(child - r->threads);
   race_on_create(r->current, id);
-  sched_record_value(id);
+  sched_record_value(id, 0);
   *handle = (pthread_t)id + 1;
   return 0;
 }

@@ -44,6 +44,9 @@ const BUILD_FORMAT = '4-constructors';
  */
 const HARNESS_FLAGS = [
   '-fsanitize=thread', '-O1', '-g', '-fPIC', '-fno-omit-frame-pointer', '-Wall',
+  // binutils' addr2line (2.40) reads gcc 12's DWARF 5 line tables wrong for code in an
+  // #included .c file (it names the including file); DWARF 4 tables it reads right
+  '-gdwarf-4',
   // every frame touches its pages in order: a large frame or alloca meets the guard below
   // its thread's stack instead of jumping it into the next stack or the heap
   '-fstack-clash-protection',
@@ -209,6 +212,26 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** by library: its name hashes everything the build read, so its identity never changes */
+const identities = new Map<string, string>();
+
+/**
+ * Names the code a harness runs, wherever it is built from: the content of every file
+ * the build read, the flags, the compiler and weft's runtime — not paths or the working
+ * directory, so that a replay string recorded by Vitest replays from the CLI. Eight hex
+ * digits: enough to tell a changed build from the recorded one.
+ */
+export function buildIdentity(built: BuiltHarness, options: BuildOptions): string {
+  let identity = identities.get(built.library);
+  if (identity === undefined) {
+    const contents = built.dependencies.map((path) => hashFile(path) ?? '').sort();
+    identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), runSteps(compilerVersion()), runtimeHash(), ...contents)
+      .slice(0, 8);
+    identities.set(built.library, identity);
+  }
+  return identity;
 }
 
 function readDependencies(entry: string): string[] {

@@ -1,5 +1,6 @@
 // Why a harness could not be built. Every build failure is one of these: one clear
 // message, and the source location when there is one.
+import { WeftError, type WeftErrorCode } from '../errors.js';
 
 export interface SourceLocation {
   file: string;
@@ -7,17 +8,17 @@ export interface SourceLocation {
   column?: number;
 }
 
-export type BuildErrorKind = 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain' | 'cache';
+export type BuildErrorCode = Extract<WeftErrorCode, 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain' | 'cache'>;
 
-export class BuildError extends Error {
+export class BuildError extends WeftError {
   constructor(
-    readonly kind: BuildErrorKind,
+    code: BuildErrorCode,
     message: string,
     readonly location?: SourceLocation,
     /** the compiler's own output, when it has more to say */
     readonly details?: string,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'BuildError';
   }
 }

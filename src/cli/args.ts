@@ -1,98 +1,139 @@
-// Command-line parsing for `weft check` and `weft replay` (DESIGN.md 4.1). Any mistake
-// is a UsageError: one message, exit status 2.
-import type { CheckOptions, Mode } from '../check.js';
+// Command-line parsing for `weft check` and `weft replay` (DESIGN.md 4.1), and their help
+// text, both from the options schema (src/options.ts). Any mistake is an OptionError
+// with code 'usage': one message, exit status 2.
+import type { CheckOptions } from '../check.js';
+import { OptionError } from '../errors.js';
+import {
+  type OptionName, commandOptions, defaultText, fileOptionNames, flagSynopsis, isSwitch, optionOfFlag, optionSpec,
+} from '../options.js';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+type CommandName = 'check' | 'replay';
 
 export interface Command {
-  command: 'check' | 'replay' | 'help' | 'version';
+  command: CommandName | 'help' | 'version';
+  /** help: the command it is about, if any */
+  topic?: CommandName;
   files: string[];
   json: boolean;
   options: CheckOptions;
 }
 
-export const usage = `usage:
-  weft check FILE.c... [--test NAME]... [--max-bound N|unbounded] [--strategy NAME] [--mode drf|sc]
-                       [--max-executions N] [--time-budget-ms N] [--max-steps N] [--seed N]
-                       [--hang-timeout-ms N]
-                       [--json] [--cflags "..."] [-I DIR]... [--source FILE.c]...
-                       [--nondet-domain 0,1,...] [--spurious-wakeups] [--require-complete]
-  weft replay FILE.c --schedule weft1:... [--json] [--cflags "..."] [-I DIR]...
+const usageError = (message: string) => new OptionError(message, 'usage');
 
-exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete),
-1 a bug was found, 2 the input could not be used`;
-
-const numberFlags: Record<string, keyof CheckOptions> = {
-  '--max-bound': 'maxBound',
-  '--max-executions': 'maxExecutions',
-  '--time-budget-ms': 'timeBudgetMs',
-  '--max-steps': 'maxSteps',
-  '--hang-timeout-ms': 'hangTimeoutMs',
-  '--seed': 'seed',
+/** What each command does and takes besides options. */
+const commands: Record<CommandName, { synopsis: string; summary: string }> = {
+  check: {
+    synopsis: 'weft check FILE.c...',
+    summary: 'Explores the interleavings of every test in each C file.',
+  },
+  replay: {
+    synopsis: 'weft replay FILE.c --schedule weft1:...',
+    summary: 'Runs exactly the execution a replay string names (printed with every counterexample).',
+  },
 };
+
+const JSON_FLAG = { flag: '--json', meaning: 'print one JSON object on stdout' };
+const EXIT_STATUS = 'exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete), 1 a bug was found, 2 the input could not be used';
+const FILE_COMMENT = 'Options also come from a `// weft: key=value ...` comment among the first 20 lines of a C file, keys: ' +
+  `${fileOptionNames().join(', ')}; flags given here win over it.`;
+
+/** Lines no wider than this */
+const WIDTH = 100;
+
+/** The command's synopsis with every flag it takes, wrapped (the README's CLI section shows these). */
+export function synopsis(command: CommandName): string {
+  const flags = commandOptions(command)
+    .filter((name) => name !== 'replay') // --schedule is part of weft replay's own synopsis
+    .map((name) => `[${flagSynopsis(name)}]${optionSpec(name).cli?.repeat ? '...' : ''}`);
+  const lead = commands[command].synopsis;
+  // continuation lines start under the first argument
+  const indent = ' '.repeat(lead.indexOf(' ', 'weft '.length) + 1);
+  return wrap([lead, ...flags, `[${JSON_FLAG.flag}]`], WIDTH - indent.length).join(`\n${indent}`);
+}
+
+export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n\n` +
+  `weft check --help, weft replay --help: what each option means\n${EXIT_STATUS}`;
+
+/** `weft check --help`: every flag, what it means, its default. */
+export function commandHelp(command: CommandName): string {
+  const rows: [string, string][] = commandOptions(command).map((name) => [flagSynopsis(name), meaning(name)]);
+  rows.push([JSON_FLAG.flag, JSON_FLAG.meaning]);
+  const width = Math.min(28, Math.max(...rows.map(([flag]) => flag.length)) + 2);
+  const body = rows.map(([flag, text]) => {
+    const lead = flag.length + 2 > width ? `  ${flag}\n${' '.repeat(width + 2)}` : `  ${flag.padEnd(width)}`;
+    return lead + wrap(text.split(' '), WIDTH - width - 2).join(`\n${' '.repeat(width + 2)}`);
+  });
+  return `usage:\n${indentLines(synopsis(command), 2)}\n\n${commands[command].summary}\n${wrap(FILE_COMMENT.split(' '), WIDTH).join('\n')}\n\noptions:\n${body.join('\n')}\n\n${EXIT_STATUS}`;
+}
+
+function meaning(name: OptionName): string {
+  const fallback = defaultText(name);
+  const text = optionSpec(name).description.replace(/`/g, '');
+  return fallback === undefined ? text : `${text} (default ${fallback})`;
+}
+
+/** Words joined by spaces into lines of at most `width` (a longer word stands alone). */
+function wrap(words: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+function indentLines(text: string, by: number): string {
+  return text.split('\n').map((line) => ' '.repeat(by) + line).join('\n');
+}
 
 export function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h')
-    return { command: 'help', files: [], json: false, options: {} };
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const topic = rest[0];
+    return { command: 'help', ...(topic === 'check' || topic === 'replay' ? { topic } : {}), files: [], json: false, options: {} };
+  }
   if (command === '--version' || command === 'version') return { command: 'version', files: [], json: false, options: {} };
-  if (command !== 'check' && command !== 'replay') throw new UsageError(`unknown command '${command}'`);
+  if (command !== 'check' && command !== 'replay') throw usageError(`unknown command '${command}'`);
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: command, files: [], json: false, options: {} };
 
   const files: string[] = [];
-  const tests: string[] = [];
-  const includeDirs: string[] = [];
-  const sources: string[] = [];
-  const options: CheckOptions = {};
+  const options: Record<string, unknown> = {};
   let json = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const [flag, inlineValue] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      if (inlineValue !== undefined) return inlineValue;
-      const next = rest[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === '--max-bound' && (inlineValue ?? rest[i + 1]) === 'unbounded') {
-      value();
-      options.maxBound = Number.POSITIVE_INFINITY;
-    } else if (flag in numberFlags) {
-      const text = value();
-      if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`${flag} needs a whole number below 2^53, got '${text}'`);
-      (options as Record<string, number>)[numberFlags[flag]!] = Number(text);
-    } else if (flag === '--test') tests.push(value());
-    else if (flag === '--strategy') options.strategy = value();
-    else if (flag === '--mode') {
-      const mode = value();
-      if (mode !== 'drf' && mode !== 'sc') throw new UsageError(`--mode must be drf or sc, got '${mode}'`);
-      options.mode = mode as Mode;
-    } else if (flag === '--json') json = true;
-    else if (flag === '--cflags') options.cflags = value();
-    else if (flag === '-I' || flag === '--include') includeDirs.push(value());
-    else if (flag.startsWith('-I') && flag.length > 2) includeDirs.push(flag.slice(2));
-    else if (flag === '--source') sources.push(value());
-    else if (flag === '--schedule') options.replay = value();
-    else if (flag === '--nondet-domain') {
-      const text = value();
-      if (!/^-?\d+(,-?\d+)*$/.test(text)) throw new UsageError(`--nondet-domain needs comma-separated integers, got '${text}'`);
-      options.nondetDomain = text.split(',').map(Number);
-    } else if (flag === '--spurious-wakeups') options.spuriousWakeups = true;
-    else if (flag === '--require-complete') options.requireComplete = true;
-    else if (flag.startsWith('-')) throw new UsageError(`unknown option '${flag}'`);
-    else files.push(arg);
+    const [written, inlineValue] = arg.startsWith('--') && arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : arg.startsWith('-I') && arg.length > 2 ? ['-I', arg.slice(2)] : [arg, undefined];
+    if (written === JSON_FLAG.flag) {
+      json = true;
+      continue;
+    }
+    if (!written.startsWith('-')) {
+      files.push(arg);
+      continue;
+    }
+    const name = optionOfFlag(written);
+    if (name === undefined) throw usageError(`unknown option '${written}'`);
+    const spec = optionSpec(name);
+    if (!spec.commands.includes(command))
+      throw usageError(name === 'replay' ? `${written} belongs to weft replay` : `${written} does not apply to weft ${command}`);
+    if (isSwitch(name)) {
+      options[name] = true;
+      continue;
+    }
+    const text = inlineValue ?? rest[++i];
+    if (text === undefined) throw usageError(`${written} needs a value`);
+    // a repeatable flag takes one item per use: a path may hold a comma
+    const value = spec.kind.check(spec.cli?.repeat ? [text] : spec.kind.fromText(text, written), written);
+    options[name] = spec.cli?.repeat ? [...((options[name] as unknown[] | undefined) ?? []), ...(value as unknown[])] : value;
   }
-  if (files.length === 0) throw new UsageError(`weft ${command}: no C file given`);
+  if (files.length === 0) throw usageError(`weft ${command}: no C file given`);
   if (command === 'replay') {
-    if (options.replay === undefined) throw new UsageError('weft replay needs --schedule weft1:...');
-    if (files.length !== 1) throw new UsageError('weft replay takes exactly one file');
-  } else if (options.replay !== undefined) throw new UsageError('--schedule belongs to weft replay');
-  if (tests.length) options.test = tests;
-  if (includeDirs.length) options.includeDirs = includeDirs;
-  if (sources.length) options.sources = sources;
-  return { command, files, json, options };
+    if (options.replay === undefined) throw usageError('weft replay needs --schedule weft1:...');
+    if (files.length !== 1) throw usageError('weft replay takes exactly one file');
+  }
+  return { command, files, json, options: options as CheckOptions };
 }

@@ -3,28 +3,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { BuildError } from '../build/errors.js';
-import { type CheckResult, OptionError, checkAllInterleavings } from '../check.js';
+import { type CheckResult, checkAllInterleavings } from '../check.js';
+import { ExitStatus, WeftError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
 import { formatMs, renderCheck } from '../report/render.js';
-import { ReplayFormatError } from '../report/replay.js';
-import { type Command, UsageError, parseArgs, usage } from './args.js';
+import { type Command, commandHelp, parseArgs, usage } from './args.js';
 
-const EXIT_PASS = 0;
-const EXIT_BUG = 1;
-const EXIT_INPUT = 2;
+const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT } = ExitStatus;
 
 async function main(argv: string[]): Promise<number> {
   let command: Command;
   try {
     command = parseArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError) return fail(`${error.message}\n\n${usage}`);
-    throw error;
+    if (!(error instanceof WeftError)) throw error;
+    const topic = argv[0] === 'check' || argv[0] === 'replay' ? argv[0] : undefined;
+    process.stderr.write(`weft: ${error.message}\n${topic ? `weft ${topic} --help lists the options\n` : `\n${usage}\n`}`);
+    return error.exitStatus;
   }
   if (command.command === 'help') {
-    process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${command.topic ? commandHelp(command.topic) : usage}\n`);
     return EXIT_PASS;
   }
   if (command.command === 'version') {
@@ -33,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // every file is reported, an unusable one as an error; the exit status is the worst
   const reports: object[] = [];
-  let status = EXIT_PASS;
+  let status: number = EXIT_PASS;
   const progress = process.stderr.isTTY ? progressLine() : undefined;
   for (const file of command.files) {
     let result: CheckResult;
@@ -41,9 +40,9 @@ async function main(argv: string[]): Promise<number> {
       result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}) });
     } catch (error) {
       progress?.clear();
-      if (!(error instanceof BuildError || error instanceof OptionError || error instanceof ReplayFormatError)) throw error;
-      status = EXIT_INPUT;
-      if (command.json) reports.push({ file, tests: [], error: error.message });
+      if (!(error instanceof WeftError)) throw error;
+      status = Math.max(status, error.exitStatus);
+      if (command.json) reports.push({ file, tests: [], error: error.message, code: error.code });
       else process.stderr.write(`weft: ${error.message}\n`);
       continue;
     }
@@ -64,11 +63,6 @@ function fileStatus(result: CheckResult, requireComplete: boolean): number {
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
   const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
   return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;
-}
-
-function fail(message: string): number {
-  process.stderr.write(`weft: ${message}\n`);
-  return EXIT_INPUT;
 }
 
 function progressLine() {

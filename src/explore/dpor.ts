@@ -12,7 +12,7 @@
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
-import { Op } from '../native/ops.js';
+import { Op, ThreadState } from '../native/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
@@ -191,7 +191,10 @@ export class DporStrategy implements Strategy {
     this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later) =>
       this.reverse(execution, earlier, later),
     );
-    if (!redundant && steps > 0) this.reverseEnding(execution, steps - 1);
+    if (!redundant && steps > 0) {
+      this.reverseEnding(execution, steps - 1);
+      this.reversePending(execution, steps);
+    }
     this.pathLength = steps;
     // an execution with fewer preemptions than the bound was counted by an earlier iteration
     return !redundant && (!this.bounded || this.preemptionsOf(steps) === this.bound);
@@ -209,16 +212,15 @@ export class DporStrategy implements Strategy {
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
     }
+    this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (execution.op[step] === Op.CHOOSE) {
       this.nextValue[step] = decision + 1;
       this.valueCount[step] = execution.object[step]!;
       this.done[step] = 0;
-      this.sleep[step] = step > 0 ? this.sleep[step - 1]! : 0;
       return true;
     }
     this.valueCount[step] = 0;
     this.done[step] = bit(thread);
-    this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (!(this.sleep[step]! & bit(thread))) return true;
     this.backtrack[step] = this.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
     return false;
@@ -297,6 +299,26 @@ export class DporStrategy implements Strategy {
         this.reversal.buildPending(execution, this.races, last, thread);
         this.addReversal(execution, last, execution.pendingOp[thread]!);
       }
+    }
+  }
+
+  /**
+   * Threads that never took their pending step (left blocked, or stopped by a bug) race
+   * with the steps that kept them from it; those that an ending step stopped while
+   * enabled are reverseEnding's.
+   */
+  private reversePending(execution: ExecutionView, steps: number): void {
+    const last = steps - 1;
+    const stoppedByEnding = accessOf(execution.op[last]!) === Access.GLOBAL ? this.enabled[last]! | bit(this.runner[last]!) : 0;
+    for (let thread = 0; thread < execution.threadState.length; thread++) {
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE || stoppedByEnding & bit(thread)) continue;
+      this.races.findPending(execution, steps, thread, (earlier) => {
+        if (this.bounded) this.backtrackBounded(earlier, thread);
+        else {
+          this.reversal.buildPending(execution, this.races, earlier, thread);
+          this.addReversal(execution, earlier, execution.pendingOp[thread]!);
+        }
+      });
     }
   }
 

@@ -3,9 +3,9 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { NativeHarness, RunResult } from '../native/addon.js';
+import type { LoggedAccess, NativeHarness, RunResult } from '../native/addon.js';
 import { Outcome } from '../native/ops.js';
-import { type ExecutionView, type Strategy, countPreemptions, decisionAt } from './strategy.js';
+import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
 
 export interface DriveOptions {
   test: number;
@@ -36,6 +36,13 @@ export interface FailingExecution {
   execution: ExecutionView;
   /** code offset of every step (for source locations) */
   tracePcs: Uint32Array;
+  /** every step's value, exact, and the bytes of memory it came from (0: not memory) */
+  valueBits: BigUint64Array;
+  valueSizes: Uint8Array;
+  /** the heap blocks at the end: (address, size, allocation code offset) triples */
+  heapBlocks: Float64Array;
+  /** drf mode: the last plain accesses, recorded by replaying the counterexample (report/simplify.ts) */
+  accesses?: LoggedAccess[];
   result: RunResult;
   output: string;
 }
@@ -68,10 +75,7 @@ export class NondeterminismError extends Error {
 export async function drive(harness: NativeHarness, strategy: Strategy, options: DriveOptions): Promise<Exploration> {
   const trace = harness.trace();
   const status = trace.status;
-  const view: ExecutionView = {
-    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
-  };
+  const view = liveView(trace);
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   let sliceEnd = started + SLICE_MS;
@@ -121,15 +125,11 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
 export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 'steps' | 'outcome'>): FailingExecution {
   const steps = view.steps;
   const trace = harness.trace();
-  const execution: ExecutionView = {
-    steps, outcome: view.outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
-    pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
-  };
+  const execution = copyOfView(trace, steps, view.outcome);
   const decisions: number[] = [];
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
-    tracePcs: trace.pc.slice(0, steps), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
   };
 }

@@ -232,7 +232,7 @@ export class HbExecution {
   private actionHash(thread: number, counts: Int32Array, seed: number, step: number, choice = -1): number {
     const op = step >= 0 ? this.view.op[step]! : this.view.pendingOp[thread]!;
     const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
-    const value = choice >= 0 ? choice : step >= 0 ? this.view.value[step]! : 0;
+    const value = choice >= 0 ? choice : step >= 0 ? this.view.value[step]! : this.view.pendingValue[thread]!;
     let hash = mix(mix(mix(seed, op), thread), counts[thread]!);
     if (op === Op.CHOOSE) hash = mix(hash, value);
     this.forEachObject(op, object, value, (touched, read) => {

@@ -3,13 +3,15 @@
 // Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
 // there. Buffers are reused between executions: nothing is allocated per step.
 import {
-  Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange,
+  Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, potentialAccessOf, secondAccessOf, secondObjectOf, touchesRange,
 } from './dependence.js';
 import { MAX_THREADS } from '../native/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 
 export type RaceHandler = (earlier: number, later: number) => void;
+/** A race of an earlier step with the pending step of a thread that never got to take it. */
+export type PendingRaceHandler = (earlier: number, thread: number) => void;
 
 export class RaceFinder {
   private clocks = new Uint32Array(0); // per step: its vector clock (MAX_THREADS entries)
@@ -29,10 +31,14 @@ export class RaceFinder {
   /** steps of the last execution whose analysis is still valid */
   private analysed = 0;
   private readonly scratch = new Uint32Array(MAX_THREADS);
+  /** the races of the step being analysed: reported once its clock is complete */
+  private racing = new Int32Array(64);
+  private racingCount = 0;
   /** threads of the current execution: clock entries beyond are never read */
   private width = 0;
 
   private reserve(steps: number): void {
+    steps += 1; // a row past the last step: the clock of a pending step (findPending)
     if (this.clocks.length >= steps * MAX_THREADS) return;
     const size = Math.max(steps, 1024) * 2;
     this.clocks = new Uint32Array(size * MAX_THREADS);
@@ -66,15 +72,18 @@ export class RaceFinder {
       for (let t = 0; t < width; t++) clocks[own + t] = threadClock[mine + t]!;
       clocks[own + thread]! += 1;
       const access = accessOf(op);
-      if (access === Access.GLOBAL) this.raceWithEveryThread(execution, i, race);
+      this.racingCount = 0;
+      if (access === Access.GLOBAL) this.raceWithEveryThread(execution, i, thread);
       else if (access !== Access.NONE) {
         // a condition wake-up's mutex first: its race with other lockers must be judged
         // before the signal it may have consumed orders them (a timed wait needs none)
         const second = secondObjectOf(op, execution.value[i]!);
-        if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op), race);
-        if (touchesRange(op)) this.touchBlock(execution, i, execution.object[i]!, extentOf(op, execution.value[i]!), race);
-        else this.touch(execution, i, objectOf(op, execution.object[i]!), access, race);
+        if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op));
+        if (touchesRange(op)) this.touchBlock(execution, i, execution.object[i]!, extentOf(op, execution.value[i]!));
+        else this.touch(execution, i, objectOf(op, execution.object[i]!), access);
       }
+      // reported with the step's whole clock: a reversal asks which steps happen before it
+      for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, i);
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
     }
@@ -104,6 +113,11 @@ export class RaceFinder {
     return this.ordered(execution, a, b * MAX_THREADS);
   }
 
+  /** Threads of the execution analysed: clock entries of others are never set. */
+  get threadCount(): number {
+    return this.width;
+  }
+
   /** The clock value that thread `thread` had reached when step `step` ran. */
   clockOf(step: number, thread: number): number {
     return this.clocks[step * MAX_THREADS + thread]!;
@@ -123,10 +137,10 @@ export class RaceFinder {
     }
   }
 
-  private touch(execution: ExecutionView, i: number, object: number, access: Access, race: RaceHandler): void {
+  private touch(execution: ExecutionView, i: number, object: number, access: Access): void {
     const head = this.newest.get(object) ?? -1;
-    this.raceWithEntries(execution, i, head, access, object, race);
-    if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, object, 1, access, race);
+    this.raceWithEntries(execution, i, execution.thread[i]!, head, access, object);
+    if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, execution.thread[i]!, object, 1, access);
     const entry = this.entries++;
     this.entryStep[entry] = i;
     this.entryAccess[entry] = access;
@@ -136,10 +150,8 @@ export class RaceFinder {
   }
 
   /** A heap block's free writes every address of the block: every earlier access to one races with it. */
-  private touchBlock(execution: ExecutionView, i: number, start: number, extent: number, race: RaceHandler): void {
-    for (const [object, head] of this.newest)
-      if (object >= start && object < start + extent) this.raceWithEntries(execution, i, head, Access.WRITE, object, race);
-    this.raceWithFrees(execution, i, start, extent, Access.WRITE, race);
+  private touchBlock(execution: ExecutionView, i: number, start: number, extent: number): void {
+    this.raceWithBlock(execution, i, execution.thread[i]!, start, extent);
     if (this.freeCount === this.frees.length) {
       const frees = new Int32Array(this.frees.length * 2);
       frees.set(this.frees);
@@ -148,8 +160,7 @@ export class RaceFinder {
     this.frees[this.freeCount++] = i;
   }
 
-  private raceWithEntries(execution: ExecutionView, i: number, head: number, access: Access, object: number, race: RaceHandler): void {
-    const thread = execution.thread[i]!;
+  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number): void {
     const own = i * MAX_THREADS;
     if (access === Access.ACQUIRE) {
       // Acquisitions race with earlier acquisitions not ordered before them by anything
@@ -160,7 +171,7 @@ export class RaceFinder {
         const earlier = this.entryAccess[e]!;
         if ((earlier !== Access.ACQUIRE && earlier !== Access.WRITE) || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
-        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) race(j, i);
+        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) this.noteRace(j);
       }
     }
     for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
@@ -169,32 +180,88 @@ export class RaceFinder {
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) race(j, i);
+      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) this.noteRace(j);
       this.join(own, j * MAX_THREADS);
     }
   }
 
+  private raceWithBlock(execution: ExecutionView, i: number, thread: number, start: number, extent: number): void {
+    for (const [object, head] of this.newest)
+      if (object >= start && object < start + extent) this.raceWithEntries(execution, i, thread, head, Access.WRITE, object);
+    this.raceWithFrees(execution, i, thread, start, extent, Access.WRITE);
+  }
+
   /** Earlier frees of a block holding [start, start + extent): each is a write there. */
-  private raceWithFrees(execution: ExecutionView, i: number, start: number, extent: number, access: Access, race: RaceHandler): void {
+  private raceWithFrees(execution: ExecutionView, i: number, thread: number, start: number, extent: number, access: Access): void {
     const own = i * MAX_THREADS;
     for (let f = this.freeCount - 1; f >= 0; f--) {
       const j = this.frees[f]!;
       const freed = execution.object[j]!;
       const inside = freed < start + extent && start < freed + extentOf(execution.op[j]!, execution.value[j]!);
-      if (!inside || execution.thread[j] === execution.thread[i] || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
-      if (access !== Access.ACQUIRE) race(j, i);
+      if (!inside || execution.thread[j] === thread || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
+      if (access !== Access.ACQUIRE) this.noteRace(j);
       this.join(own, j * MAX_THREADS);
     }
   }
 
-  /** Returning from main or exit() ends every other thread: it conflicts with all of them. */
-  private raceWithEveryThread(execution: ExecutionView, i: number, race: RaceHandler): void {
+  /**
+   * Calls `race(j, thread)` for every step j of the execution just analysed (find) that
+   * conflicts with what `thread` was about to do when it ended, and does not happen before
+   * it. A thread left blocked never takes that step, so no race of the execution names it:
+   * the step that disabled it (a wake-up that took the only signal, a lock taken first)
+   * is found here, and going first there may be a behaviour of its own (a deadlock).
+   */
+  findPending(execution: ExecutionView, steps: number, thread: number, race: PendingRaceHandler): void {
+    if (thread >= this.width || this.lastOfThread[thread]! < 0) return; // never ran: its first step is its start
+    const op = execution.pendingOp[thread]!;
+    const value = execution.pendingValue[thread]!;
+    const access = potentialAccessOf(op);
+    if (access === Access.NONE) return;
+    const own = steps * MAX_THREADS;
+    const mine = thread * MAX_THREADS;
+    for (let t = 0; t < this.width; t++) this.clocks[own + t] = this.threadClock[mine + t]!;
+    this.clocks[own + thread]! += 1;
+    this.racingCount = 0;
+    if (access === Access.GLOBAL) this.raceWithEveryThread(execution, steps, thread);
+    else {
+      const second = secondObjectOf(op, value);
+      if (second !== undefined) this.raceWithEntries(execution, steps, thread, this.newest.get(second) ?? -1, secondAccessOf(op), second);
+      const object = objectOf(op, execution.pendingObject[thread]!);
+      if (touchesRange(op)) this.raceWithBlock(execution, steps, thread, object, extentOf(op, value));
+      else {
+        this.raceWithEntries(execution, steps, thread, this.newest.get(object) ?? -1, access, object);
+        if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, steps, thread, object, 1, access);
+      }
+    }
+    for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, thread);
+  }
+
+  private noteRace(earlier: number): void {
+    if (this.racingCount === this.racing.length) {
+      const racing = new Int32Array(this.racing.length * 2);
+      racing.set(this.racing);
+      this.racing = racing;
+    }
+    this.racing[this.racingCount++] = earlier;
+  }
+
+  /**
+   * Returning from main or exit() ends every other thread: it conflicts with all of them.
+   * It races with each thread's last step that no other thread's last step follows (those
+   * are ordered before it through that one), whatever order threads are numbered in.
+   */
+  private raceWithEveryThread(execution: ExecutionView, i: number, thread: number): void {
     const own = i * MAX_THREADS;
     for (let t = 0; t < this.width; t++) {
       const j = this.lastOfThread[t]!;
-      if (j < 0 || t === execution.thread[i] || this.ordered(execution, j, own)) continue;
-      race(j, i);
-      this.join(own, j * MAX_THREADS);
+      if (j < 0 || t === thread || this.ordered(execution, j, own)) continue;
+      let followed = false;
+      for (let u = 0; u < this.width && !followed; u++) {
+        const k = this.lastOfThread[u]!;
+        followed = k >= 0 && u !== t && u !== thread && this.happensBefore(execution, j, k);
+      }
+      if (!followed) this.noteRace(j);
     }
+    for (let r = 0; r < this.racingCount; r++) this.join(own, this.racing[r]! * MAX_THREADS);
   }
 }

@@ -2,20 +2,21 @@
 // the sequence v of the steps after e that do not happen after it, then l. Running v
 // from the node before e reverses the race (source sets and wakeup trees, Abdulla et al.
 // 2014). l may be a step that ran, or a thread's pending step that never did because e
-// ended the execution (returning from main, exit()). Steps can be taken off the front of
-// v as a wakeup tree is walked; what remains is w.
+// ended the execution (returning from main, exit()) or disabled it. Steps can be taken
+// off the front of v as a wakeup tree is walked; what remains is w.
 //
-// Whether another thread's step commutes with w is a question about a reordered
-// execution, so it is judged by what steps may do there (potentialAccessOf): l, now
-// before e, may behave otherwise (a compare-exchange that failed may succeed). The
-// other steps of w keep what they did: nothing they read comes from e or after it.
+// Which steps of v happen before which is what the execution says for the steps before
+// l (nothing on a path between two of them happens after e), but not for l: in the
+// execution it is also ordered after e and what follows e, which v leaves out. So l's
+// predecessors in v are computed from v alone: the steps of v it conflicts with, judged
+// by what l may do placed before e (a compare-exchange that failed may succeed), and
+// theirs.
 //
 // Buffers are reused from one race to the next: nothing is allocated per race.
 import { MAX_THREADS, Op } from '../native/ops.js';
 import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
-
 
 export class Reversal {
   /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
@@ -33,20 +34,43 @@ export class Reversal {
   private present = 0;
   private choice = false;
   private races!: RaceFinder;
+  /** per thread: how far l's predecessors in v reach into its steps (a vector clock) */
+  private readonly laterClock = new Uint32Array(MAX_THREADS);
 
-  /** v for the race: to be called while `races` reports it (l's clock is being built). */
+  /** v for the race. */
   build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number): void {
     this.start(races);
     for (let step = earlier + 1; step < later; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
     this.pushStep(execution, later);
-    this.left = this.length;
+    this.finish();
   }
 
-  /** v for a step that ended the execution and the pending step of `thread`, which it kept from running. */
+  /** v for a step and the pending step of `thread`, which it kept from running (by ending the execution, or by disabling it). */
   buildPending(execution: ExecutionView, races: RaceFinder, earlier: number, thread: number): void {
     this.start(races);
     for (let step = earlier + 1; step < execution.steps; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
-    this.push(-1, thread, execution.pendingOp[thread]!, execution.pendingObject[thread]!, 0);
+    this.push(-1, thread, execution.pendingOp[thread]!, execution.pendingObject[thread]!, execution.pendingValue[thread]!);
+    this.finish();
+  }
+
+  /** l's clock within v: joined from its thread's earlier steps in v and the steps of v it conflicts with. */
+  private finish(): void {
+    const last = this.length - 1;
+    const thread = this.threads[last]!;
+    const op = this.ops[last]!;
+    const object = this.objects[last]!;
+    const value = this.values[last]!;
+    const placed = potentialAccessOf(op);
+    this.laterClock.fill(0);
+    for (let i = 0; i < last; i++) {
+      const own = this.ops[i]!;
+      if (this.threads[i] !== thread && !stepsConflict(own, this.objects[i]!, this.values[i]!, accessOf(own), op, object, value, placed)) continue;
+      const step = this.steps[i]!;
+      for (let t = 0; t < this.races.threadCount; t++) {
+        const reached = this.races.clockOf(step, t);
+        if (reached > this.laterClock[t]!) this.laterClock[t] = reached;
+      }
+    }
     this.left = this.length;
   }
 
@@ -111,12 +135,13 @@ export class Reversal {
 
   /** Whether `thread` (which has a step in w) starts w: no step of w happens before its first. */
   startsWith(thread: number): boolean {
-    const step = this.steps[this.first[thread]!]!;
-    if (step < 0) return true; // a pending step is v's last and its thread's only one: nothing in w orders it
+    const entry = this.first[thread]!;
+    const isLater = entry === this.length - 1;
+    const step = this.steps[entry]!;
     for (let others = this.present & ~(1 << thread); others !== 0; others &= others - 1) {
       const other = 31 - Math.clz32(others & -others);
-      const otherStep = this.steps[this.first[other]!]!;
-      if (otherStep >= 0 && this.races.clockOf(step, other) >= this.races.clockOf(otherStep, other)) return false;
+      const reached = isLater ? this.laterClock[other]! : this.races.clockOf(step, other);
+      if (reached >= this.races.clockOf(this.steps[this.first[other]!]!, other)) return false;
     }
     return true;
   }

@@ -1,5 +1,6 @@
 // The interface every exploration strategy implements (one strategy per file), and the
 // view of a finished execution that strategies learn from.
+import type { TraceArrays } from '../native/addon.js';
 import { Op } from '../native/ops.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
@@ -22,14 +23,32 @@ export interface ExecutionView {
   object: Float64Array;
   value: Float64Array;
   enabled: Uint32Array;
-  /** per thread at the end: the operation it was about to execute, and its object */
+  /** per thread at the end: 0 unused, 1 runnable (blocked or stopped), 2 finished */
+  threadState: Uint8Array;
+  /** per thread at the end: the operation it was about to execute, its object and value */
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
+  pendingValue: Float64Array;
+}
+
+/** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
+export function liveView(trace: TraceArrays): ExecutionView {
+  const { thread, op, object, value, enabled, threadState, pendingOp, pendingObject, pendingValue } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, enabled, threadState, pendingOp, pendingObject, pendingValue };
+}
+
+/** A copy of the first `steps` steps of the execution that just ran, kept past the next run. */
+export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
+  return {
+    steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
+    threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
+    pendingValue: trace.pendingValue.slice(),
+  };
 }
 
 export interface StrategyOptions {
   maxBound: number;
-  seed: number;
   /** room for decisions: the longest execution */
   capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */

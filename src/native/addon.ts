@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+import { WeftError } from '../errors.js';
 import { addonPath } from '../paths.js';
 
 export interface TestInfo {
@@ -16,6 +17,10 @@ export interface TraceArrays {
   op: Uint8Array;
   object: Float64Array;
   value: Float64Array;
+  /** the same values' exact bits (value is exact only up to 2^53) */
+  bits: BigUint64Array;
+  /** bytes of memory each value was read from or written to; 0: not a memory value */
+  size: Uint8Array;
   enabled: Uint32Array;
   pc: Uint32Array;
   capacity: number;
@@ -26,6 +31,7 @@ export interface TraceArrays {
   /** per thread at the end: the operation it was about to execute, and its object */
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
+  pendingValue: Float64Array;
 }
 
 export interface ThreadEnd {
@@ -55,6 +61,8 @@ export interface RunResult {
   racePc: number;
   raceWrite: boolean;
   raceEarlierWrite: boolean;
+  /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
+  raceStep: number;
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;
   blockSize: number;
@@ -64,7 +72,20 @@ export interface RunResult {
 }
 
 /** run() flags (addon/runtime/abi.h) */
-export const RunFlags = { SPURIOUS_WAKEUPS: 1 } as const;
+export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2 } as const;
+
+/** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
+export interface LoggedAccess {
+  thread: number;
+  /** the step after which it ran, in its thread */
+  step: number;
+  address: number;
+  size: number;
+  write: boolean;
+  bits: bigint;
+  /** code offset of the access (a return address) */
+  pc: number;
+}
 
 export interface NativeHarness {
   tests(): TestInfo[];
@@ -82,6 +103,10 @@ export interface NativeHarness {
   trace(): TraceArrays;
   result(): RunResult;
   output(): string;
+  /** the last execution's heap blocks: (address, size, allocation code offset) triples */
+  heapBlocks(): Float64Array;
+  /** the last plain accesses of a drf run with RunFlags.LOG_ACCESSES, oldest first */
+  accessLog(): LoggedAccess[];
   /** runs that reach no scheduling point for this long end as a hang (0: never) */
   setHangTimeout(milliseconds: number): void;
 }
@@ -90,6 +115,8 @@ interface Binding {
   Harness: new (path: string) => NativeHarness;
   abiVersion: number;
   maxThreads: number;
+  /** the class the binding throws its errors as, constructed with (code, message) */
+  setErrorConstructor(constructor: typeof WeftError): void;
 }
 
 let binding: Binding | undefined;
@@ -97,8 +124,10 @@ let binding: Binding | undefined;
 export function loadBinding(): Binding {
   if (binding) return binding;
   if (!existsSync(addonPath))
-    throw new Error(`weft: the native addon is not built (${addonPath}); run npm install in the weft package`);
-  binding = createRequire(import.meta.url)(addonPath) as Binding;
+    throw new WeftError('addon', `the native addon is not built (${addonPath}); run npm install in the weft package`);
+  const loaded = createRequire(import.meta.url)(addonPath) as Binding;
+  loaded.setErrorConstructor(WeftError);
+  binding = loaded;
   return binding;
 }
 

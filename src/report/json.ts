@@ -17,7 +17,7 @@ export function toJson(result: CheckResult): object {
       ...(test.partial ? { partial: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.error !== undefined ? { error: test.error } : {}),
-      ...(test.warnings ? { warnings: test.warnings.map((warning) => ({ kind: warning.kind, message: warning.message, race: warning.race })) } : {}),
+      ...(test.warnings ? { warnings: test.warnings.map((warning) => ({ kind: warning.kind, message: warning.message, ...(warning.kind === 'race' ? { race: warning.race } : {}) })) } : {}),
       ...(test.bug
         ? {
             bug: {
@@ -30,7 +30,9 @@ export function toJson(result: CheckResult): object {
               threads: test.bug.threads,
               steps: test.bug.steps,
               output: test.bug.output,
-              ...(test.bug.race ? { race: test.bug.race } : {}),
+              threadsTakingPart: test.bug.threadsTakingPart,
+              ...(test.bug.accessesNearFailure ? { accessesNearFailure: test.bug.accessesNearFailure } : {}),
+              ...(test.bug.kind === 'race' ? { race: test.bug.race } : {}),
               ...(test.bug.consequence ? { consequence: test.bug.consequence } : {}),
             },
           }

@@ -1,6 +1,11 @@
-// Addresses -> names a user recognises: a global variable (from the library's symbol
-// table), a heap block, or a thread.
+// Addresses -> names a user recognises: a global variable down to the struct field and
+// array element (bank.acct[3].lock, from the library's debug info), a heap block by its
+// allocation site (block@f.c:12+8), or a thread. Debug info is read only when a
+// counterexample is described, and kept per library.
+import { basename } from 'node:path';
+
 import { runTool } from '../build/toolchain.js';
+import { type DebugInfo, type Variable, debugInfo, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 interface DataSymbol {
   start: number;
@@ -8,27 +13,148 @@ interface DataSymbol {
   name: string;
 }
 
-export class AddressNamer {
-  private readonly symbols: DataSymbol[];
+/** A heap block of the failing execution. */
+export interface HeapBlock {
+  address: number;
+  size: number;
+  /** where it was allocated, "f.c:12" */
+  site?: string;
+}
 
-  constructor(library: string, private readonly libraryBase: number, private readonly heapBase: number) {
-    this.symbols = runTool('nm', ['-S', '--defined-only', library]).stdout
+export interface NamedAddress {
+  name: string;
+  /** the debug-info type of the object the address starts, when one does */
+  type?: number;
+}
+
+/** Objects that synchronisation operations take as a whole: naming stops at them. */
+const synchronisationTypes = /^(pthread_\w+_t|sem_t|mtx_t|cnd_t|once_flag)$/;
+
+export class AddressNamer {
+  private symbols?: DataSymbol[];
+  private info?: DebugInfo;
+
+  constructor(
+    private readonly library: string, private readonly libraryBase: number, private readonly heapBase: number,
+    /** the execution's heap blocks, by address */
+    private readonly heapBlocks: readonly HeapBlock[] = [],
+  ) {}
+
+  /** heap block address -> the type a typed pointer to it points to */
+  private readonly blockTypes = new Map<number, number>();
+
+  /**
+   * A pointer value seen in the trace: a typed pointer to the start of a heap block says
+   * what the block holds, so its cells are named by field (node@queue.c:31 .next).
+   */
+  notePointer(value: number, pointerType: number | undefined): void {
+    const pointer = resolve(this.debugInfo(), pointerType);
+    if (pointer?.kind !== 'pointer' || pointer.target === undefined || !resolve(this.debugInfo(), pointer.target)) return;
+    const block = lastAtOrBefore(this.heapBlocks, value);
+    if (block?.address === value && !this.blockTypes.has(value)) this.blockTypes.set(value, pointer.target);
+  }
+
+  /** The debug info, read on first use. */
+  debugInfo(): DebugInfo {
+    this.info ??= debugInfo(this.library);
+    return this.info;
+  }
+
+  name(address: number, accessSize = 0): string {
+    return this.locate(address, accessSize).name;
+  }
+
+  /** The name of the object at the address and, when it starts there, its type. */
+  locate(address: number, accessSize = 0): NamedAddress {
+    const offset = address - this.libraryBase;
+    const variable = this.variableAt(offset);
+    if (variable) return this.within(variable.name, variable.type, offset - variable.address, accessSize);
+    const symbol = this.dataSymbols().find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
+    if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
+    const block = lastAtOrBefore(this.heapBlocks, address);
+    if (block && address < block.address + Math.max(block.size, 1)) {
+      const site = block.site ? `@${basename(block.site)}` : '';
+      const type = this.blockTypes.get(block.address);
+      if (type === undefined) return { name: withOffset(`block${site}`, address - block.address) };
+      // elements of an array of the type when the block holds several
+      const typeName = nameOfType(this.debugInfo(), type) ?? 'block';
+      const size = Math.max(sizeOf(this.debugInfo(), type), 1);
+      const inner = address - block.address;
+      const element = Math.floor(inner / size);
+      const start = `${typeName}${site}${block.size >= 2 * size ? `[${element}]` : ''}`;
+      const named = this.within(`${start} `, type, inner - element * size, accessSize);
+      return { ...named, name: named.name.replace(/ (\+|$)/, '$1') };
+    }
+    if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
+    return { name: `0x${address.toString(16)}` };
+  }
+
+  private variableAt(offset: number): Variable | undefined {
+    const found = lastAtOrBefore(this.debugInfo().variables, offset);
+    return found && offset < found.address + Math.max(sizeOf(this.debugInfo(), found.type), 1) ? found : undefined;
+  }
+
+  /** Down through struct members and array elements to the object the access is about. */
+  private within(start: string, startType: number | undefined, inner: number, accessSize: number): NamedAddress {
+    const info = this.debugInfo();
+    let path = start;
+    let type = startType;
+    for (let depth = 0; depth < 32; depth++) {
+      const typedef = typedefName(info, type);
+      if (accessSize === 0 && inner === 0 && typedef !== undefined && synchronisationTypes.test(typedef)) break;
+      const resolved = resolve(info, type);
+      if (!resolved) break;
+      if (resolved.kind === 'struct' || resolved.kind === 'union') {
+        const member = resolved.members.filter((m) => m.offset <= inner && inner < m.offset + Math.max(sizeOf(info, m.type), 1)).at(-1);
+        // an access wider than the member is about the whole aggregate (a struct copy)
+        if (!member || (inner === member.offset && sizeOf(info, member.type) < accessSize)) break;
+        if (member.name !== undefined) path += `.${member.name}`;
+        inner -= member.offset;
+        type = member.type;
+      } else if (resolved.kind === 'array') {
+        const stride = sizeOf(info, resolved.element) * resolved.counts.slice(1).reduce<number>((p, n) => p * (n ?? 0), 1);
+        if (stride <= 0 || (inner % stride === 0 && stride < accessSize)) break;
+        // a multi-dimensional array: one index per dimension
+        let elementStride = stride;
+        for (let dimension = 0; dimension < resolved.counts.length; dimension++) {
+          const index = Math.floor(inner / elementStride);
+          path += `[${index}]`;
+          inner -= index * elementStride;
+          const next = resolved.counts[dimension + 1];
+          if (next) elementStride /= next;
+        }
+        type = resolved.element;
+      } else break;
+    }
+    return inner === 0 ? { name: path, ...(type !== undefined ? { type } : {}) } : { name: withOffset(path, inner) };
+  }
+
+  private dataSymbols(): DataSymbol[] {
+    this.symbols ??= runTool('nm', ['-S', '--defined-only', this.library]).stdout
       .split('\n')
       .map((line) => /^([0-9a-f]+) ([0-9a-f]+) [bBdDrRgGsS] (\S+)$/.exec(line.trim()))
       .filter((match): match is RegExpExecArray => match !== null)
       .map((match) => ({ start: parseInt(match[1]!, 16), size: parseInt(match[2]!, 16), name: match[3]! }))
       .filter((symbol) => !symbol.name.startsWith('weft_') && !symbol.name.startsWith('__'));
+    return this.symbols;
   }
+}
 
-  name(address: number): string {
-    const offset = address - this.libraryBase;
-    for (const symbol of this.symbols) {
-      if (offset >= symbol.start && offset < symbol.start + Math.max(symbol.size, 1)) {
-        const inner = offset - symbol.start;
-        return inner === 0 ? symbol.name : `${symbol.name}+${inner}`;
-      }
-    }
-    if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return `heap+0x${(address - this.heapBase).toString(16)}`;
-    return `0x${address.toString(16)}`;
+function withOffset(name: string, offset: number): string {
+  return offset === 0 ? name : `${name}+${offset}`;
+}
+
+/** In a list sorted by address: the last entry at or before `address`. */
+function lastAtOrBefore<T extends { address: number }>(sorted: readonly T[], address: number): T | undefined {
+  let low = 0;
+  let high = sorted.length - 1;
+  let found: T | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]!.address <= address) {
+      found = sorted[middle];
+      low = middle + 1;
+    } else high = middle - 1;
   }
+  return found;
 }

@@ -1,19 +1,33 @@
 // Text rendering of results: a pass line per test, or the counterexample as a table
-// with one column per thread, the source line of every step, the failing step last,
-// the execution's own output and the replay string.
+// with one column per thread that takes part in the failure, the failing step last, the
+// execution's own output and the replay string. The table fits the terminal: runs of one
+// thread are folded, a source line shared by consecutive rows is printed once, values
+// are never cut (the JSON keeps every step).
+import { basename } from 'node:path';
+
 import pc from 'picocolors';
 
 import type { CheckResult, TestResult } from '../check.js';
-import type { Bug, BugStep } from './bug.js';
+import type { Bug, BugLocation, BugStep } from './bug.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
 export interface RenderOptions {
   color?: boolean;
+  /** characters per line (default: the terminal's, else 100) */
+  width?: number;
 }
 
-const CELL = 26;
+const DEFAULT_WIDTH = 100;
 const MAX_ROWS = 400;
+/** a run of one thread longer than this shows its first and last rows only */
+const FOLD_RUN = 8;
+const FOLD_KEEP_FIRST = 2;
+const FOLD_KEEP_LAST = 3;
+const MIN_CELL = 12;
+const MAX_CELL = 34;
+/** "»1234  " before the cells */
+const STEP_COLUMN = 7;
 
 export function renderCheck(result: CheckResult, options: RenderOptions = {}): string {
   return result.tests.map((test) => renderTest(test, options)).join('\n');
@@ -28,7 +42,8 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
     return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c)}`;
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const bug = test.bug!;
-  return `${c.red('✗')} ${test.name}  ${c.dim(stats)}\n${indent(renderBug(bug, options))}${renderWarnings(test, c)}`;
+  const inner = { ...options, width: widthOf(options) - 2 };
+  return `${c.red('✗')} ${test.name}  ${c.dim(stats)}\n${indent(renderBug(bug, inner))}${renderWarnings(test, c)}`;
 }
 
 function renderWarnings(test: TestResult, c: Colors): string {
@@ -49,15 +64,20 @@ function headline(bug: Bug): string {
   }
 }
 
+function widthOf(options: RenderOptions): number {
+  return options.width ?? (process.stdout.columns || DEFAULT_WIDTH);
+}
+
 export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
+  const width = widthOf(options);
   const where = bug.location ? ` at ${bug.location.file}:${bug.location.line}` : '';
   const preemptions = `${bug.preemptions} preemption${bug.preemptions === 1 ? '' : 's'}`;
   const lines = [
     c.bold(c.red(headline(bug))),
     c.dim(`${where.trim()}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''} · ${preemptions}`),
     '',
-    ...renderTable(bug, c),
+    ...renderTable(bug, width, c),
   ];
   const unfinished = bug.threads.filter((thread) => thread.state !== 'finished');
   if (bug.kind === 'deadlock' || bug.kind === 'livelock' || bug.kind === 'step-limit' || bug.kind === 'hang') {
@@ -67,37 +87,149 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   }
   if (bug.output) lines.push('', c.bold('output of this execution:'), ...bug.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`));
   lines.push('', `${c.bold('replay:')} ${bug.schedule}`);
-  if (bug.consequence)
-    lines.push('', c.bold(`what the race breaks, with ${bug.race?.variable ?? 'the racy location'} as a scheduling point:`), indent(renderBug(bug.consequence, options)));
+  if (bug.consequence) {
+    const variable = bug.kind === 'race' ? bug.race.variable : 'the racy location';
+    lines.push('', c.bold(`what the race breaks, with ${variable} as a scheduling point:`), indent(renderBug(bug.consequence, { ...options, width: width - 2 })));
+  }
   return lines.join('\n');
 }
 
-function renderTable(bug: Bug, c: Colors): string[] {
-  const threadCount = Math.max(1, ...bug.steps.map((step) => step.thread + 1), bug.threads.length);
-  const header = `${'step'.padStart(5)}  ${Array.from({ length: threadCount }, (_, t) => `T${t}`.padEnd(CELL)).join('')}source`;
-  const rows = bug.steps.slice(-MAX_ROWS).map((step, index, shown) => renderRow(step, threadCount, index === shown.length - 1, c));
-  const omitted = bug.steps.length - Math.min(bug.steps.length, MAX_ROWS);
+/** One table row: a step, a racing access (no step in drf mode), or a fold. */
+interface Row {
+  thread: number;
+  text: string;
+  step?: number;
+  preemption?: boolean;
+  location?: BugLocation;
+  source?: string;
+  failing?: boolean;
+  folded?: string;
+}
+
+function renderTable(bug: Bug, width: number, c: Colors): string[] {
+  const shown = new Set(bug.threadsTakingPart);
+  const threads = [...shown].sort((a, b) => a - b);
+  // too many threads for a column each: one column, each row naming its thread
+  const oneColumn = threads.length * MIN_CELL > width * 0.55;
+  const columns = oneColumn ? [-1] : threads;
+  const rows = foldRuns(tableRows(bug).filter((row) => shown.has(row.thread)))
+    .map((row) => (oneColumn && !row.folded ? { ...row, text: `T${row.thread}: ${row.text}` } : row));
+  const omitted = Math.max(0, rows.length - MAX_ROWS);
+  const visible = rows.slice(omitted);
+  const widest = Math.max(...visible.filter((row) => !row.folded).map((row) => row.text.length), 2);
+  // the cells get at most about half the width: the rest is for file:line and the source
+  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, widest + 2, Math.floor((width * 0.55 - STEP_COLUMN) / columns.length)));
+  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${oneColumn ? 'thread'.padEnd(cell) : columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
+  const hidden = threadsOf(bug).filter((t) => !shown.has(t));
+  const locationWidth = Math.min(32, Math.max(0, ...visible.map((row) => locationText(row).length)));
+  let previousLocation = '';
+  const lines = visible.map((row) => {
+    const column = oneColumn ? 0 : columns.indexOf(row.thread);
+    const lead = ' '.repeat(column * cell);
+    if (row.folded) return c.dim(`${' '.repeat(STEP_COLUMN)}${lead}${row.folded}`);
+    const marker = row.preemption ? c.yellow('»') : ' ';
+    const stepText = row.step === undefined ? '' : String(row.step);
+    const cells = `${lead}${row.text}`;
+    // a value longer than its cell runs on into the empty cells beside it, never cut
+    const body = cells.length + 2 <= columns.length * cell ? cells.padEnd(columns.length * cell) : `${cells}  `;
+    const location = locationText(row);
+    // a line shared with the row above is printed once
+    const repeated = location !== '' && location === previousLocation;
+    previousLocation = location;
+    const prefix = `${marker}${stepText.padStart(STEP_COLUMN - 3)}  ${body}`;
+    const room = width - visibleLength(prefix) - Math.max(location.length, locationWidth) - 2;
+    const source = repeated || !row.source || room < 8 ? '' : `  ${clip(row.source, room)}`;
+    const text = repeated ? prefix.trimEnd() : `${prefix}${c.dim(source ? location.padEnd(locationWidth) : location)}${source}`;
+    return row.failing ? c.red(text) : text;
+  });
   return [
     c.dim(header),
-    ...(omitted > 0 ? [c.dim(`  … ${omitted} earlier steps not shown`)] : []),
-    ...rows,
-    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued)`),
+    ...(omitted > 0 ? [c.dim(`  … ${omitted} earlier rows not shown`)] : []),
+    ...lines,
+    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued)${hidden.length ? `; not shown: ${hidden.map((t) => `T${t}`).join(', ')} (no step touches what the failing threads touch)` : ''}`),
   ];
 }
 
-function renderRow(step: BugStep, threadCount: number, last: boolean, c: Colors): string {
-  let text = step.op;
-  if (step.target !== undefined) text += ` ${step.target}`;
-  if (step.value !== undefined) text += step.op === 'choose' ? ` → ${step.value}` : ` = ${step.value}`;
-  const cells = Array.from({ length: threadCount }, (_, t) => (t === step.thread ? fit(text) : ''.padEnd(CELL)));
-  const location = step.location ? `${step.location.file}:${step.location.line}` : '';
-  const marker = step.preemption ? c.yellow('»') : ' ';
-  const row = `${marker}${String(step.step).padStart(4)}  ${cells.join('')}${c.dim(location)}${step.source ? `  ${step.source}` : ''}`;
-  return last ? c.red(row) : row;
+function tableRows(bug: Bug): Row[] {
+  const rows: Row[] = [];
+  const accesses = bug.kind === 'race' ? bug.race.accesses : [];
+  const raceRows = accesses.map((access, index): Row => ({
+    thread: access.thread, text: `${access.access} ${bug.kind === 'race' ? bug.race.variable : ''} (race)`, failing: index === 1,
+    ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
+  }));
+  const last = bug.steps.length - 1;
+  for (const step of bug.steps) {
+    rows.push({
+      thread: step.thread, text: stepText(step), step: step.step, preemption: step.preemption,
+      failing: accesses.length === 0 && step.step === last,
+      ...(step.location ? { location: step.location } : {}), ...(step.source ? { source: step.source } : {}),
+    });
+    for (const access of bug.accessesNearFailure ?? []) {
+      if (access.afterStep !== step.step) continue;
+      rows.push({
+        thread: access.thread, text: `${access.access} ${access.target} = ${access.valueText}`,
+        ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
+      });
+    }
+    accesses.forEach((access, index) => {
+      if (access.afterStep === step.step) rows.push(raceRows[index]!);
+    });
+  }
+  // an access that ran before its thread's first step (T0's, before anything was scheduled) comes first
+  accesses.forEach((access, index) => {
+    if (access.afterStep === undefined) rows.splice(0, 0, raceRows[index]!);
+  });
+  return rows;
 }
 
-function fit(text: string): string {
-  return text.length >= CELL - 1 ? `${text.slice(0, CELL - 2)}… ` : text.padEnd(CELL);
+/** file:line, the file without its directory (the headline has the path) */
+function locationText(row: Row): string {
+  return row.location ? `${basename(row.location.file)}:${row.location.line}` : '';
+}
+
+function stepText(step: BugStep): string {
+  let text = step.op;
+  if (step.target !== undefined) text += ` ${step.target}`;
+  const value = step.valueText ?? (step.value !== undefined ? String(step.value) : undefined);
+  if (value !== undefined) text += step.op === 'choose' ? ` → ${value}` : ` = ${value}`;
+  return text;
+}
+
+/** Runs of one thread longer than FOLD_RUN keep their first and last rows; the last run (the failure's) shows whole. */
+function foldRuns(rows: Row[]): Row[] {
+  const folded: Row[] = [];
+  for (let start = 0; start < rows.length; ) {
+    let end = start;
+    while (end + 1 < rows.length && rows[end + 1]!.thread === rows[start]!.thread) end++;
+    const run = rows.slice(start, end + 1);
+    if (run.length > FOLD_RUN && end < rows.length - 1) {
+      const middle = run.slice(FOLD_KEEP_FIRST, run.length - FOLD_KEEP_LAST);
+      const lines = middle.map((row) => row.location?.line).filter((line): line is number => line !== undefined);
+      const [low, high] = [Math.min(...lines), Math.max(...lines)];
+      const span = lines.length === 0 ? '' : low === high ? ` (line ${low})` : ` (lines ${low}–${high})`;
+      folded.push(...run.slice(0, FOLD_KEEP_FIRST),
+        { thread: run[0]!.thread, text: '', folded: `⋮ ${middle.length} more rows of T${run[0]!.thread}${span}` },
+        ...run.slice(run.length - FOLD_KEEP_LAST));
+    } else folded.push(...run);
+    start = end + 1;
+  }
+  return folded;
+}
+
+/** Every thread in the execution. */
+function threadsOf(bug: Bug): number[] {
+  const threads = new Set<number>(bug.threads.map((thread) => thread.thread));
+  for (const step of bug.steps) threads.add(step.thread);
+  return [...threads].sort((a, b) => a - b);
+}
+
+function clip(text: string, room: number): string {
+  return text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`;
+}
+
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+function visibleLength(text: string): number {
+  return text.replace(ansi, '').length;
 }
 
 function indent(text: string): string {

@@ -1,5 +1,9 @@
-// Replay strings: `weft1:<test>:<mode>:<decisions>`, text that reproduces one execution
-// exactly. Decisions are run-length encoded: "0*5.1*2.0" = 0,0,0,0,0,1,1,0.
+// Replay strings: `weft1:<test>:<mode>:<decisions>[:<build>]`, text that reproduces one
+// execution exactly. Decisions are run-length encoded: "0*5.1*2.0" = 0,0,0,0,0,1,1,0.
+// The build identity (8 hex digits, added later: strings without it still replay) names
+// the code the schedule was recorded on, so that a replay that no longer fits can say
+// the code changed rather than blame the harness.
+import { WeftError } from '../errors.js';
 import { TRACE_CAPACITY } from '../native/ops.js';
 
 export interface Replay {
@@ -8,6 +12,8 @@ export interface Replay {
   /** drf mode: racy locations that were scheduling points, as "g<offset>" (global) or "h<offset>" (heap) */
   visible?: string[];
   decisions: number[];
+  /** the build the schedule was recorded on (buildIdentity in src/build/compile.ts) */
+  build?: string;
 }
 
 const PREFIX = 'weft1';
@@ -24,12 +30,12 @@ export function encodeReplay(replay: Replay): string {
     i += count;
   }
   const mode = replay.visible?.length ? `${replay.mode}+${replay.visible.join(',')}` : replay.mode;
-  return `${PREFIX}:${replay.test}:${mode}:${runs.join('.')}`;
+  return `${PREFIX}:${replay.test}:${mode}:${runs.join('.')}${replay.build ? `:${replay.build}` : ''}`;
 }
 
-export class ReplayFormatError extends Error {
+export class ReplayFormatError extends WeftError {
   constructor(text: string, why: string) {
-    super(`not a weft replay string (${why}): ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
+    super('replay-format', `not a weft replay string (${why}): ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`);
     this.name = 'ReplayFormatError';
   }
 }
@@ -37,8 +43,9 @@ export class ReplayFormatError extends Error {
 export function decodeReplay(text: string): Replay {
   const parts = text.trim().split(':');
   if (parts[0] !== PREFIX) throw new ReplayFormatError(text, `expected it to start with ${PREFIX}:`);
-  if (parts.length !== 4) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS');
-  const [, test, modePart, body] = parts as [string, string, string, string];
+  if (parts.length !== 4 && parts.length !== 5) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS[:BUILD]');
+  const [, test, modePart, body, build] = parts as [string, string, string, string, string | undefined];
+  if (build !== undefined && !/^[0-9a-f]{8}$/.test(build)) throw new ReplayFormatError(text, `bad build identity '${build}'`);
   if (!/^[A-Za-z_]\w*$/.test(test)) throw new ReplayFormatError(text, `bad test name '${test}'`);
   const [mode, visibleList] = modePart.split('+') as [string, string | undefined];
   if (mode !== 'drf' && mode !== 'sc') throw new ReplayFormatError(text, `bad mode '${mode}'`);
@@ -54,7 +61,7 @@ export function decodeReplay(text: string): Replay {
     if (decisions.length + count > MAX_DECISIONS) throw new ReplayFormatError(text, `more than ${MAX_DECISIONS.toLocaleString('en-US')} decisions`);
     for (let i = 0; i < count; i++) decisions.push(decision);
   }
-  return { test, mode, decisions, ...(visible.length ? { visible } : {}) };
+  return { test, mode, decisions, ...(visible.length ? { visible } : {}), ...(build ? { build } : {}) };
 }
 
 /** Racy locations, in and out of a replay string: relative to where the harness is loaded. */

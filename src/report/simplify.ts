@@ -2,12 +2,14 @@
 // the failing one, show one with the fewest preemptions (FewestPreemptions), then one
 // with fewer thread switches, so that the trace reads as a few blocks (greedy: keep the
 // running thread going while its next step's dependencies are done). Each candidate is
-// replayed and kept only if it fails in the same way with no more preemptions.
+// replayed and kept only if it fails in the same way with no more preemptions. The one
+// shown is replayed once more keeping its plain accesses (drf mode: they are no steps), so
+// that the values the failing thread read and wrote can be shown.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
 import { type FailingExecution, copyFailure } from '../explore/driver.js';
 import { type ExecutionView, decisionAt } from '../explore/strategy.js';
-import type { NativeHarness } from '../native/addon.js';
+import { type NativeHarness, RunFlags } from '../native/addon.js';
 import { Op } from '../native/ops.js';
 
 const MAX_STEPS = 2000; // longer traces are shown as found
@@ -15,16 +17,28 @@ const MAX_STEPS = 2000; // longer traces are shown as found
 export interface ReplayContext {
   harness: NativeHarness;
   test: number;
-  replay(decisions: Uint16Array): number; // runs the harness, returns the outcome
+  /** runs the harness (with these run flags added), returns the outcome */
+  replay(decisions: Uint16Array, flags?: number): number;
 }
 
 export function simplify(failure: FailingExecution, context: ReplayContext): FailingExecution {
+  return withAccesses(simplest(failure, context), context);
+}
+
+function simplest(failure: FailingExecution, context: ReplayContext): FailingExecution {
   if (failure.execution.steps > MAX_STEPS || failure.execution.steps < 3) return failure;
   const cheapest = tryOrder(failure, cheapestOrder(failure), context);
   const { execution } = cheapest;
   const order = reorder(execution);
   if (!order || switches(execution, order) >= switches(execution, identity(execution.steps))) return cheapest;
   return tryOrder(cheapest, order, context);
+}
+
+/** The same execution once more, keeping its last plain accesses (empty in sc mode, where they are steps). */
+function withAccesses(failure: FailingExecution, context: ReplayContext): FailingExecution {
+  const outcome = context.replay(Uint16Array.from(failure.decisions), RunFlags.LOG_ACCESSES);
+  const same = outcome === failure.outcome && context.harness.trace().status[0] === failure.execution.steps;
+  return same ? { ...failure, accesses: context.harness.accessLog() } : failure;
 }
 
 /** The failing execution replayed along `order`, if it fails the same way with no more preemptions. */

@@ -13,11 +13,12 @@ import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { buildHarnessAsync } from '../build/compile.js';
-import { type CheckOptions, defaults } from '../check.js';
-import { FileOptionError, parseFileOptions } from './file-options.js';
+import type { CheckOptions } from '../check.js';
+import { optionsCommentLine, parseFileOptions } from '../file-options.js';
+import { type PluginOptions, defaults } from '../options.js';
 import type { WeftMeta } from './runtime.js';
 
-export interface WeftPluginOptions extends Omit<CheckOptions, 'test' | 'replay' | 'onProgress'> {
+export interface WeftPluginOptions extends PluginOptions {
   /** globs of C test files (default: ['**\/*.test.c']) */
   include?: string[];
   /**
@@ -39,7 +40,7 @@ const TIMEOUT_MARGIN_MS = 10_000;
  * and the exploration may each meet a hang) and the rest.
  */
 function testTimeout(options: CheckOptions): number {
-  const budget = options.timeBudgetMs ?? defaults.timeBudgetMs;
+  const budget = options.timeBudgetMs ?? Number.POSITIVE_INFINITY;
   if (!Number.isFinite(budget)) return 0;
   return budget + 3 * (options.hangTimeoutMs ?? defaults.hangTimeoutMs) + TIMEOUT_MARGIN_MS;
 }
@@ -77,7 +78,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       try {
         options = { ...defaultOptions, ...parseFileOptions(source, file) };
       } catch (error) {
-        setupError = { message: (error as Error).message, line: error instanceof FileOptionError ? error.line : 1 };
+        setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
       }
       let headers: string[] = [];
       try {
@@ -89,6 +90,13 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       return testModule(file, source, headers, options, { reuse }, setupError);
     },
   };
+}
+
+/** Options as JavaScript source: JSON, but Infinity (maxBound unbounded, no budget) stays Infinity, not null. */
+function optionsLiteral(options: CheckOptions): string {
+  const infinity = '\u0000Infinity';
+  return JSON.stringify(options, (_, value: unknown) => (value === Number.POSITIVE_INFINITY ? infinity : value))
+    .replaceAll(JSON.stringify(infinity), 'Infinity');
 }
 
 /** The parts of Vitest's own object the plugin uses (its type is not a dependency of weft). */
@@ -153,7 +161,7 @@ function testModule(
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
   emit(`import { test } from 'vitest';`);
   emit(`import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};`);
-  emit(`const file = ${json(file)}, options = ${json(options)}, timeout = ${testTimeout(options)};`);
+  emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit('const lines = new Map();');
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment

@@ -155,7 +155,7 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
  */
 function failureError(file: string, name: string, bug: Bug, settings: RunSettings, note?: string): InterleavingError {
   const headline = `${note ? `${note}\n` : ''}${renderBug(bug, { color: false })}`;
-  const raceAccesses = bug.race?.accesses.flatMap((access) => (access.location ? [access.location] : [])).reverse() ?? [];
+  const raceAccesses = bug.kind === 'race' ? bug.race.accesses.flatMap((access) => (access.location ? [access.location] : [])).reverse() : [];
   const locations = [bug.location, ...raceAccesses, bug.consequence?.location].filter((location): location is BugLocation => location !== undefined);
   const unique = locations.filter((location, index) => locations.findIndex((other) => other.file === location.file && other.line === location.line) === index);
   return new InterleavingError(headline, file, unique.length > 0 ? unique : [{ file, line: settings.line }], name);

@@ -16,7 +16,7 @@ describe('several files, some unusable', () => {
     expect(run.status).toBe(2);
     const { files } = JSON.parse(run.stdout);
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatchObject({ file: broken, tests: [], error: expect.stringContaining("expected ';'") });
+    expect(files[0]).toMatchObject({ file: broken, tests: [], error: expect.stringContaining("expected ';'"), code: 'compile' });
     expect(files[1].tests[0]).toMatchObject({ status: 'fail', bug: { kind: 'race' } });
   });
 
@@ -32,7 +32,7 @@ describe('numbers and replay strings are validated', () => {
   it.each(['99999999999999999999', '1e3', '-1'])('--max-bound %s is refused with one message', (value) => {
     const run = runCli(['check', fixture('lost_update.c'), '--max-bound', value]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^weft: --max-bound needs a whole number/);
+    expect(run.stderr).toMatch(/^weft: --max-bound needs a whole number from 0 to 10,000 or unbounded, got '?[-\de]+'?\nweft check --help lists the options\n$/);
   });
 
   it('a replay string asking for more decisions than any execution has is refused, without a crash', () => {

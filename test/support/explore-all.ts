@@ -6,7 +6,7 @@
 import { buildHarness } from '../../src/build/compile.js';
 import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
-import type { ExecutionView } from '../../src/explore/strategy.js';
+import { type ExecutionView, liveView } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/native/addon.js';
 import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
 import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/native/ops.js';
@@ -60,11 +60,8 @@ async function explore(
   harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
 ): Promise<Exploration> {
   const trace = harness.trace();
-  const explorer = createStrategy(strategy, { maxBound, seed: 1, capacity: trace.capacity });
-  const view: ExecutionView = {
-    steps: 0, outcome: 0, thread: trace.thread, op: trace.op, object: trace.object, value: trace.value,
-    enabled: trace.enabled, pendingOp: trace.pendingOp, pendingObject: trace.pendingObject,
-  };
+  const explorer = createStrategy(strategy, { maxBound, capacity: trace.capacity });
+  const view = liveView(trace);
   const seen: Observed = {
     executions: 0, classes: new Set(), repeats: 0, wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
   };

@@ -58,7 +58,7 @@ export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound:
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
   for (const name of strategyNames()) {
     if (name === 'dfs') continue;
-    const bounded = createStrategy(name, { maxBound, seed: 1, capacity: TRACE_CAPACITY }).bounded;
+    const bounded = createStrategy(name, { maxBound, capacity: TRACE_CAPACITY }).bounded;
     let run;
     try {
       run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, Infinity, MAX_STEPS);

@@ -56,7 +56,8 @@ export default defineConfig({ plugins: [weft(${pluginOptions})], test: { ${testO
   };
 }
 
-const npm = (args: string[], cwd: string) => {
+/** npm as a user runs it, quiet but for errors */
+export const npm = (args: string[], cwd: string) => {
   const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' }, timeout: 240_000 });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 };

@@ -1,0 +1,30 @@
+// Writes the README's generated blocks — the CLI synopsis and the options table — from the
+// options schema (src/options.ts, through dist/). `npm run readme` after changing an option;
+// test/options.test.ts fails while the README differs from what this would write.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const block = /(<!-- generated: (\w+) \(npm run readme\) -->\n)[\s\S]*?(\n<!-- end generated -->)/g;
+
+/** The README with every generated block replaced by `blocks[name]`. */
+export function replaceGenerated(readme, blocks) {
+  return readme.replace(block, (_, start, name, end) => {
+    if (!(name in blocks)) throw new Error(`README: no generator for block '${name}'`);
+    return `${start}${blocks[name]}${end}`;
+  });
+}
+
+/** The blocks, from the schema's code. */
+export function generatedBlocks({ optionsTable, synopsis }) {
+  return {
+    cli: `\`\`\`\n${synopsis('check')}\n${synopsis('replay')}\n\`\`\``,
+    options: optionsTable(),
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const readmePath = new URL('../README.md', import.meta.url);
+  const { optionsTable } = await import('../dist/src/options.js');
+  const { synopsis } = await import('../dist/src/cli/args.js');
+  writeFileSync(readmePath, replaceGenerated(readFileSync(readmePath, 'utf8'), generatedBlocks({ optionsTable, synopsis })));
+}

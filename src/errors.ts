@@ -1,0 +1,44 @@
+// One error type for everything weft refuses: a bad option, a file it cannot build, a
+// replay string that does not fit, a harness the addon cannot load. Each carries a code
+// and the exit status the CLI ends with; anything else that reaches the CLI is a bug in
+// weft and is shown with its stack.
+
+/** Exit statuses of the weft command. */
+export const ExitStatus = {
+  /** every test passed */
+  PASS: 0,
+  /** a bug was found */
+  BUG: 1,
+  /** the input could not be used: one message says why */
+  INPUT: 2,
+} as const;
+
+export type WeftErrorCode =
+  // the command line or an option value
+  | 'usage' | 'option' | 'file-option'
+  // building the harness (src/build)
+  | 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain' | 'cache'
+  // replaying one execution
+  | 'replay-format' | 'replay-changed'
+  // the native addon: not built, or a harness library it cannot load
+  | 'addon';
+
+export class WeftError extends Error {
+  /** what went wrong, for programs: stable across messages */
+  readonly code: WeftErrorCode;
+  /** the status `weft` exits with when this error ends it */
+  readonly exitStatus: number = ExitStatus.INPUT;
+
+  constructor(code: WeftErrorCode, message: string) {
+    super(message);
+    this.name = 'WeftError';
+    this.code = code;
+  }
+}
+
+export class OptionError extends WeftError {
+  constructor(message: string, code: 'usage' | 'option' | 'file-option' = 'option') {
+    super(code, message);
+    this.name = 'OptionError';
+  }
+}
