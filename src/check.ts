@@ -32,6 +32,8 @@ export interface TestResult {
   strategy: string;
   /** what was explored, in words: never more than what was done */
   guarantee: string;
+  /** stopped by its budget (maxExecutions or timeBudgetMs) before the bound was explored */
+  partial?: boolean;
   bug?: Bug;
   /** data races reported as warnings (option races: 'warn') */
   warnings?: Bug[];
@@ -176,8 +178,9 @@ async function replayOne(
   const bases = harness.result();
   const visible = Float64Array.from(replay.visible ?? [], (location) => absoluteLocation(location, bases));
   const started = performance.now();
+  // the access log too: the replayed counterexample reads as the explored one did (report/simplify.ts)
   const outcome = harness.run(
-    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags,
+    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | RunFlags.LOG_ACCESSES,
     settings.nondetDomain, visible,
   );
   const elapsedMs = performance.now() - started;
@@ -188,7 +191,7 @@ async function replayOne(
   }
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
-  const failure = copyFailure(harness, { steps: harness.trace().status[0]!, outcome });
+  const failure = { ...copyFailure(harness, { steps: harness.trace().status[0]!, outcome }), accesses: harness.accessLog() };
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
@@ -224,6 +227,7 @@ function toTestResult(name: string, run: Run, harness: { library: string; build:
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
     guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
   };
+  if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (failing) {
     result.bug = races[0]!;
     if (consequence) result.bug.consequence = consequence;

@@ -17,14 +17,18 @@ const HEADER_LINES = 20;
 const COMMENT = /^\s*(\/\/|\/\*)\s*weft:/;
 const PAIR = /(\w+)=("[^"]*"|\S+)/g;
 
+/** The line (from 1) of the `// weft:` comment, if the file has one. */
+export function optionsCommentLine(source: string): number | undefined {
+  const index = source.split('\n').slice(0, HEADER_LINES).findIndex((line) => COMMENT.test(line));
+  return index < 0 ? undefined : index + 1;
+}
+
 /** Options from a `// weft:` comment in the first lines of `source`, or {} when there is none. */
 export function parseFileOptions(source: string, file: string): SchemaOptions {
-  const lines = source.split('\n').slice(0, HEADER_LINES);
-  const index = lines.findIndex((line) => COMMENT.test(line));
-  if (index < 0) return {};
-  const where = `${file}:${index + 1}`;
-  const refuse = (message: string) => new OptionError(`${where}: ${message}`, 'file-option');
-  const body = lines[index]!.replace(COMMENT, '').replace(/\*\/\s*$/, '');
+  const line = optionsCommentLine(source);
+  if (line === undefined) return {};
+  const refuse = (message: string) => new OptionError(`${file}:${line}: ${message}`, 'file-option');
+  const body = source.split('\n')[line - 1]!.replace(COMMENT, '').replace(/\*\/\s*$/, '');
   const options: Record<string, unknown> = {};
   for (const match of body.matchAll(PAIR)) {
     const [, key, raw] = match as unknown as [string, string, string];

@@ -227,6 +227,10 @@ export const optionSchema = {
     kind: yesNo, default: false, cli: { flag: '--spurious-wakeups' }, commands: both, inFile: true, inPlugin: true,
     description: 'condition waits may also return without a signal, as POSIX allows',
   },
+  requireComplete: {
+    kind: yesNo, default: false, cli: { flag: '--require-complete' }, commands: checkOnly, inFile: true, inPlugin: true,
+    description: 'a run stopped by its budget (`maxExecutions`, `timeBudgetMs`) fails instead of passing as partial (`~ … partial: …`): for CI that must not pass on a budget',
+  },
   replay: {
     kind: text('weft1:...'), cli: { flag: '--schedule' }, commands: ['replay'], inFile: false, inPlugin: false,
     description: 'a replay string: run exactly that execution instead of exploring (on the command line: `weft replay`)',

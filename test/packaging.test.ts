@@ -1,21 +1,32 @@
-// The package as users get it: `npm pack`, installed into a fresh project (its install
-// script builds the addon there), then imported by name in a separate Node process.
+// The package as users get it: `npm pack`, installed into a fresh `"type": "commonjs"`
+// project (its install script builds the addon there), then imported by name in a separate
+// Node process, and its Vitest plugin run with the README's config as written.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { packageRoot } from '../src/paths.js';
-import { fixture, removeAfterAll } from './support/harness.js';
+import { fixture } from './support/harness.js';
+import { createProject, installPackedWeft, npm, testsInReport, withJsonReport } from './support/vitest-project.js';
 
-const npm = (args: string[], cwd: string) => {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' }, timeout: 240_000 });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-};
+/** The first ```ts block of the README's "With Vitest" section: the config users copy. */
+function readmeConfig(): { file: string; text: string } {
+  const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## With Vitest'));
+  const block = /```ts\n(\/\/ (\S+)\n[\s\S]*?)```/.exec(section);
+  if (!block) throw new Error("README's With Vitest section has no ```ts config block");
+  return { file: block[2]!, text: block[1]! };
+}
 
 describe('the packed package', () => {
+  // one install (node-gyp builds the addon there) serves every test of this file
+  let project: string;
+  beforeAll(() => {
+    project = installPackedWeft();
+  }, 300_000);
+
   it('ships every file a stack trace can point to: no source map naming a file left out', () => {
     const packed = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], packageRoot);
     expect(packed.status, packed.output).toBe(0);
@@ -37,18 +48,7 @@ describe('the packed package', () => {
     expect(missing).toEqual([]);
   });
 
-
   it("installs from its tarball and imports as 'weft', 'weft/vitest' and 'weft/matchers'", () => {
-    const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
-    removeAfterAll(project);
-    const packed = npm(['pack', '--pack-destination', project], packageRoot);
-    expect(packed.status, packed.output).toBe(0);
-    const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
-    const vitestVersion = JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
-    expect(installed.status, installed.output).toBe(0);
-
     // plain Node: the API and the plugin
     writeFileSync(join(project, 'use.mjs'), `
 import { checkAllInterleavings } from 'weft';
@@ -74,5 +74,26 @@ it('checks a C file through the installed package', async () => {
     const vitest = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], { cwd: project, encoding: 'utf8', env: { ...env, CI: '1' } });
     expect(vitest.status, `${vitest.stdout}\n${vitest.stderr}`).toBe(0);
     expect(vitest.stdout).toMatch(/Tests {2}1 passed/);
+  });
+
+  it("runs the Vitest plugin with the README's config without warnings and reports a remembered race again as it did first", () => {
+    const scratch = createProject({ 'bugs.test.c': readFileSync(fixture('vitest/every_bug_kind.test.c'), 'utf8') }, { installedIn: project });
+    const config = readmeConfig();
+    expect(config.file).toBe('vitest.config.mts');
+    rmSync(join(scratch.dir, 'vitest.config.mjs'));
+    writeFileSync(join(scratch.dir, config.file), config.text);
+
+    const first = scratch.run([...withJsonReport, '-t', 'race_with_consequence|deadlock']);
+    expect(first.status, first.output).toBe(1);
+    expect(first.output).not.toMatch(/warn|deprecated/i);
+    const before = testsInReport(scratch);
+    const second = scratch.run([...withJsonReport, '-t', 'race_with_consequence|deadlock']);
+    const after = testsInReport(scratch);
+    expect(second.output).not.toMatch(/warn|deprecated/i);
+    for (const name of ['race_with_consequence', 'deadlock']) {
+      expect(before.get(name)!.status).toBe('failed');
+      expect(after.get(name)!.failure).toBe(before.get(name)!.failure.replace('InterleavingError: ', 'InterleavingError: still fails (replayed the last counterexample)\n'));
+    }
+    expect(before.get('race_with_consequence')!.failure).toContain('what the race breaks');
   });
 });

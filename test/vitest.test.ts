@@ -88,6 +88,24 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     expect(run.output).toContain('> 3 |   int x = ;');
   });
 
+  it('points a build error without a source location (a refused flag) at the C file, not at generated code', () => {
+    const project = createProject({ 'flags.test.c': '// weft: cflags="-fno-sanitize=thread"\n#include <weft.h>\nWEFT_TEST(t) {}\n' });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('FAIL  flags.test.c > build');
+    expect(run.output).toContain("the flag '-fno-sanitize=thread' would change the instrumentation");
+    expect(run.output).toContain('> 1 | // weft: cflags="-fno-sanitize=thread"');
+  });
+
+  it('shows a bad options comment as a failing build test at its line', () => {
+    const project = createProject({ 'options.test.c': '#include <weft.h>\n// weft: maxBound=two\nWEFT_TEST(t) {}\n' });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('FAIL  options.test.c > build');
+    expect(run.output).toContain("options.test.c:2: maxBound needs a whole number from 0 to 10,000 or unbounded, got 'two'");
+    expect(run.output).toContain('❯ options.test.c:2:1');
+  });
+
   it("carries the counterexample in Vitest's JSON reporter (for CI)", () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
     const run = project.run(['--reporter=json', '--outputFile=report.json']);
@@ -105,7 +123,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const mark = watcher.output.length;
     project.write('counter.h', counterHeader(true));
     const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
-    expect(rerun).toContain('two_increments: fixed — re-verifying all interleavings');
+    expect(rerun).toContain('two_increments: the last counterexample no longer replays on the changed code — re-verifying all interleavings');
   });
 });
 

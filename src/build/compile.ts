@@ -1,6 +1,12 @@
 // C test file -> instrumented shared library: compile every source with
 // -fsanitize=thread (the compiler's instrumentation, not its runtime), redirect the
 // calls weft models to the runtime, refuse what it cannot model, link the runtime in.
+//
+// The build is written once, as steps that yield the tools they need run (a generator);
+// buildHarness runs them one after the other, blocking (the CLI, the API), and
+// buildHarnessAsync runs them without blocking, a bounded number of builds at once (the
+// Vitest plugin, inside Vite's main thread).
+import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -8,7 +14,7 @@ import { includeDir, runtimeObject } from '../paths.js';
 import { cacheError, defaultCacheDirectory, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
-import { compilerCommand, compilerVersion, runTool } from './toolchain.js';
+import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
 
 export interface BuildOptions {
   /** extra compiler flags, as one shell-like string or a list */
@@ -98,7 +104,68 @@ function sourceFile(source: string): string {
   return source;
 }
 
+/** Build steps: each yield is a tool to run, answered with its result. */
+type Steps<T> = Generator<ToolCall, T, CommandResult>;
+
+const tool = (command: string, args: readonly string[]): ToolCall => ({ command, args });
+
+/** Runs the steps' tools one at a time, blocking. */
+function runSteps<T>(steps: Steps<T>): T {
+  let next = steps.next();
+  while (!next.done) {
+    let result: CommandResult;
+    try {
+      result = runTool(next.value.command, next.value.args);
+    } catch (error) {
+      next = steps.throw(error); // the steps' own clean-up runs
+      continue;
+    }
+    next = steps.next(result);
+  }
+  return next.value;
+}
+
+async function runStepsAsync<T>(steps: Steps<T>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let result: CommandResult;
+    try {
+      result = await runToolAsync(next.value.command, next.value.args);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(result);
+  }
+  return next.value;
+}
+
 export function buildHarness(file: string, options: BuildOptions = {}): BuiltHarness {
+  return runSteps(buildSteps(file, options));
+}
+
+/** Builds running at once in this process, and those waiting for a core. */
+let runningBuilds = 0;
+const waitingBuilds: (() => void)[] = [];
+
+export interface AsyncBuildHooks {
+  /** called when the build really compiles (not found in the cache), once it has a core */
+  onCompile?: () => void;
+}
+
+/** buildHarness without blocking: at most one build per core runs at a time. */
+export async function buildHarnessAsync(file: string, options: BuildOptions = {}, hooks: AsyncBuildHooks = {}): Promise<BuiltHarness> {
+  if (runningBuilds >= availableParallelism()) await new Promise<void>((resolve) => waitingBuilds.push(resolve));
+  runningBuilds++;
+  try {
+    return await runStepsAsync(buildSteps(file, options, hooks.onCompile));
+  } finally {
+    runningBuilds--;
+    waitingBuilds.shift()?.();
+  }
+}
+
+function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void): Steps<BuiltHarness> {
   const sources = [file, ...(options.sources ?? [])].map((source) => sourceFile(resolve(source)));
   const flags = [
     ...(options.includeDirs ?? []).flatMap((dir) => ['-I', resolve(dir)]),
@@ -106,7 +173,7 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
   ];
   refuseInstrumentationFlags(flags);
   const key = hashText(
-    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), compilerVersion(), runtimeHash(),
+    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), yield* compilerVersion(), runtimeHash(),
   );
   const cache = options.cacheDirectory ?? defaultCacheDirectory();
   if (!openedCaches.has(cache)) {
@@ -116,6 +183,7 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
   const entry = join(cache, key.slice(0, 32));
   const hit = lookup(entry);
   if (hit) return { library: hit, dependencies: readDependencies(entry), hash: basename(hit, '.so'), cached: true };
+  onCompile?.();
 
   let work: string;
   try {
@@ -126,12 +194,13 @@ export function buildHarness(file: string, options: BuildOptions = {}): BuiltHar
   }
   try {
     const dependencies = new Set<string>();
-    const objects = sources.map((source, index) => compileOne(source, index, flags, work, dependencies));
+    const objects: string[] = [];
+    for (const [index, source] of sources.entries()) objects.push(yield* compileOne(source, index, flags, work, dependencies));
     const hash = hashText(key, ...[...dependencies].sort().map((path) => `${path}:${hashFile(path)}`)).slice(0, 32);
     // linked in the private work directory, then renamed into place whole: concurrent
     // builders of the same file never see each other's half-written library
     const linked = join(work, 'harness.so');
-    link(objects, linked, work);
+    yield* link(objects, linked, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
     store(entry, {
@@ -158,7 +227,7 @@ export function buildIdentity(built: BuiltHarness, options: BuildOptions): strin
   let identity = identities.get(built.library);
   if (identity === undefined) {
     const contents = built.dependencies.map((path) => hashFile(path) ?? '').sort();
-    identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), compilerVersion(), runtimeHash(), ...contents)
+    identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), runSteps(compilerVersion()), runtimeHash(), ...contents)
       .slice(0, 8);
     identities.set(built.library, identity);
   }
@@ -174,36 +243,36 @@ function readDependencies(entry: string): string[] {
   }
 }
 
-function compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): string {
+function* compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): Steps<string> {
   const object = join(work, `${index}.o`);
   const depfile = join(work, `${index}.d`);
-  const compile = (extra: string[]) => {
+  function* compile(extra: string[]): Steps<void> {
     const args = [
       ...HARNESS_FLAGS,
       '-I', includeDir, ...flags, ...extra, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
     ];
-    const result = runTool(compilerCommand(), args);
+    const result = yield tool(compilerCommand(), args);
     if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
-  };
-  compile([]);
-  const symbols = symbolTable(object);
+  }
+  yield* compile([]);
+  const symbols = symbolTable((yield tool('nm', ['--format=posix', object])).stdout);
   // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
   // reach_error (reaching it is the error, whatever its body, even inlined), must be
   // seen: instrument function calls
   const errorFunctions = definedErrorFunctions(symbols.defined);
-  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) compile(['-finstrument-functions']);
+  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) yield* compile(['-finstrument-functions']);
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
   // whatever the flags did, an object without the instrumentation would pass unchecked
   if (!symbols.undefined.includes('__tsan_init'))
     throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
-  refuseUnsupported(object, symbols.undefined);
-  refuseStaticTls(object);
-  const constructors = constructorsIntoExecutions(object);
+  yield* refuseUnsupported(object, symbols.undefined);
+  yield* refuseStaticTls(object);
+  const constructors = yield* constructorsIntoExecutions(object);
   const table = join(work, `redefine-${index}.txt`);
   writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
   // a static reach_error becomes global, so that the runtime's weak one resolves to it
   const globalized = errorFunctions.map((name) => `--globalize-symbol=${name}`);
-  const renamed = runTool('objcopy', [`--redefine-syms=${table}`, ...globalized, ...constructors, object]);
+  const renamed = yield tool('objcopy', [`--redefine-syms=${table}`, ...globalized, ...constructors, object]);
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
 }
@@ -218,9 +287,10 @@ export function parseDepfile(text: string): string[] {
     .map((path) => path.replace(/\\ /g, ' '));
 }
 
-function symbolTable(object: string): { defined: string[]; undefined: string[] } {
+/** nm --format=posix output, split into defined and undefined symbols */
+function symbolTable(nmOutput: string): { defined: string[]; undefined: string[] } {
   const table = { defined: [] as string[], undefined: [] as string[] };
-  for (const line of runTool('nm', ['--format=posix', object]).stdout.split('\n')) {
+  for (const line of nmOutput.split('\n')) {
     const [symbol, type] = line.trim().split(/\s+/);
     if (!symbol || !type) continue;
     (type === 'U' ? table.undefined : table.defined).push(symbol);
@@ -228,11 +298,11 @@ function symbolTable(object: string): { defined: string[]; undefined: string[] }
   return table;
 }
 
-function refuseUnsupported(object: string, undefinedSymbols: readonly string[]): void {
+function* refuseUnsupported(object: string, undefinedSymbols: readonly string[]): Steps<void> {
   for (const symbol of undefinedSymbols) {
     const reason = refusalReason(symbol);
     if (!reason) continue;
-    const location = useSite(object, symbol);
+    const location = yield* useSite(object, symbol);
     const where = location ? `${location.file}:${location.line}: ` : '';
     throw new BuildError('unsupported-symbol', `${where}'${symbol}' is not supported by weft: ${reason}`, location);
   }
@@ -242,11 +312,11 @@ function refuseUnsupported(object: string, undefinedSymbols: readonly string[]):
  * model, TLS descriptors) would be shared by every harness thread: refuse them. */
 const staticTlsRelocation = /^[0-9a-f]+\s+R_X86_64_(GOTTPOFF|TPOFF32|TPOFF64|GOTPC32_TLSDESC|TLSDESC_CALL)\s+([^\s+-]+)/m;
 
-function refuseStaticTls(object: string): void {
-  const match = staticTlsRelocation.exec(runTool('objdump', ['-r', object]).stdout);
+function* refuseStaticTls(object: string): Steps<void> {
+  const match = staticTlsRelocation.exec((yield tool('objdump', ['-r', object])).stdout);
   if (!match) return;
   const variable = match[2] ?? '';
-  const location = useSite(object, variable);
+  const location = yield* useSite(object, variable);
   const where = location ? `${location.file}:${location.line}: ` : '';
   throw new BuildError('unsupported-symbol',
     `${where}thread-local variable '${variable}' uses a static TLS model (tls_model attribute, -ftls-model or ` +
@@ -264,8 +334,8 @@ const instrumentationConstructors = '.init_array.00099';
  * Destructors would run when the checker exits, and constructor priorities would need an
  * order across files: both are refused.
  */
-function constructorsIntoExecutions(object: string): string[] {
-  const sections = [...runTool('objdump', ['-h', object]).stdout.matchAll(/^\s*\d+\s+(\S+)/gm)].map((match) => match[1] ?? '');
+function* constructorsIntoExecutions(object: string): Steps<string[]> {
+  const sections = [...(yield tool('objdump', ['-h', object])).stdout.matchAll(/^\s*\d+\s+(\S+)/gm)].map((match) => match[1] ?? '');
   for (const section of sections) {
     const refusal = /^\.(fini_array|dtors)/.test(section)
       ? 'destructors (__attribute__((destructor))) are not supported by weft: they would run when the checker exits, not when an execution ends: clean up at the end of the test'
@@ -273,25 +343,25 @@ function constructorsIntoExecutions(object: string): string[] {
         ? 'constructor priorities are not supported by weft: use one constructor, or call the initialisation from the test'
         : undefined;
     if (!refusal) continue;
-    const location = arrayEntrySite(object, section);
+    const location = yield* arrayEntrySite(object, section);
     throw new BuildError('unsupported-symbol', `${location ? `${location.file}:${location.line}: ` : ''}${refusal}`, location);
   }
   return sections.includes('.init_array') ? ['--rename-section', '.init_array=weft_init_array'] : [];
 }
 
 /** Where the function that the first entry of an array section (.fini_array, say) points to is defined. */
-function arrayEntrySite(object: string, section: string): { file: string; line: number } | undefined {
-  const relocations = runTool('objdump', ['-r', '-j', section, object]).stdout;
+function* arrayEntrySite(object: string, section: string): Steps<{ file: string; line: number } | undefined> {
+  const relocations = (yield tool('objdump', ['-r', '-j', section, object])).stdout;
   const record = /^[0-9a-f]+\s+\S+\s+(\.text[^\s+]*)\+0x([0-9a-f]+)/m.exec(relocations);
   if (!record) return undefined;
-  const position = runTool('addr2line', ['-e', object, '-j', record[1] ?? '.text', `0x${record[2]}`]).stdout.trim();
+  const position = (yield tool('addr2line', ['-e', object, '-j', record[1] ?? '.text', `0x${record[2]}`])).stdout.trim();
   const match = /^(.*):(\d+)/.exec(position);
   return match && match[1] !== '??' ? { file: displayPath(resolve(match[1] ?? '')), line: Number(match[2]) } : undefined;
 }
 
 /** The first call site of `symbol` in the object, from its relocations and debug info. */
-function useSite(object: string, symbol: string): { file: string; line: number } | undefined {
-  const relocations = runTool('objdump', ['-r', object]).stdout;
+function* useSite(object: string, symbol: string): Steps<{ file: string; line: number } | undefined> {
+  const relocations = (yield tool('objdump', ['-r', object])).stdout;
   let section = '';
   for (const line of relocations.split('\n')) {
     const header = /^RELOCATION RECORDS FOR \[(.+)\]:/.exec(line);
@@ -301,17 +371,17 @@ function useSite(object: string, symbol: string): { file: string; line: number }
     }
     const record = /^([0-9a-f]+)\s+\S+\s+([^\s+-]+)/.exec(line);
     if (!record || record[2] !== symbol || !section.startsWith('.text')) continue;
-    const position = runTool('addr2line', ['-e', object, '-j', section, `0x${record[1]}`]).stdout.trim();
+    const position = (yield tool('addr2line', ['-e', object, '-j', section, `0x${record[1]}`])).stdout.trim();
     const match = /^(.*):(\d+)/.exec(position);
     if (match && match[1] !== '??') return { file: displayPath(resolve(match[1] ?? '')), line: Number(match[2]) };
   }
   return undefined;
 }
 
-function link(objects: string[], library: string, work: string): void {
+function* link(objects: string[], library: string, work: string): Steps<void> {
   const exportsFile = join(work, 'exports.map');
   writeFileSync(exportsFile, exportsMap);
-  const result = runTool(compilerCommand(), [
+  const result = yield tool(compilerCommand(), [
     '-shared', '-o', library, ...objects, runtimeObject,
     '-Wl,-z,relro,-z,now', '-Wl,--no-undefined', '-Wl,--undefined=weft_runtime_open',
     `-Wl,--version-script=${exportsFile}`, '-lm', '-ldl',

@@ -49,15 +49,20 @@ async function main(argv: string[]): Promise<number> {
     progress?.clear();
     reports.push(toJson(result));
     if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
-    status = Math.max(status, fileStatus(result));
+    const partial = result.tests.filter((test) => test.partial);
+    if (command.options.requireComplete && partial.length > 0 && !command.json)
+      process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);
+    status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
   if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
   return status;
 }
 
-function fileStatus(result: CheckResult): number {
+/** A partial pass (stopped by its budget) passes, unless --require-complete makes it a failure. */
+function fileStatus(result: CheckResult, requireComplete: boolean): number {
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
-  return result.tests.some((test) => test.status === 'fail') ? EXIT_BUG : EXIT_PASS;
+  const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
+  return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;
 }
 
 function progressLine() {

@@ -14,6 +14,7 @@ export function toJson(result: CheckResult): object {
       elapsedMs: Math.round(test.elapsedMs * 1000) / 1000,
       strategy: test.strategy,
       guarantee: test.guarantee,
+      ...(test.partial ? { partial: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.error !== undefined ? { error: test.error } : {}),
       ...(test.warnings ? { warnings: test.warnings.map((warning) => ({ kind: warning.kind, message: warning.message, ...(warning.kind === 'race' ? { race: warning.race } : {}) })) } : {}),

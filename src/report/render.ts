@@ -36,6 +36,8 @@ export function renderCheck(result: CheckResult, options: RenderOptions = {}): s
 export function renderTest(test: TestResult, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const stats = `${test.executions} execution${test.executions === 1 ? '' : 's'} · ${formatMs(test.elapsedMs)}`;
+  if (test.status === 'pass' && test.partial)
+    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c)}`;
   if (test.status === 'pass')
     return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c)}`;
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;

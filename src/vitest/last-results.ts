@@ -1,58 +1,67 @@
-// What a C test did last time, kept between Vitest runs (watch mode): the replay string
-// of its last counterexample, or the library hash of its last pass.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// What a C test did last time, kept between Vitest runs (watch mode): the counterexample
+// it reported, or the library hash of its last pass.
+//
+// One file per test (named by a hash of file, test and options), written to a temporary
+// name and renamed into place: Vitest's workers run different tests at once, and each
+// writes only its own test's file, whole, so no update is lost and no reader sees half.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { defaultCacheDirectory } from '../build/cache.js';
+import { defaultCacheDirectory, hashText } from '../build/cache.js';
+import type { Bug, BugLocation } from '../report/bug.js';
 
-interface Store {
-  failures: Record<string, string>;
-  passes: Record<string, string>;
+/** What identifies a reported bug: replaying it must give the same. */
+export interface BugSignature {
+  kind: string;
+  message: string;
+  location?: BugLocation;
+  schedule: string;
+  /** a data race's consequence, reported with it */
+  consequence?: BugSignature;
 }
 
-const storeFile = () => join(defaultCacheDirectory(), 'last-results.json');
+/** A pass: the library hash, and the guarantee when it was partial (stopped by its budget). */
+export type LastResult = { pass: string; partial?: string } | { failure: BugSignature };
 
-function load(): Store {
+const resultFile = (key: string) => join(defaultCacheDirectory(), 'last-results', `${hashText(key).slice(0, 32)}.json`);
+
+export function recall(key: string): LastResult | undefined {
   try {
-    return JSON.parse(readFileSync(storeFile(), 'utf8')) as Store;
+    return JSON.parse(readFileSync(resultFile(key), 'utf8')) as LastResult;
   } catch {
-    return { failures: {}, passes: {} };
+    return undefined;
   }
 }
 
-function save(store: Store): void {
-  const file = storeFile();
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(store));
+function remember(key: string, result: LastResult): void {
+  const file = resultFile(key);
+  mkdirSync(join(file, '..'), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(temporary, JSON.stringify(result));
   renameSync(temporary, file);
 }
 
-function update(change: (store: Store) => void): void {
-  const store = load();
-  change(store);
-  save(store);
+export const rememberPass = (key: string, hash: string, partial?: string) => remember(key, partial ? { pass: hash, partial } : { pass: hash });
+export const rememberFailure = (key: string, bug: Bug) => remember(key, { failure: signature(bug) });
+export const forget = (key: string) => rmSync(resultFile(key), { force: true });
+
+export function signature(bug: Bug): BugSignature {
+  return {
+    kind: bug.kind,
+    message: bug.message,
+    ...(bug.location ? { location: bug.location } : {}),
+    schedule: bug.schedule,
+    ...(bug.consequence ? { consequence: signature(bug.consequence) } : {}),
+  };
 }
 
-export const recallFailure = (key: string): string | undefined => load().failures[key];
-export const recallPass = (key: string): string | undefined => load().passes[key];
+/** Raw addresses in a message differ from process to process (the heap is mapped anywhere). */
+const withoutAddresses = (message: string) => message.replace(/0x[0-9a-f]{6,}/g, '0x…');
 
-export function rememberFailure(key: string, schedule: string): void {
-  update((store) => {
-    store.failures[key] = schedule;
-    delete store.passes[key];
-  });
-}
-
-export function forgetFailure(key: string): void {
-  update((store) => {
-    delete store.failures[key];
-  });
-}
-
-export function rememberPass(key: string, hash: string): void {
-  update((store) => {
-    store.passes[key] = hash;
-    delete store.failures[key];
-  });
+/** Same kind, message (but for raw addresses) and location, and the same consequence (schedules may differ). */
+export function sameBug(a: BugSignature, b: BugSignature): boolean {
+  return a.kind === b.kind && withoutAddresses(a.message) === withoutAddresses(b.message) && a.location?.file === b.location?.file &&
+    a.location?.line === b.location?.line &&
+    (a.consequence && b.consequence ? sameBug(a.consequence, b.consequence) : a.consequence === b.consequence);
 }

@@ -5,28 +5,56 @@
 //   import { defineConfig } from 'vitest/config'
 //   import weft from 'weft/vitest'
 //   export default defineConfig({ plugins: [weft({ maxBound: 2 })] })
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { buildHarness } from '../build/compile.js';
+import { buildHarnessAsync } from '../build/compile.js';
 import type { CheckOptions } from '../check.js';
-import { parseFileOptions } from '../file-options.js';
-import type { PluginOptions } from '../options.js';
+import { optionsCommentLine, parseFileOptions } from '../file-options.js';
+import { type PluginOptions, defaults } from '../options.js';
+import type { WeftMeta } from './runtime.js';
 
 export interface WeftPluginOptions extends PluginOptions {
   /** globs of C test files (default: ['**\/*.test.c']) */
   include?: string[];
+  /**
+   * reuse the last passing result of a test whose library and options are unchanged
+   * (default true; false explores every test again on every run)
+   */
+  reuse?: boolean;
 }
 
 const runtimeModule = fileURLToPath(new URL('./runtime.js', import.meta.url));
 const DEPENDENCY = '?weft-dependency';
 
+/** What a C test may take beyond its time budget: replays, simplifying a counterexample, a hang's watchdog. */
+const TIMEOUT_MARGIN_MS = 10_000;
+
+/**
+ * The Vitest timeout of a C test, from its own budget: none without a time budget (the
+ * bound and maxExecutions end it), else the budget plus room for the watchdog (a replay
+ * and the exploration may each meet a hang) and the rest.
+ */
+function testTimeout(options: CheckOptions): number {
+  const budget = options.timeBudgetMs ?? Number.POSITIVE_INFINITY;
+  if (!Number.isFinite(budget)) return 0;
+  return budget + 3 * (options.hangTimeoutMs ?? defaults.hangTimeoutMs) + TIMEOUT_MARGIN_MS;
+}
+
+interface Logger {
+  log(message: string): void;
+}
+
 export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
-  const { include = ['**/*.test.c'], ...defaults } = pluginOptions;
+  const { include = ['**/*.test.c'], reuse = true, ...defaultOptions } = pluginOptions;
   const patterns = include.map((glob) => new RegExp(`${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`));
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
+  let logger: Logger = { log: (message) => console.error(message) };
+  let root = process.cwd();
   return {
     name: 'weft',
     enforce: 'pre',
@@ -34,24 +62,32 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       const test = (config as { test?: { include?: string[] } }).test ?? {};
       return { test: { include: [...(test.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']), ...include] } } as never;
     },
-    load(id) {
+    // Vitest ≥ 3.1: log through Vitest (its renderer stays intact) and add the run's summary line
+    configureVitest({ vitest }: { vitest: VitestLike }) {
+      logger = vitest.logger;
+      root = vitest.config.root;
+      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse));
+    },
+    async load(id) {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
       const file = id.split('?')[0]!;
       if (!isCTest(file)) return null;
-      let options: CheckOptions = { ...defaults };
-      let setupError: string | undefined;
+      const source = await readFile(file, 'utf8');
+      let options: CheckOptions = { ...defaultOptions };
+      let setupError: { message: string; line: number } | undefined;
       try {
-        options = { ...defaults, ...parseFileOptions(readFileSync(file, 'utf8'), file) };
+        options = { ...defaultOptions, ...parseFileOptions(source, file) };
       } catch (error) {
-        setupError = (error as Error).message;
+        setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
       }
       let headers: string[] = [];
       try {
-        headers = buildHarness(file, options).dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
+        const built = await buildHarnessAsync(file, options, { onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
+        headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
       } catch {
         // the test module reports the build error, with its location, as a failing test
       }
-      return { code: testModule(file, headers, options, setupError), map: { mappings: '' } };
+      return testModule(file, source, headers, options, { reuse }, setupError);
     },
   };
 }
@@ -63,25 +99,111 @@ function optionsLiteral(options: CheckOptions): string {
     .replaceAll(JSON.stringify(infinity), 'Infinity');
 }
 
-/** The JavaScript module that stands for a C test file: the file is the suite. */
-function testModule(file: string, headers: string[], options: CheckOptions, setupError: string | undefined): string {
+/** The parts of Vitest's own object the plugin uses (its type is not a dependency of weft). */
+interface VitestLike {
+  logger: Logger;
+  config: { root: string; reporters: unknown[] };
+}
+
+interface TestCaseLike {
+  fullName: string;
+  meta(): WeftMeta;
+}
+interface TestModuleLike {
+  moduleId: string;
+  children: { allTests(): Iterable<TestCaseLike> };
+}
+
+/**
+ * One line per run for the tests whose passing result was reused, and one per partial
+ * test (stopped by its budget): quiet, but never silent about what was not explored now.
+ */
+function summaryReporter(logger: Logger, root: string, reuse: boolean) {
+  return {
+    onTestRunEnd(modules: readonly TestModuleLike[]) {
+      let reused = 0;
+      for (const module of modules)
+        for (const test of module.children.allTests()) {
+          const meta = test.meta();
+          if (meta.weftReused) reused++;
+          if (meta.weftPartial)
+            logger.log(`${pc.yellow('~')} ${relative(root, module.moduleId)} > ${test.fullName}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
+        }
+      if (reuse && reused > 0)
+        logger.log(`weft: ${reused} C test${reused === 1 ? '' : 's'} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);
+    },
+  };
+}
+
+/** WEFT_TEST(name) lines (and main), found in the text: where each test is registered from. */
+function declaredTests(source: string): { name: string; line: number; column: number }[] {
+  const found: { name: string; line: number; column: number }[] = [];
+  source.split('\n').forEach((text, index) => {
+    const match = /\bWEFT_TEST\s*\(\s*(\w+)\s*\)|\bint\s+(main)\s*\(/.exec(text);
+    if (match) found.push({ name: (match[1] ?? match[2])!, line: index + 1, column: match.index });
+  });
+  return found;
+}
+
+/**
+ * The JavaScript module that stands for a C test file: the file is the suite. Each test is
+ * registered on a line of its own that the source map points at its WEFT_TEST line, so
+ * that errors Vitest raises itself (a timeout) show the C test, not generated code.
+ */
+function testModule(
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean }, setupError: { message: string; line: number } | undefined,
+) {
   const json = JSON.stringify;
+  const lines: { code: string; line?: number; column?: number }[] = [];
+  const emit = (code: string, line?: number, column = 0) => lines.push({ code, line, column });
   // the headers it includes are imported (as empty modules) so that Vitest's watcher
   // re-runs the file when one of them changes
-  return `
-${headers.map((header) => `import ${json(header + DEPENDENCY)};`).join('\n')}
-import { test } from 'vitest';
-import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};
-const file = ${json(file)};
-const options = ${optionsLiteral(options)};
-let names = [];
-let setupError;
-try {
-  ${setupError === undefined ? 'names = listTests(file, options);' : `throw new Error(${json(setupError)});`}
-} catch (error) {
-  setupError = buildErrorToTestError(error, file);
-  test('build', () => { throw setupError; });
+  for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
+  emit(`import { test } from 'vitest';`);
+  emit(`import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};`);
+  emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
+  emit('const lines = new Map();');
+  emit('try {');
+  // a bad options comment is thrown from a line the source map points at that comment
+  if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
+  else emit('  for (const { name, line } of listTests(file, options)) lines.set(name, line);');
+  emit('} catch (error) {');
+  emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
+  emit('}');
+  const register = (name: string) =>
+    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { reuse: ${plugin.reuse}, line: lines.get(${name}) }, context));`;
+  const declared = declaredTests(source);
+  for (const test of declared) emit(`if (lines.has(${json(test.name)})) ${register(json(test.name))}`, test.line, test.column);
+  // tests the text does not show (made by a macro): registered at the file's first test
+  emit(`for (const name of lines.keys()) if (!${json(declared.map((test) => test.name))}.includes(name)) ${register('name')}`, declared[0]?.line ?? 1);
+  return { code: lines.map((line) => line.code).join('\n'), map: sourceMap(file, source, lines) };
 }
-for (const name of names) test(name, () => runTest(file, name, options));
-`;
+
+/** A source map with one segment per mapped generated line (column 0 → the C line and column). */
+function sourceMap(file: string, source: string, lines: { line?: number; column?: number }[]) {
+  let previousLine = 0;
+  let previousColumn = 0;
+  const mappings = lines.map(({ line, column = 0 }) => {
+    if (line === undefined) return '';
+    const segment = [0, 0, line - 1 - previousLine, column - previousColumn].map(vlq).join('');
+    previousLine = line - 1;
+    previousColumn = column;
+    return segment;
+  });
+  return { version: 3, sources: [file], sourcesContent: [source], names: [], mappings: mappings.join(';') };
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 VLQ, as source maps encode numbers. */
+function vlq(value: number): string {
+  let rest = value < 0 ? (-value << 1) | 1 : value << 1;
+  let text = '';
+  do {
+    let digit = rest & 31;
+    rest >>>= 5;
+    if (rest > 0) digit |= 32;
+    text += BASE64[digit];
+  } while (rest > 0);
+  return text;
 }

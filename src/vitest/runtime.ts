@@ -6,27 +6,29 @@ import { BuildError } from '../build/errors.js';
 import { buildHarness } from '../build/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
 import { borrowHarness, returnHarness } from '../native/harness-pool.js';
-import { defaults } from '../options.js';
+import type { Bug, BugLocation } from '../report/bug.js';
 import { renderBug } from '../report/render.js';
-import { forgetFailure, recallFailure, rememberFailure, rememberPass, recallPass } from './last-results.js';
+import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
 
-/** The tests of a C file, in source order (builds it: cached). */
-export function listTests(file: string, options: CheckOptions): string[] {
+/** The tests of a C file, in source order, with their lines (builds it: cached). */
+export function listTests(file: string, options: CheckOptions): { name: string; line: number }[] {
   const built = buildHarness(file, options);
   const harness = borrowHarness(built.library);
   returnHarness(built.library, harness); // listing only: free for the checks that follow
-  return harness.tests().sort((a, b) => a.line - b.line).map((test) => test.name);
+  return harness.tests().sort((a, b) => a.line - b.line).map(({ name, line }) => ({ name, line }));
 }
 
 /** A test failure whose stack and code frame point at the C source. */
 export class InterleavingError extends Error {
   frame?: string;
-  constructor(message: string, file?: string, line?: number, testName = 'weft') {
+  constructor(message: string, file?: string, locations: readonly BugLocation[] = [], testName = 'weft') {
     super(message);
     this.name = 'InterleavingError';
-    if (file && line) {
-      this.stack = `${this.name}: ${message}\n    at ${testName} (${file}:${line}:1)`;
-      const frame = codeFrame(file, line);
+    const [first] = locations;
+    if (file && first) {
+      // every location is a stack frame (a data race: both accesses); the first is the code frame
+      this.stack = `${this.name}: ${message}\n${locations.map((location) => `    at ${testName} (${resolveFrom(file, location.file)}:${location.line}:1)`).join('\n')}`;
+      const frame = codeFrame(resolveFrom(file, first.file), first.line);
       if (frame) this.frame = frame;
     }
   }
@@ -49,12 +51,30 @@ export function codeFrame(file: string, line: number): string | undefined {
 
 export function buildErrorToTestError(error: unknown, file: string): unknown {
   if (!(error instanceof BuildError)) return error;
-  const location = error.location;
-  return new InterleavingError(error.message, location ? resolveFrom(file, location.file) : undefined, location?.line, 'build');
+  // without a location of its own (a link or toolchain error), the error is the file's
+  return new InterleavingError(error.message, file, [error.location ?? { file, line: 1 }], 'build');
 }
 
 function resolveFrom(testFile: string, reported: string): string {
   return reported.startsWith('/') ? reported : `${process.cwd()}/${reported}`.replace(/\/\.\//g, '/') || testFile;
+}
+
+/** How the plugin runs C tests (its own options, beside the CheckOptions). */
+export interface RunSettings {
+  /** reuse the last passing result of an unchanged build with the same options (default true) */
+  reuse: boolean;
+  /** the WEFT_TEST's line: where errors without a location of their own point */
+  line: number;
+}
+
+/** What a test tells the plugin's summary (the Vitest task's meta). */
+export interface WeftMeta {
+  weftReused?: boolean;
+  weftPartial?: string;
+}
+
+interface TaskContext {
+  task: { meta: object };
 }
 
 /**
@@ -62,29 +82,59 @@ function resolveFrom(testFile: string, reported: string): string {
  * first ("still fails", or "fixed — re-verifying"); a test that passed with the same
  * library and options is not explored again.
  */
-export async function runTest(file: string, name: string, options: CheckOptions): Promise<TestResult> {
+export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
+  const meta = (context?.task.meta ?? {}) as WeftMeta;
   const built = buildHarness(file, options);
   const key = JSON.stringify({ file, name, options });
-  const lastFailure = recallFailure(key);
-  if (lastFailure) {
-    const replayed = (await checkAllInterleavings(file, { ...options, test: name, replay: lastFailure })).tests[0]!;
-    if (replayed.status === 'fail') throw failureError(file, name, replayed, 'still fails (replayed the last counterexample)');
-    console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
-    forgetFailure(key);
-  }
-  if (recallPass(key) === built.hash) {
-    console.info(`weft: ${name}: unchanged build and options, reusing the last passing result`);
-    return { name, status: 'pass', executions: 0, redundantRuns: 0, bound: 0, complete: false, elapsedMs: 0, strategy: options.strategy ?? defaults.strategy, guarantee: 'reused: same build and options as the last passing run' };
+  const last = recall(key);
+  let replayedDifferently: Bug | undefined;
+  if (last && 'failure' in last) {
+    const replayed = await replayRemembered(file, name, options, last.failure);
+    if (replayed.status === 'fail') {
+      if (sameBug(signature(replayed.bug!), last.failure))
+        throw failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
+      replayedDifferently = replayed.bug!;
+    } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
+    else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
+    forget(key);
+  } else if (last && 'pass' in last && last.pass === built.hash && settings.reuse) {
+    meta.weftReused = true;
+    if (last.partial) meta.weftPartial = last.partial;
+    return;
   }
   const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
-  if (result.status === 'error') throw new InterleavingError(result.error ?? 'the harness could not be explored');
+  const differently = replayedDifferently && `the remembered counterexample now fails differently: ${firstLine(replayedDifferently)}`;
+  if (result.status === 'error')
+    throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
   if (result.status === 'fail') {
-    rememberFailure(key, (result.bug!.consequence ?? result.bug!).schedule);
-    throw failureError(file, name, result);
+    rememberFailure(key, result.bug!);
+    throw failureError(file, name, result.bug!, settings, differently);
   }
-  rememberPass(key, built.hash);
-  return result;
+  if (replayedDifferently) {
+    // the replay is a real failing execution: never let a bounded exploration pass over it
+    rememberFailure(key, replayedDifferently);
+    throw failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
+  }
+  if (result.partial) {
+    if (options.requireComplete)
+      throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
+    meta.weftPartial = result.guarantee;
+  }
+  rememberPass(key, built.hash, result.partial ? result.guarantee : undefined);
 }
+
+/** The remembered counterexample run again: the bug, and a data race's consequence too. */
+async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature): Promise<TestResult> {
+  const replay = async (schedule: string) => (await checkAllInterleavings(file, { ...options, test: name, replay: schedule })).tests[0]!;
+  const replayed = await replay(failure.schedule);
+  if (replayed.status === 'fail' && failure.consequence) {
+    const consequence = await replay(failure.consequence.schedule);
+    if (consequence.status === 'fail') replayed.bug!.consequence = consequence.bug!;
+  }
+  return replayed;
+}
+
+const firstLine = (bug: Bug) => renderBug(bug, { color: false }).split('\n')[0];
 
 const PROGRESS_EVERY_MS = 2000;
 
@@ -99,9 +149,14 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
   };
 }
 
-function failureError(file: string, name: string, result: TestResult, note?: string): InterleavingError {
-  const bug = result.bug!;
+/**
+ * The bug as the test's error. Its code frame is the bug's own location: for a data race
+ * the racy access (both accesses are stack frames), then where its consequence fails.
+ */
+function failureError(file: string, name: string, bug: Bug, settings: RunSettings, note?: string): InterleavingError {
   const headline = `${note ? `${note}\n` : ''}${renderBug(bug, { color: false })}`;
-  const location = bug.consequence?.location ?? bug.location;
-  return new InterleavingError(headline, location ? resolveFrom(file, location.file) : undefined, location?.line, name);
+  const raceAccesses = bug.kind === 'race' ? bug.race.accesses.flatMap((access) => (access.location ? [access.location] : [])).reverse() : [];
+  const locations = [bug.location, ...raceAccesses, bug.consequence?.location].filter((location): location is BugLocation => location !== undefined);
+  const unique = locations.filter((location, index) => locations.findIndex((other) => other.file === location.file && other.line === location.line) === index);
+  return new InterleavingError(headline, file, unique.length > 0 ? unique : [{ file, line: settings.line }], name);
 }

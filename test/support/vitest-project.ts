@@ -2,14 +2,15 @@
 // the repository (so that they resolve vitest from its node_modules) and run as real
 // Vitest processes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
 import { removeAfterAll } from './harness.js';
 
-const vitestBin = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
-const pluginModule = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
+const repositoryVitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
+export const repositoryPlugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
 
 export interface Project {
   dir: string;
@@ -18,18 +19,30 @@ export interface Project {
   watch(args?: string[]): Watcher;
 }
 
-export function createProject(files: Record<string, string>, pluginOptions = '{ maxBound: 2 }'): Project {
-  const scratch = join(packageRoot, 'test', 'projects', '.tmp');
+export interface ProjectSetup {
+  /** the plugin's options, as JavaScript text */
+  pluginOptions?: string;
+  /** more of Vitest's test options, as JavaScript object members */
+  testOptions?: string;
+  /** a project where the packed package is installed (see installPackedWeft): it uses 'weft/vitest' from there */
+  installedIn?: string;
+}
+
+export function createProject(files: Record<string, string>, setup: ProjectSetup = {}): Project {
+  const { pluginOptions = '{ maxBound: 2 }', testOptions = 'testTimeout: 60000', installedIn } = setup;
+  // inside the repository (or the installed project): Vitest and weft resolve from its node_modules
+  const scratch = installedIn ?? join(packageRoot, 'test', 'projects', '.tmp');
   mkdirSync(scratch, { recursive: true });
   const dir = mkdtempSync(join(scratch, 'project-'));
   removeAfterAll(dir);
   const write = (file: string, content: string) => writeFileSync(join(dir, file), content);
   write('vitest.config.mjs', `import { defineConfig } from 'vitest/config';
-import weft from ${JSON.stringify(pluginModule)};
-export default defineConfig({ plugins: [weft(${pluginOptions})], test: { testTimeout: 60000 } });
+import weft from ${JSON.stringify(installedIn ? 'weft/vitest' : repositoryPlugin)};
+export default defineConfig({ plugins: [weft(${pluginOptions})], test: { ${testOptions} } });
 `);
   for (const [file, content] of Object.entries(files)) write(file, content);
   const env = { ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(dir, '.cache') };
+  const vitestBin = installedIn ? join(installedIn, 'node_modules', 'vitest', 'vitest.mjs') : repositoryVitest;
   return {
     dir,
     write,
@@ -41,6 +54,30 @@ export default defineConfig({ plugins: [weft(${pluginOptions})], test: { testTim
       return new Watcher(spawn(process.execPath, [vitestBin, '--watch', ...args], { cwd: dir, env: { ...env, CI: '' } }));
     },
   };
+}
+
+/** npm as a user runs it, quiet but for errors */
+export const npm = (args: string[], cwd: string) => {
+  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' }, timeout: 240_000 });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+};
+
+/**
+ * The package as users get it: `npm pack`, then installed (its install script builds the
+ * addon there) with the repository's Vitest version into a fresh project, `"type": "commonjs"`
+ * as npm 11's `npm init -y` writes it. Returns that project's directory.
+ */
+export function installPackedWeft(): string {
+  const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
+  removeAfterAll(project);
+  const packed = npm(['pack', '--pack-destination', project], packageRoot);
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
+  const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
+  const vitestVersion = JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
+  const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
+  if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
+  return project;
 }
 
 /** A Vitest process in watch mode, whose output can be awaited. */
@@ -76,3 +113,14 @@ export class Watcher {
     this.child.kill('SIGTERM');
   }
 }
+
+/** Each test's status and failure text from Vitest's JSON reporter output. */
+export function testsInReport(project: Project, report = 'report.json'): Map<string, { status: string; failure: string }> {
+  const json = JSON.parse(readFileSync(join(project.dir, report), 'utf8')) as {
+    testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+  };
+  return new Map(json.testResults.flatMap((file) => file.assertionResults.map((test) => [test.title, { status: test.status, failure: test.failureMessages.join('\n') }])));
+}
+
+/** Vitest's arguments for the default reporter on the output and the JSON one into report.json. */
+export const withJsonReport = ['--reporter=default', '--reporter=json', '--outputFile.json=report.json'];

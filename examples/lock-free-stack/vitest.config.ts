@@ -1,7 +1,0 @@
-import { defineConfig } from 'vitest/config';
-import weft from 'weft/vitest';
-
-export default defineConfig({
-  plugins: [weft({ maxBound: 2 })],
-  test: { testTimeout: 60_000 },
-});

@@ -1,0 +1,97 @@
+// Budgets in real Vitest processes and the CLI: each C test's Vitest timeout comes from
+// its own budget; a run stopped by its budget is shown as partial, and fails only when
+// the user asks for complete runs.
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { fixture, runCli } from './support/harness.js';
+import { createProject, repositoryPlugin } from './support/vitest-project.js';
+
+/** fixtures/locked_counter.c (its WEFT_TEST on line 16) under a `// weft:` options line: WEFT_TEST on line 17 */
+const twoThreads = (options: string) => `${options}\n${readFileSync(fixture('locked_counter.c'), 'utf8')}`;
+
+/** A reporter that prints each test's timeout and where Vitest places it (the source-mapped registration). */
+const timeoutsReporter = `export default class {
+  onTestRunEnd(modules) {
+    for (const module of modules)
+      for (const test of module.children.allTests())
+        console.log(\`applied: \${test.name} timeout=\${test.task.timeout} at=\${test.location?.line}:\${test.location?.column}\`);
+  }
+}
+`;
+
+describe('budgets of C tests in Vitest', () => {
+  it("gives each C test a timeout derived from its own budget (the README's config, no testTimeout), registered at its WEFT_TEST line", () => {
+    const project = createProject(
+      { 'budget.test.c': twoThreads('// weft: timeBudgetMs=30000'), 'bounded.test.c': twoThreads(''), 'timeouts.mjs': timeoutsReporter },
+      { testOptions: "reporters: ['default', './timeouts.mjs'], includeTaskLocation: true" },
+    );
+    const run = project.run();
+    expect(run.status, run.output).toBe(0);
+    // 30 s of budget + 3 × the 5 s hang watchdog + 10 s: more than Vitest's default 5 s
+    expect(run.output).toContain('applied: locked_counter timeout=55000 at=17:1');
+    // no time budget: no Vitest timeout (the bound ends the exploration)
+    expect(run.output).toContain('applied: locked_counter timeout=0 at=17:1');
+  });
+
+  it('points a Vitest timeout of a C test at its WEFT_TEST line', () => {
+    const slow = `#include <pthread.h>
+#include <weft.h>
+static int counter;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static void *bump(void *unused) {
+  (void)unused;
+  for (int i = 0; i < 3; i++) { pthread_mutex_lock(&lock); counter++; pthread_mutex_unlock(&lock); }
+  return NULL;
+}
+
+WEFT_TEST(many_interleavings) {
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++) pthread_create(&t[i], NULL, bump, NULL);
+  bump(NULL);
+  for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
+}
+`;
+    const project = createProject({ 'slow.test.c': slow });
+    // a plugin after weft's lowers the derived timeout to 50 ms (same lines: weft's source map still holds)
+    project.write('vitest.config.mjs', `import { defineConfig } from 'vitest/config';
+import weft from ${JSON.stringify(repositoryPlugin)};
+const lowerTimeout = { name: 'lower-timeout', transform: (code, id) => id.endsWith('.test.c') ? { code: code.replace(/timeout = \\d+;/, 'timeout = 50;'), map: null } : undefined };
+export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
+`);
+    const run = project.run();
+    expect(run.status, run.output).toBe(1);
+    expect(run.output).toContain('Test timed out in 50ms.');
+    expect(run.output).toContain('❯ slow.test.c:11:1');
+    expect(run.output).toMatch(/ 11\| WEFT_TEST\(many_interleavings\) \{\n +\| \^/);
+  });
+
+  it('shows a run stopped by its budget as partial (yellow ~), passing unless requireComplete', () => {
+    const project = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') });
+    const run = project.run();
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions');
+    const again = project.run();
+    expect(again.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (reused)');
+
+    const strict = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') }, { pluginOptions: '{ maxBound: 2, requireComplete: true }' });
+    const failed = strict.run();
+    expect(failed.status, failed.output).toBe(1);
+    expect(failed.output).toContain('FAIL  partial.test.c > locked_counter');
+    expect(failed.output).toContain('partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (requireComplete: a run stopped by its budget fails)');
+    expect(failed.output).toContain('> 17 | WEFT_TEST(locked_counter) {');
+  });
+
+  it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
+    const partial = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1']);
+    expect(partial.status).toBe(0);
+    expect(partial.stdout).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored');
+    const strict = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1', '--require-complete']);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain('weft: locked_counter: partial (stopped by the budget), a failure with --require-complete');
+    const complete = runCli(['check', fixture('locked_counter.c'), '--require-complete']);
+    expect(complete.status).toBe(0);
+    expect(complete.stdout).toContain('✓ locked_counter');
+  });
+});
