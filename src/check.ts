@@ -132,14 +132,14 @@ async function exploreOne(
   const visible: number[] = [];
   let executions = 0;
   let elapsedMs = 0;
+  // one budget for the test, however many races restart its exploration
+  const deadline = performance.now() + settings.timeBudgetMs;
   try {
     for (;;) {
-      const strategy = createStrategy(settings.strategy, {
-        maxBound: settings.maxBound, capacity: harness.trace().capacity,
-        deadline: performance.now() + settings.timeBudgetMs,
-      });
+      const strategy = createStrategy(settings.strategy, { maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline });
       const run = await drive(harness, strategy, {
-        test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions, timeBudgetMs: settings.timeBudgetMs,
+        test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions - executions,
+        timeBudgetMs: deadline - performance.now(),
         maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
         nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
         ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),

@@ -217,7 +217,7 @@ WEFT_TEST(two_increments) {
   it('reaches the plugin with Infinity intact (maxBound=unbounded in the comment, a budget of Infinity in the config)', () => {
     const project = createProject({
       'counter.test.c': readFileSync(projectWithComment('// weft: maxBound=unbounded strategy=optimal mode=sc includeDirs=include'), 'utf8'),
-    }, '{ maxExecutions: Infinity }');
+    }, { pluginOptions: '{ maxExecutions: Infinity }' });
     mkdirSync(join(project.dir, 'include'));
     project.write('include/counter.h', 'static int counter;\n');
     const run = project.run();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
-import { fixture, runCli } from './support/harness.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 
 describe('data races in drf mode', () => {
   it('reports both accesses of a lost update, then the assertion the race breaks', async () => {
@@ -90,5 +90,23 @@ describe('C11 happens-before for atomics (drf mode): relaxed operations order no
       const result = (await checkAllInterleavings(fixture('memory_order/publish.c'), { test, strategy })).tests[0]!;
       expect([strategy, result.status, result.bug?.message]).toEqual([strategy, 'pass', undefined]);
     }
+  });
+});
+
+describe('one budget per test, however many races restart its exploration', () => {
+  it('maxExecutions counts the executions of every restart together', async () => {
+    const file = writeHarness(`#include <pthread.h>
+#include <weft.h>
+static int a, b;
+static void *work(void *unused) { a++; b++; return unused; }
+WEFT_TEST(two_races) {
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, work, 0);
+  for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+}
+`, 'two_races.c');
+    const test = (await checkAllInterleavings(file, { maxExecutions: 40, races: 'warn' })).tests[0]!;
+    expect(test.executions).toBe(40);
+    expect(test.guarantee).toContain('budget exhausted (maxExecutions)');
   });
 });
