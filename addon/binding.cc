@@ -24,7 +24,7 @@
 #include <napi.h>
 
 extern "C" {
-#include "runtime/abi.h"
+#include "../runtime/abi.h"
 }
 
 namespace {

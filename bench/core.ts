@@ -1,8 +1,8 @@
 // Core throughput: complete executions per second and scheduling points (events) per
 // second with dfs, and the cost of one fiber switch.
-import { buildHarness } from '../src/build/compile.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { checkAllInterleavings } from '../src/index.js';
-import { openHarness } from '../src/native/addon.js';
+import { openHarness } from '../src/addon/addon.js';
 import { fixture } from './fixtures.js';
 import { printTable } from './table.js';
 

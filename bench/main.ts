@@ -3,7 +3,7 @@ import { coreBench } from './core.js';
 import { papersBench, scaleBench } from './papers.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
-import { stressBench } from './stress.js';
+import { stressBench } from './stress/main.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],

@@ -1,8 +1,8 @@
 // 100,000 executions that crash (SIGSEGV inside the harness): the process survives each
 // one, and its memory stays flat.
-import { buildHarness } from '../src/build/compile.js';
-import { openHarness } from '../src/native/addon.js';
-import { Outcome } from '../src/native/ops.js';
+import { buildHarness } from '../src/compile/compile.js';
+import { openHarness } from '../src/addon/addon.js';
+import { Outcome } from '../src/addon/ops.js';
 import { fixture } from './fixtures.js';
 import { printTable } from './table.js';
 

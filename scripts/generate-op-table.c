@@ -1,16 +1,16 @@
-/* Prints src/native/op-table.ts from addon/runtime/ops.h: the explorer's view of what
+/* Prints src/addon/op-table.ts from runtime/ops.h: the explorer's view of what
  * every operation means comes from the same X-macro table the runtime compiles, through
  * the C preprocessor, never from a hand-kept copy. Run by scripts/generate-op-table.mjs. */
 #include <stdio.h>
 
-#include "../addon/runtime/abi.h"
-#include "../addon/runtime/ops.h"
+#include "../runtime/abi.h"
+#include "../runtime/ops.h"
 
 #define QUOTE(x) #x
 
 int main(void) {
-  printf("// Generated from addon/runtime/ops.h by scripts/generate-op-table.mjs: do not edit.\n");
-  printf("// What each operation means; src/native/ops.ts gives it names and helpers.\n\n");
+  printf("// Generated from runtime/ops.h by scripts/generate-op-table.mjs: do not edit.\n");
+  printf("// What each operation means; src/addon/ops.ts gives it names and helpers.\n\n");
 
   printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
   printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);

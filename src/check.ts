@@ -1,12 +1,12 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
-import { BuildError } from './build/errors.js';
-import { buildHarness, buildIdentity } from './build/compile.js';
+import { BuildError } from './compile/errors.js';
+import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
-import { type NativeHarness, RunFlags } from './native/addon.js';
-import { withHarness } from './native/harness-pool.js';
-import { Outcome } from './native/ops.js';
+import { type NativeHarness, RunFlags } from './addon/addon.js';
+import { withHarness } from './addon/harness-pool.js';
+import { Outcome } from './addon/ops.js';
 import { type Bug, describeBug } from './report/bug.js';
 import { simplify } from './report/simplify.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';

@@ -16,7 +16,7 @@ export const ExitStatus = {
 export type WeftErrorCode =
   // the command line or an option value
   | 'usage' | 'option' | 'file-option'
-  // building the harness (src/build)
+  // building the harness (src/compile)
   | 'missing-file' | 'compile' | 'unsupported-symbol' | 'link' | 'no-tests' | 'toolchain' | 'cache'
   // replaying one execution
   | 'replay-format' | 'replay-changed'

@@ -5,10 +5,10 @@
 // from it (scripts/readme-options.mjs; a test keeps the README in step).
 import { resolve } from 'node:path';
 
-import { splitFlags } from './build/compile.js';
+import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyNames } from './explore/strategies.js';
 import { OptionError } from './errors.js';
-import { TRACE_CAPACITY } from './native/ops.js';
+import { TRACE_CAPACITY } from './addon/ops.js';
 
 /** How values of one type are written and checked. */
 interface Kind<Input, Value = Input> {

@@ -15,7 +15,7 @@ function findPackageRoot(): string {
 }
 
 export const packageRoot = findPackageRoot();
-export const includeDir = join(packageRoot, 'addon', 'include');
+export const includeDir = join(packageRoot, 'include');
 /** the runtime linked into every harness, its internal names made local (scripts/link-runtime.mjs) */
 export const runtimeObject = join(packageRoot, 'build', 'Release', 'weft_runtime.o');
 export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');

@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness, parseDepfile } from '../src/build/compile.js';
-import { BuildError } from '../src/build/errors.js';
-import { refusalReason } from '../src/build/symbols.js';
+import { buildHarness, parseDepfile } from '../src/compile/compile.js';
+import { BuildError } from '../src/compile/errors.js';
+import { refusalReason } from '../src/compile/symbols.js';
 import { writeHarness } from './support/harness.js';
 
 const withHeader = (value: number) => ({

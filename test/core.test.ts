@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness } from '../src/build/compile.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { type TestResult, checkAllInterleavings } from '../src/index.js';
-import { openHarness } from '../src/native/addon.js';
+import { openHarness } from '../src/addon/addon.js';
 import { decodeReplay } from '../src/report/replay.js';
 import { fixture } from './support/harness.js';
 

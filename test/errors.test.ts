@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { BuildError } from '../src/build/errors.js';
+import { BuildError } from '../src/compile/errors.js';
 import { checkAllInterleavings } from '../src/check.js';
 import { ExitStatus, WeftError } from '../src/errors.js';
-import { openHarness } from '../src/native/addon.js';
+import { openHarness } from '../src/addon/addon.js';
 import { ReplayFormatError } from '../src/report/replay.js';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 

@@ -2,11 +2,11 @@
 // cap they recompute it. The recomputed search must explore exactly what the stored one does.
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness } from '../src/build/compile.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
 import { drive } from '../src/explore/driver.js';
 import type { Strategy } from '../src/explore/strategy.js';
-import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
+import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { fixture } from './support/harness.js';
 
 async function countsPerBound(file: string, cflags: string, makeStrategy: (maxBound: number, capacity: number) => Strategy) {

@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
-import { buildHarness } from '../src/build/compile.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
 import { type Strategy, liveView } from '../src/explore/strategy.js';
-import { borrowHarness, returnHarness } from '../src/native/harness-pool.js';
+import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { exploreAll, happensBeforeClass } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
 

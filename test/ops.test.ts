@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { Access, accessOf, potentialAccessOf, stepsConflict } from '../src/explore/dependence.js';
-import { Op, OpFlag, Outcome, hasFlag, opNames, outcomeNames } from '../src/native/ops.js';
+import { Op, OpFlag, Outcome, hasFlag, opNames, outcomeNames } from '../src/addon/ops.js';
 
-// src/native/op-table.ts is generated from addon/runtime/ops.h by compiling it: these
+// src/addon/op-table.ts is generated from runtime/ops.h by compiling it: these
 // check the meanings partial-order reduction depends on, as read through that table.
 const conflict = (a: [number, number, number], b: [number, number, number], judge = accessOf) =>
   stepsConflict(a[0], a[1], a[2], judge(a[0]), b[0], b[1], b[2], judge(b[0]));

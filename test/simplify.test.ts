@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness } from '../src/build/compile.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { copyFailure } from '../src/explore/driver.js';
-import { openHarness } from '../src/native/addon.js';
-import { Outcome } from '../src/native/ops.js';
+import { openHarness } from '../src/addon/addon.js';
+import { Outcome } from '../src/addon/ops.js';
 import { simplify } from '../src/report/simplify.js';
 import { fixture } from './support/harness.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness } from '../src/build/compile.js';
-import { type NativeHarness, openHarness } from '../src/native/addon.js';
-import { Op, Outcome } from '../src/native/ops.js';
+import { buildHarness } from '../src/compile/compile.js';
+import { type NativeHarness, openHarness } from '../src/addon/addon.js';
+import { Op, Outcome } from '../src/addon/ops.js';
 import { fixture } from './support/harness.js';
 
 const DRF = 0;

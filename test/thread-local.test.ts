@@ -2,11 +2,11 @@
 // library's TLS template in every execution; static TLS models are refused.
 import { describe, expect, it } from 'vitest';
 
-import { buildHarness } from '../src/build/compile.js';
-import { BuildError } from '../src/build/errors.js';
+import { buildHarness } from '../src/compile/compile.js';
+import { BuildError } from '../src/compile/errors.js';
 import { checkAllInterleavings } from '../src/index.js';
-import { openHarness } from '../src/native/addon.js';
-import { Outcome } from '../src/native/ops.js';
+import { openHarness } from '../src/addon/addon.js';
+import { Outcome } from '../src/addon/ops.js';
 import { fixture, writeHarness } from './support/harness.js';
 
 describe('thread-local variables', () => {

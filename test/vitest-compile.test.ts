@@ -6,8 +6,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { BuildError } from '../src/build/errors.js';
-import { buildHarness, buildHarnessAsync } from '../src/build/compile.js';
+import { BuildError } from '../src/compile/errors.js';
+import { buildHarness, buildHarnessAsync } from '../src/compile/compile.js';
 import { fixture, removeAfterAll } from './support/harness.js';
 
 const freshCache = () => {

@@ -10,7 +10,7 @@
 // (HbExecution.enabledIn) is only kept until the runtime reports more: then it is
 // computed again.
 import { type Deadline, type Downset, type HbExecution, stateKey } from './hb-state.js';
-import { MAX_THREADS } from '../native/ops.js';
+import { MAX_THREADS } from '../addon/ops.js';
 
 /** CB of a thread that cannot step from the state */
 export const DISABLED = 255;

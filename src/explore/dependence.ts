@@ -1,4 +1,4 @@
-// Which steps commute, for partial-order reduction, from ops.h's table (src/native/ops.ts):
+// Which steps commute, for partial-order reduction, from ops.h's table (src/addon/ops.ts):
 // a step touches its object (an address, a thread, or a heap block's whole range) and,
 // for a condition wait or wake-up, the mutex too. Two steps conflict when they touch a
 // common object and not both only read it; a step that ends the execution conflicts with
@@ -7,7 +7,7 @@
 // Races are judged by what steps did where they ran (accessOf); whether a step can go
 // elsewhere, by what it may do there (potentialAccessOf): a compare-exchange that failed
 // here may succeed and write in a reordered execution.
-import { Access, ObjectKind, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../native/ops.js';
+import { Access, ObjectKind, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
 
 export { Access, accessOf, potentialAccessOf };
 

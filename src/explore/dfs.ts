@@ -10,7 +10,7 @@
 // more are found, none are kept; the next iteration walks again from the root instead,
 // taking preemptions while it has fewer than c and counting only the executions with
 // exactly c (the others were counted by earlier iterations).
-import { Op } from '../native/ops.js';
+import { Op } from '../addon/ops.js';
 import {
   type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, isPreemption, runningBefore,
 } from './strategy.js';

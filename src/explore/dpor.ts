@@ -12,7 +12,7 @@
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
-import { Op, ThreadState } from '../native/ops.js';
+import { Op, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';

@@ -3,9 +3,9 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { LoggedAccess, NativeHarness, RunResult } from '../native/addon.js';
+import type { LoggedAccess, NativeHarness, RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
-import { Outcome } from '../native/ops.js';
+import { Outcome } from '../addon/ops.js';
 import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
 
 export interface DriveOptions {

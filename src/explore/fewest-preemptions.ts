@@ -22,7 +22,7 @@
 // reached with (exact keys: a collision could drop a schedule). It gives up after
 // SEARCH_LIMIT states, or on sequences longer than LONGEST, and then answers "fits": a
 // guess never drops anything.
-import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../native/ops.js';
+import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../addon/ops.js';
 import { objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 

@@ -4,7 +4,7 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { MAX_THREADS, Op, OpFlag, hasFlag } from '../native/ops.js';
+import { MAX_THREADS, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import { Access, accessOf, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 

@@ -18,7 +18,7 @@
 // H, counting only the executions that need exactly that many preemptions.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
-import { MAX_THREADS } from '../native/ops.js';
+import { MAX_THREADS } from '../addon/ops.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 
 const bit = (thread: number): number => 1 << thread;

@@ -5,7 +5,7 @@
 import {
   Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, potentialAccessOf, secondAccessOf, secondObjectOf, touchesRange,
 } from './dependence.js';
-import { MAX_THREADS } from '../native/ops.js';
+import { MAX_THREADS } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 

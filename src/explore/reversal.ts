@@ -13,7 +13,7 @@
 // theirs.
 //
 // Buffers are reused from one race to the next: nothing is allocated per race.
-import { MAX_THREADS, Op } from '../native/ops.js';
+import { MAX_THREADS, Op } from '../addon/ops.js';
 import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';

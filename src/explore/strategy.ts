@@ -1,7 +1,7 @@
 // The interface every exploration strategy implements (one strategy per file), and the
 // view of a finished execution that strategies learn from.
-import type { TraceArrays } from '../native/addon.js';
-import { Op } from '../native/ops.js';
+import type { TraceArrays } from '../addon/addon.js';
+import { Op } from '../addon/ops.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
 export interface Schedule {

@@ -3,8 +3,8 @@
 // at the end. A Bug is a union keyed on its kind; each kind has one describer.
 import type { FailingExecution } from '../explore/driver.js';
 import { isPreemption } from '../explore/strategy.js';
-import type { RunResult } from '../native/addon.js';
-import { ObjectKind, Op, OpFlag, Outcome, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../native/ops.js';
+import type { RunResult } from '../addon/addon.js';
+import { ObjectKind, Op, OpFlag, Outcome, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
 import { explainDeadlock } from './deadlock.js';
 import { type CodeLocation, sourceLine, symbolize } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';

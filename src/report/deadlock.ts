@@ -2,8 +2,8 @@
 // it, and the wait-for cycle when there is one ("T0 holds a (x.c:12), waits for b
 // (x.c:13); T1 holds b (x.c:20), waits for a (x.c:21)").
 import type { ExecutionView } from '../explore/strategy.js';
-import type { ThreadEnd } from '../native/addon.js';
-import { Op, OpFlag, hasFlag } from '../native/ops.js';
+import type { ThreadEnd } from '../addon/addon.js';
+import { Op, OpFlag, hasFlag } from '../addon/ops.js';
 import type { BugLocation } from './bug.js';
 
 export interface DeadlockContext {

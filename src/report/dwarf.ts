@@ -5,7 +5,7 @@
 // (struct members, array elements, base types with their encoding, enumerators).
 import { statSync } from 'node:fs';
 
-import { runTool } from '../build/toolchain.js';
+import { runTool } from '../compile/toolchain.js';
 
 export type Encoding = 'signed' | 'unsigned' | 'float' | 'bool' | 'signed-char' | 'unsigned-char' | 'other';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 
-import { runTool } from '../build/toolchain.js';
+import { runTool } from '../compile/toolchain.js';
 
 export interface CodeLocation {
   file: string;

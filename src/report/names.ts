@@ -4,7 +4,7 @@
 // counterexample is described, and kept per library.
 import { basename } from 'node:path';
 
-import { runTool } from '../build/toolchain.js';
+import { runTool } from '../compile/toolchain.js';
 import { type DebugInfo, type Variable, debugInfo, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 interface DataSymbol {

@@ -4,7 +4,7 @@
 // the code the schedule was recorded on, so that a replay that no longer fits can say
 // the code changed rather than blame the harness.
 import { WeftError } from '../errors.js';
-import { TRACE_CAPACITY } from '../native/ops.js';
+import { TRACE_CAPACITY } from '../addon/ops.js';
 
 export interface Replay {
   test: string;
@@ -12,7 +12,7 @@ export interface Replay {
   /** drf mode: racy locations that were scheduling points, as "g<offset>" (global) or "h<offset>" (heap) */
   visible?: string[];
   decisions: number[];
-  /** the build the schedule was recorded on (buildIdentity in src/build/compile.ts) */
+  /** the build the schedule was recorded on (buildIdentity in src/compile/compile.ts) */
   build?: string;
 }
 

@@ -9,8 +9,8 @@ import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
 import { type FailingExecution, copyFailure } from '../explore/driver.js';
 import { type ExecutionView, decisionAt } from '../explore/strategy.js';
-import { type NativeHarness, RunFlags } from '../native/addon.js';
-import { Op } from '../native/ops.js';
+import { type NativeHarness, RunFlags } from '../addon/addon.js';
+import { Op } from '../addon/ops.js';
 
 const MAX_STEPS = 2000; // longer traces are shown as found
 

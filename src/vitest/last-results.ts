@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { defaultCacheDirectory, hashText } from '../build/cache.js';
+import { defaultCacheDirectory, hashText } from '../compile/cache.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 
 /** What identifies a reported bug: replaying it must give the same. */

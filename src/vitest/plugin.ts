@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { buildHarnessAsync } from '../build/compile.js';
+import { buildHarnessAsync } from '../compile/compile.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { type PluginOptions, defaults } from '../options.js';

@@ -2,10 +2,10 @@
 // list a file's tests, and run one of them as a Vitest test.
 import { readFileSync } from 'node:fs';
 
-import { BuildError } from '../build/errors.js';
-import { buildHarness } from '../build/compile.js';
+import { BuildError } from '../compile/errors.js';
+import { buildHarness } from '../compile/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
-import { borrowHarness, returnHarness } from '../native/harness-pool.js';
+import { borrowHarness, returnHarness } from '../addon/harness-pool.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { renderBug } from '../report/render.js';
 import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';

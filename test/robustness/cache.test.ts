@@ -7,9 +7,9 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { defaultCacheDirectory } from '../../src/build/cache.js';
-import { buildHarness } from '../../src/build/compile.js';
-import { BuildError } from '../../src/build/errors.js';
+import { defaultCacheDirectory } from '../../src/compile/cache.js';
+import { buildHarness } from '../../src/compile/compile.js';
+import { BuildError } from '../../src/compile/errors.js';
 import { packageRoot } from '../../src/paths.js';
 import { fixture, removeAfterAll, runCli } from '../support/harness.js';
 

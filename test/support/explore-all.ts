@@ -3,13 +3,13 @@
 // outcome, or the final state: the program's output with its lines sorted) and its
 // happens-before class (a fingerprint from the dependence table, used only to count
 // executions of a class already seen).
-import { buildHarness } from '../../src/build/compile.js';
+import { buildHarness } from '../../src/compile/compile.js';
 import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView } from '../../src/explore/strategy.js';
-import type { NativeHarness } from '../../src/native/addon.js';
-import { borrowHarness, returnHarness } from '../../src/native/harness-pool.js';
-import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/native/ops.js';
+import type { NativeHarness } from '../../src/addon/addon.js';
+import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
+import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {

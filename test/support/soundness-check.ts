@@ -8,7 +8,7 @@
 // fingerprint only counts executions of a class already run, which the strategies that
 // promise one execution per class must not have.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
-import { TRACE_CAPACITY } from '../../src/native/ops.js';
+import { TRACE_CAPACITY } from '../../src/addon/ops.js';
 import { type Observed, exploreAll, within } from './explore-all.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */

@@ -2,10 +2,10 @@
 // run over and over (up to a time budget), next to weft finding the same bug.
 import { spawnSync } from 'node:child_process';
 
-import { buildNative } from '../src/build/native.js';
-import { checkAllInterleavings } from '../src/index.js';
-import { fixture } from './fixtures.js';
-import { printTable } from './table.js';
+import { buildNative } from './build.js';
+import { checkAllInterleavings } from '../../src/index.js';
+import { fixture } from '../fixtures.js';
+import { printTable } from '../table.js';
 
 export interface BuggyHarness {
   file: string;

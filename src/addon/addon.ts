@@ -71,7 +71,7 @@ export interface RunResult {
   threads: ThreadEnd[];
 }
 
-/** run() flags (addon/runtime/abi.h) */
+/** run() flags (runtime/abi.h) */
 export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2 } as const;
 
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */

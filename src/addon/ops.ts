@@ -1,5 +1,5 @@
 // Operation kinds and outcomes as the runtime numbers them, and what each operation
-// means: all generated from addon/runtime/ops.h (src/native/op-table.ts). Partial-order
+// means: all generated from runtime/ops.h (src/addon/op-table.ts). Partial-order
 // reduction, happens-before, deadlock analysis and bug descriptions read these columns
 // instead of listing ops of their own.
 import { Access, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, opColumns, outcomeNames } from './op-table.js';

@@ -1,6 +1,6 @@
 /* What every operation means: the single source of truth for the runtime (scheduler,
  * sleep sets, race detection) and for the explorer, whose TypeScript table
- * (src/native/op-table.ts) is generated from this file at build time by compiling
+ * (src/addon/op-table.ts) is generated from this file at build time by compiling
  * scripts/generate-op-table.c against it. Append only: replay strings and traces depend
  * on the numbers.
  *

@@ -4,12 +4,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { includeDir, packageRoot } from '../paths.js';
-import { type BuildOptions, splitFlags } from './compile.js';
-import { BuildError, compileError } from './errors.js';
-import { compilerCommand, runTool } from './toolchain.js';
+import { includeDir, packageRoot } from '../../src/paths.js';
+import { type BuildOptions, splitFlags } from '../../src/compile/compile.js';
+import { BuildError, compileError } from '../../src/compile/errors.js';
+import { compilerCommand, runTool } from '../../src/compile/toolchain.js';
 
-const nativeSupport = join(packageRoot, 'addon', 'native', 'weft_native.c');
+const nativeSupport = join(packageRoot, 'bench', 'stress', 'weft_native.c');
 
 /** Builds `file` with real pthreads; returns the executable's path. */
 export function buildNative(file: string, options: BuildOptions = {}): string {
