@@ -125,6 +125,31 @@ uint32_t heap_blocks(double *out, uint32_t max) {
   return count;
 }
 
+/* Blocks still allocated at the end of an execution: describes the first (its site) and
+ * counts them all in the message; returns whether there is one. */
+int heap_report_leaks(void) {
+  const struct runtime *r = weft_rt;
+  const struct block *first = NULL;
+  uint64_t blocks = 0, bytes = 0;
+  for (uintptr_t at = (uintptr_t)r->heap_base; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
+    const struct block *header = (const struct block *)at;
+    if (header->alloc_pc == 0) continue;
+    if (header->free_pc == 0) {
+      if (!first) first = header;
+      blocks++;
+      bytes += header->size;
+    }
+    at = (at + sizeof(struct block) + header->size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1);
+    at -= ALIGNMENT; /* the loop's step lands on the next header */
+  }
+  if (!first) return 0;
+  report_block(first, first + 1);
+  struct weft_result *result = &weft_rt->result;
+  snprintf(result->message, sizeof result->message, "%llu block%s (%llu bytes) still allocated when the execution ended",
+           (unsigned long long)blocks, blocks == 1 ? "" : "s", (unsigned long long)bytes);
+  return 1;
+}
+
 /* Every access to the arena (drf and sc modes): inside a live block, or a memory bug. */
 void heap_check(uintptr_t address, uint32_t size, uintptr_t pc) {
   const struct runtime *r = weft_rt;

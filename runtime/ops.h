@@ -115,7 +115,8 @@ enum weft_object_kind {
   X(RACE, "race")          \
   X(STEP_LIMIT, "step-limit") /* maxSteps reached without a livelock shown */ \
   X(HANG, "hang")          /* the watchdog stopped a thread that reached no scheduling point */ \
-  X(LIMIT, "limit")        /* the harness needs more than weft can explore (threads): not a bug in it */
+  X(LIMIT, "limit")        /* the harness needs more than weft can explore (threads): not a bug in it */ \
+  X(LEAK, "leak")          /* with WEFT_RUN_REPORT_LEAKS: blocks still allocated at the end */
 
 enum weft_outcome {
 #define WEFT_OUTCOME_ENUM(name, text) WEFT_OUTCOME_##name,

@@ -292,6 +292,7 @@ WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
+WEFT_HIDDEN int heap_report_leaks(void);
 
 /* globals.c */
 WEFT_HIDDEN int globals_open(const char *library_path, char *error, uint32_t error_size);

@@ -69,7 +69,7 @@ function settingsOf(options: ResolvedOptions): Settings {
     ...options,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
-    flags: options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0,
+    flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
     nondetDomain: Float64Array.from(options.nondetDomain),
   };
 }

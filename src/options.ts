@@ -227,6 +227,10 @@ export const optionSchema = {
     kind: yesNo, default: false, cli: { flag: '--spurious-wakeups' }, commands: both, inFile: true, inPlugin: true,
     description: 'condition waits may also return without a signal, as POSIX allows',
   },
+  leaks: {
+    kind: yesNo, default: false, cli: { flag: '--leaks' }, commands: both, inFile: true, inPlugin: true,
+    description: 'heap blocks still allocated when an execution ends are a bug, reported with their allocation site',
+  },
   requireComplete: {
     kind: yesNo, default: false, cli: { flag: '--require-complete' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: 'a run stopped by its budget (`maxExecutions`, `timeBudgetMs`) fails instead of passing as partial (`~ … partial: …`): for CI that must not pass on a budget',

@@ -99,12 +99,13 @@ export interface LivelockBug extends BugBase { kind: 'livelock' }
 export interface StepLimitBug extends BugBase { kind: 'step-limit' }
 export interface HangBug extends BugBase { kind: 'hang' }
 export interface MemoryBug extends BugBase { kind: 'memory' }
+export interface LeakBug extends BugBase { kind: 'leak' }
 export interface MisuseBug extends BugBase { kind: 'misuse' }
 export interface ExitBug extends BugBase { kind: 'exit' }
 export interface DivergenceBug extends BugBase { kind: 'divergence' }
 
 export type Bug =
-  | RaceBug | DeadlockBug | AssertionBug | CrashBug | LivelockBug | StepLimitBug | HangBug | MemoryBug | MisuseBug
+  | RaceBug | DeadlockBug | AssertionBug | CrashBug | LivelockBug | StepLimitBug | HangBug | MemoryBug | LeakBug | MisuseBug
   | ExitBug | DivergenceBug;
 export type BugKind = Bug['kind'];
 
@@ -133,6 +134,9 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
     }),
   }),
   memory: ({ failure, heapBlock, at }) => ({ message: memoryMessage(failure.result, heapBlock, at) }),
+  leak: ({ failure, heapBlock }) => ({
+    message: `${failure.result.message}${heapBlock ? `; the first, ${heapBlock.size} bytes, allocated${heapBlock.site ? ` at ${heapBlock.site}` : ''}` : ''}`,
+  }),
   livelock: ({ failure, steps, threads }) => ({ message: livelockMessage(failure.result.steps, steps, threads) }),
   'step-limit': ({ failure, threads }) => ({ message: stepLimitMessage(failure.result.steps, threads) }),
   assertion: runtimeMessage,
