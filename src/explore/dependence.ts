@@ -41,9 +41,15 @@ export function secondAccessOf(op: number): Access {
   return hasFlag(op, OpFlag.RELEASES_ARGUMENT) ? Access.RELEASE : Access.ACQUIRE;
 }
 
-/** Whether two accesses to the same object conflict (order matters). */
+/**
+ * Whether two accesses to the same object conflict (order matters). Two releases do not:
+ * releases never race (they are not reversed), so ordering them would invent
+ * happens-before; two read-unlocks of an rwlock really are unordered, and a mutex's
+ * unlocks always have a lock between them that orders them anyway.
+ */
 export function conflicts(a: Access, b: Access): boolean {
   if (a === Access.NONE || b === Access.NONE) return false;
+  if (a === Access.RELEASE && b === Access.RELEASE) return false;
   return !(a === Access.READ && b === Access.READ);
 }
 

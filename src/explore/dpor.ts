@@ -48,7 +48,7 @@ export class DporStrategy implements Strategy {
   private readonly backtrack: Uint32Array; // choices still to take at the node
   private readonly sleep: Uint32Array;
   private readonly cost: Uint16Array; // preemptions before the node's choice
-  private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
+  private readonly nextValue: Uint32Array; // CHOOSE nodes: the next value to try (done: values below 32 taken)
   private readonly valueCount: Uint32Array;
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
   private readonly tree: Int32Array;
@@ -103,7 +103,8 @@ export class DporStrategy implements Strategy {
   private backtrackPath(): Schedule | undefined {
     for (let node = this.pathLength - 1; node >= 0; node--) {
       if (this.valueCount[node]! > 0) {
-        if (this.nextValue[node]! < this.valueCount[node]!) return this.resumeAt(node, this.nextValue[node]!++);
+        const resumed = this.resumeChoice(node);
+        if (resumed) return resumed;
         continue;
       }
       const sequence = this.takeWakeup(node);
@@ -115,6 +116,31 @@ export class DporStrategy implements Strategy {
       }
     }
     return undefined;
+  }
+
+  /** A CHOOSE node: the next value its wakeup tree plans (with the rest of the plan), else the next value not taken. */
+  private resumeChoice(node: number): Schedule | undefined {
+    const tree = this.tree[node]!;
+    if (tree >= 0) {
+      for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
+        const value = this.trees.decisionOf(sequence);
+        if (this.takeValue(node, value)) return this.resumeAt(node, value, sequence);
+        this.trees.release(sequence);
+      }
+    }
+    while (this.nextValue[node]! < this.valueCount[node]!) {
+      const value = this.nextValue[node]!++;
+      if (this.takeValue(node, value)) return this.resumeAt(node, value);
+    }
+    return undefined;
+  }
+
+  /** Marks a CHOOSE node's value as taken; false when it was (values from 32 on are not remembered: a plan may repeat one). */
+  private takeValue(node: number, value: number): boolean {
+    if (value >= 32) return true;
+    if (this.done[node]! & bit(value)) return false;
+    this.done[node]! |= bit(value);
+    return true;
   }
 
   /** The next sequence of the node's wakeup tree that can start there (-1: none left). */
@@ -144,7 +170,7 @@ export class DporStrategy implements Strategy {
       this.tree[node + 1] = sequence;
       // the plan: the first branch of the sequence's subtree (later branches are taken by backtracking)
       for (let next = this.trees.firstChildOf(sequence); next >= 0 && length < this.decision.length; next = this.trees.firstChildOf(next))
-        this.decision[length++] = this.trees.threadOf(next);
+        this.decision[length++] = this.trees.decisionOf(next);
       this.planEnd = length - 1;
     }
     this.pathLength = node + 1;
@@ -208,15 +234,15 @@ export class DporStrategy implements Strategy {
     this.runner[step] = thread;
     this.enabled[step] = execution.enabled[step]!;
     this.backtrack[step] = 0;
-    if (!this.bounded) this.followPlan(step, thread);
+    if (!this.bounded) this.followPlan(execution, step);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
     }
     this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (execution.op[step] === Op.CHOOSE) {
-      this.nextValue[step] = decision + 1;
+      this.nextValue[step] = 0;
       this.valueCount[step] = execution.object[step]!;
-      this.done[step] = 0;
+      this.done[step] = decision < 32 ? bit(decision) : 0;
       return true;
     }
     this.valueCount[step] = 0;
@@ -227,11 +253,11 @@ export class DporStrategy implements Strategy {
   }
 
   /** Moves down the wakeup tree the run was planned from; past the plan, nodes start with empty trees. */
-  private followPlan(step: number, thread: number): void {
+  private followPlan(execution: ExecutionView, step: number): void {
     let next = -1;
     if (step <= this.planEnd) {
       const tree = this.tree[step]!;
-      if (this.trees.threadOf(this.trees.firstChildOf(tree)) === thread) next = this.trees.takeFirst(tree);
+      if (this.trees.takes(this.trees.firstChildOf(tree), execution.op[step]!, decisionAt(execution, step))) next = this.trees.takeFirst(tree);
       else this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
     }
     this.tree[step + 1] = next;
@@ -354,17 +380,8 @@ export class DporStrategy implements Strategy {
       const { op, object, value } = this.nextEventOf(execution, thread, node);
       if (v.weakInitial(thread, op, object, value)) return;
     }
-    if (!v.hasChoice) {
-      if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
-      this.trees.insert(this.tree[node]!, v);
-      return;
-    }
-    // trees hold thread decisions only: with a data choice in v, start one of v's
-    // initials at the node and let the default policy go on from there (source sets)
-    if (this.tree[node]! >= 0 && this.trees.startsSomeBranch(this.tree[node]!, v)) return;
-    const initials = v.initials();
-    const preferred = v.racingThread;
-    this.backtrackAt(node, initials & bit(preferred) ? preferred : lowest(initials));
+    if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
+    this.trees.insert(this.tree[node]!, v);
   }
 
   private backtrackAt(node: number, thread: number): void {

@@ -5,7 +5,7 @@
 import {
   Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, potentialAccessOf, secondAccessOf, secondObjectOf, touchesRange,
 } from './dependence.js';
-import { MAX_THREADS } from '../addon/ops.js';
+import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 
@@ -248,12 +248,15 @@ export class RaceFinder {
   /**
    * Returning from main or exit() ends every other thread: it conflicts with all of them.
    * It races with each thread's last step that no other thread's last step follows (those
-   * are ordered before it through that one), whatever order threads are numbered in.
+   * are ordered before it through that one), whatever order threads are numbered in. A
+   * data choice is no scheduling point: it is taken with the step before it, so the race
+   * is with that step (no other thread can run between the two).
    */
   private raceWithEveryThread(execution: ExecutionView, i: number, thread: number): void {
     const own = i * MAX_THREADS;
     for (let t = 0; t < this.width; t++) {
-      const j = this.lastOfThread[t]!;
+      let j = this.lastOfThread[t]!;
+      while (j > 0 && execution.op[j] === Op.CHOOSE && execution.thread[j - 1] === t) j--;
       if (j < 0 || t === thread || this.ordered(execution, j, own)) continue;
       let followed = false;
       for (let u = 0; u < this.width && !followed; u++) {

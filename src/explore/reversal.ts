@@ -32,7 +32,6 @@ export class Reversal {
   private readonly first = new Int32Array(MAX_THREADS);
   /** threads with a step in w */
   private present = 0;
-  private choice = false;
   private races!: RaceFinder;
   /** per thread: how far l's predecessors in v reach into its steps (a vector clock) */
   private readonly laterClock = new Uint32Array(MAX_THREADS);
@@ -78,7 +77,6 @@ export class Reversal {
     this.races = races;
     this.length = 0;
     this.present = 0;
-    this.choice = false;
     this.first.fill(-1);
   }
 
@@ -90,7 +88,6 @@ export class Reversal {
     if (this.length === this.steps.length) this.grow();
     if (this.first[thread] === -1) this.first[thread] = this.length;
     this.present |= 1 << thread;
-    if (op === Op.CHOOSE) this.choice = true;
     const i = this.length++;
     this.removed[i] = 0;
     this.steps[i] = step;
@@ -113,16 +110,6 @@ export class Reversal {
     this.objects = grown(this.objects, (n) => new Float64Array(n));
     this.values = grown(this.values, (n) => new Float64Array(n));
     this.removed = new Uint8Array(size); // nothing is removed while v is built
-  }
-
-  /** v holds a weft_choose value: a decision that is not a thread, which trees do not model */
-  get hasChoice(): boolean {
-    return this.choice;
-  }
-
-  /** the thread of v's last step: the one that races with the earlier step */
-  get racingThread(): number {
-    return this.threads[this.length - 1]!;
   }
 
   get empty(): boolean {
@@ -167,6 +154,13 @@ export class Reversal {
     return this.has(thread) ? this.startsWith(thread) : this.commutesWith(op, object, value);
   }
 
+  /** Whether `thread`'s first step in w is a data choice exactly when `op` is one, and then takes `value`. */
+  startsLike(thread: number, op: number, value: number): boolean {
+    const entry = this.first[thread]!;
+    const choice = this.ops[entry] === Op.CHOOSE;
+    return choice === (op === Op.CHOOSE) && (!choice || this.values[entry] === value);
+  }
+
   /** Takes `thread`'s first step off w. */
   remove(thread: number): void {
     const index = this.first[thread]!;
@@ -181,16 +175,6 @@ export class Reversal {
         break;
       }
     }
-  }
-
-  /** The threads that can start w (its initials). */
-  initials(): number {
-    let initials = 0;
-    for (let threads = this.present; threads !== 0; threads &= threads - 1) {
-      const thread = 31 - Math.clz32(threads & -threads);
-      if (this.startsWith(thread)) initials |= 1 << thread;
-    }
-    return initials;
   }
 
   /** Calls `visit` with the entries still in w, in order (read them with threadAt, opAt, …). */

@@ -2,8 +2,11 @@
 // explored path, the step sequences still to run from there, merged where they share a
 // beginning. A tree is a node whose children are the choices pending at the path node;
 // each tree node is one step (its thread, and what that thread does there, to judge
-// whether it commutes with a sequence being inserted). Nodes live in a pool of typed
+// whether it commutes with a sequence being inserted), or the value a data choice takes
+// (a choice is no scheduling point: it follows its thread's step, and a sequence that
+// takes another value is another branch). Nodes live in a pool of typed
 // arrays reused across executions: nothing is allocated once the pool is large enough.
+import { Op } from '../addon/ops.js';
 import type { Reversal } from './reversal.js';
 
 export class WakeupTrees {
@@ -24,6 +27,16 @@ export class WakeupTrees {
 
   threadOf(node: number): number {
     return this.thread[node]!;
+  }
+
+  /** What the run decides at the node's step: its thread, or the value of a data choice. */
+  decisionOf(node: number): number {
+    return this.op[node] === Op.CHOOSE ? this.value[node]! : this.thread[node]!;
+  }
+
+  /** Whether a run that took a step `op` with `decision` followed `node` (-1: none). */
+  takes(node: number, op: number, decision: number): boolean {
+    return node >= 0 && (this.op[node] === Op.CHOOSE) === (op === Op.CHOOSE) && this.decisionOf(node) === decision;
   }
 
   /** -1 for none (and for node -1). */
@@ -81,6 +94,8 @@ export class WakeupTrees {
       for (let child = this.firstChild[tree]!; child >= 0; child = this.nextSibling[child]!) {
         const thread = this.thread[child]!;
         if (!w.weakInitial(thread, this.op[child]!, this.object[child]!, this.value[child]!)) continue;
+        // the thread's first step in w must be the one the branch takes: a data choice with the same value, or no choice
+        if (w.has(thread) && !w.startsLike(thread, this.op[child]!, this.value[child]!)) continue;
         if (this.firstChild[child]! < 0) return;
         if (w.has(thread)) w.remove(thread);
         if (w.empty) return;
@@ -94,13 +109,6 @@ export class WakeupTrees {
       this.append(tree, node);
       tree = node;
     });
-  }
-
-  /** Whether a branch of the tree starts with a step that can start w. */
-  startsSomeBranch(tree: number, w: Reversal): boolean {
-    for (let child = this.firstChild[tree]!; child >= 0; child = this.nextSibling[child]!)
-      if (w.weakInitial(this.thread[child]!, this.op[child]!, this.object[child]!, this.value[child]!)) return true;
-    return false;
   }
 
   /** Returns a detached node and its subtree to the pool. */
