@@ -9,6 +9,7 @@ import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyNames } from './explore/strategies.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './addon/ops.js';
+import { withThousands } from './numbers.js';
 
 /** How values of one type are written and checked. */
 interface Kind<Input, Value = Input> {
@@ -40,7 +41,7 @@ interface OptionSpec<Input, Value> {
 }
 
 function wholeNumber(min: number, max: number, unlimited?: string): Kind<number> {
-  const range = `a whole number from ${min} to ${max.toLocaleString('en-US')}${unlimited ? ` or ${unlimited}` : ''}`;
+  const range = `a whole number from ${min} to ${withThousands(max)}${unlimited ? ` or ${unlimited}` : ''}`;
   return {
     placeholder: unlimited ? `N|${unlimited}` : 'N',
     fromText(text, name) {
@@ -308,7 +309,7 @@ export function defaultText(name: OptionName): string | undefined {
   const value = specs[name].default;
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return value.join(',');
-  return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+  return typeof value === 'number' ? withThousands(value) : String(value);
 }
 
 /** `--max-bound N|unbounded`, `-I DIR`, `--spurious-wakeups` */

@@ -9,6 +9,7 @@ import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
 import { formatMs, renderCheck } from '../report/render.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
+import { withThousands } from '../numbers.js';
 
 const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT } = ExitStatus;
 
@@ -69,7 +70,7 @@ function progressLine() {
   return {
     update(progress: { test: string; bound: number; executions: number; elapsedMs: number }) {
       const rate = Math.round(progress.executions / Math.max(progress.elapsedMs / 1000, 1e-3));
-      process.stderr.write(`\r\x1b[K${progress.test}: bound ${progress.bound} · ${progress.executions.toLocaleString('en-US')} executions · ${rate.toLocaleString('en-US')}/s · ${formatMs(progress.elapsedMs)}`);
+      process.stderr.write(`\r\x1b[K${progress.test}: bound ${progress.bound} · ${withThousands(progress.executions)} executions · ${withThousands(rate)}/s · ${formatMs(progress.elapsedMs)}`);
     },
     clear() {
       process.stderr.write('\r\x1b[K');

@@ -172,10 +172,10 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     ...splitFlags(options.cflags),
   ];
   refuseInstrumentationFlags(flags);
-  const key = hashText(
-    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), yield* compilerVersion(), runtimeHash(),
-  );
   const cache = options.cacheDirectory ?? defaultCacheDirectory();
+  const key = hashText(
+    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), yield* compilerVersion(cache), runtimeHash(),
+  );
   if (!openedCaches.has(cache)) {
     openCacheDirectory(cache);
     openedCaches.add(cache);
@@ -255,7 +255,8 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
     if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
   }
   yield* compile([]);
-  const symbols = symbolTable((yield tool('nm', ['--format=posix', object])).stdout);
+  // readelf, not nm: nm loads the LTO plugin first, a quarter of a small build
+  const symbols = symbolTable((yield tool('readelf', ['-sW', object])).stdout);
   // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
   // reach_error (reaching it is the error, whatever its body, even inlined), must be
   // seen: instrument function calls
@@ -287,13 +288,13 @@ export function parseDepfile(text: string): string[] {
     .map((path) => path.replace(/\\ /g, ' '));
 }
 
-/** nm --format=posix output, split into defined and undefined symbols */
-function symbolTable(nmOutput: string): { defined: string[]; undefined: string[] } {
+/** `readelf -sW` output (Num: Value Size Type Bind Vis Ndx Name), split into defined and undefined symbols; sections and files left out */
+function symbolTable(readelfOutput: string): { defined: string[]; undefined: string[] } {
   const table = { defined: [] as string[], undefined: [] as string[] };
-  for (const line of nmOutput.split('\n')) {
-    const [symbol, type] = line.trim().split(/\s+/);
-    if (!symbol || !type) continue;
-    (type === 'U' ? table.undefined : table.defined).push(symbol);
+  for (const line of readelfOutput.split('\n')) {
+    const [, type, section, symbol] = /^\s*\d+:\s+\S+\s+\S+\s+(\S+)\s+\S+\s+\S+\s+(\S+)\s+(\S+)/.exec(line) ?? [];
+    if (!symbol || type === 'SECTION' || type === 'FILE') continue;
+    (section === 'UND' ? table.undefined : table.defined).push(symbol);
   }
   return table;
 }

@@ -1,6 +1,9 @@
 // The system C compiler and binutils, found once per process.
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
+import { hashText } from './cache.js';
 import { BuildError } from './errors.js';
 
 export interface CommandResult {
@@ -48,12 +51,43 @@ export function compilerCommand(): string {
   return process.env.CC?.trim() || 'cc';
 }
 
-/** The compiler's version line (part of the cache key), asked once per process. */
-export function* compilerVersion(): Generator<ToolCall, string, CommandResult> {
-  if (compilerIdentity === undefined) {
-    const result = yield { command: compilerCommand(), args: ['--version'] };
-    if (result.status !== 0) throw new BuildError('toolchain', `the C compiler '${compilerCommand()}' cannot be run: set CC or install gcc`);
-    compilerIdentity = result.stdout.split('\n')[0] ?? '';
+/**
+ * The compiler's version line (part of the cache key), asked once per process; with a
+ * cache directory, remembered there per installed compiler file (its path, size and
+ * modification time), so that a warm run starts no compiler at all.
+ */
+export function* compilerVersion(cache?: string): Generator<ToolCall, string, CommandResult> {
+  if (compilerIdentity !== undefined) return compilerIdentity;
+  const installed = installedFile(compilerCommand());
+  const memo = cache && installed ? join(cache, 'compilers', hashText(installed).slice(0, 32)) : undefined;
+  if (memo) {
+    try {
+      compilerIdentity = readFileSync(memo, 'utf8');
+      return compilerIdentity;
+    } catch {}
+  }
+  const result = yield { command: compilerCommand(), args: ['--version'] };
+  if (result.status !== 0) throw new BuildError('toolchain', `the C compiler '${compilerCommand()}' cannot be run: set CC or install gcc`);
+  compilerIdentity = result.stdout.split('\n')[0] ?? '';
+  if (memo) {
+    try {
+      mkdirSync(dirname(memo), { recursive: true });
+      writeFileSync(`${memo}.${process.pid}`, compilerIdentity);
+      renameSync(`${memo}.${process.pid}`, memo);
+    } catch {} // only a shortcut: the next run asks the compiler again
   }
   return compilerIdentity;
+}
+
+/** The file `command` runs (searched on PATH), as "path:size:mtime"; undefined when not found. */
+function installedFile(command: string): string | undefined {
+  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      const file = realpathSync(candidate);
+      const stat = statSync(file);
+      if (stat.isFile()) return `${file}:${stat.size}:${stat.mtimeMs}`;
+    } catch {}
+  }
+  return undefined;
 }

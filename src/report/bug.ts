@@ -10,6 +10,7 @@ import { type CodeLocation, sourceLine, symbolize } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
 import { encodeReplay } from './replay.js';
 import { showValue } from './values.js';
+import { withThousands } from '../numbers.js';
 
 export interface BugLocation {
   file: string;
@@ -332,7 +333,7 @@ function livelockMessage(total: number, steps: BugStep[], threads: ThreadAtEnd[]
 function stepLimitMessage(total: number, threads: ThreadAtEnd[]): string {
   const doing = threads.filter((t) => t.state !== 'finished').map((thread) =>
     `T${thread.thread} ${thread.state === 'blocked' ? 'waits at' : 'is at'} ${thread.waitingFor}${thread.location ? ` (${thread.location.file}:${thread.location.line})` : ''}`);
-  return `step limit reached (maxSteps = ${total.toLocaleString('en-US')}): ${doing.join('; ')}`;
+  return `step limit reached (maxSteps = ${withThousands(total)}): ${doing.join('; ')}`;
 }
 
 function memoryMessage(result: RunResult, block: HeapBlock | undefined, at: Described['at']): string {

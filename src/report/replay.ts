@@ -5,6 +5,7 @@
 // the code changed rather than blame the harness.
 import { WeftError } from '../errors.js';
 import { TRACE_CAPACITY } from '../addon/ops.js';
+import { withThousands } from '../numbers.js';
 
 export interface Replay {
   test: string;
@@ -58,7 +59,7 @@ export function decodeReplay(text: string): Replay {
     const decision = Number(match[1]);
     const count = match[2] === undefined ? 1 : Number(match[2]);
     if (decision > 65535 || count < 1) throw new ReplayFormatError(text, `bad run '${run}'`);
-    if (decisions.length + count > MAX_DECISIONS) throw new ReplayFormatError(text, `more than ${MAX_DECISIONS.toLocaleString('en-US')} decisions`);
+    if (decisions.length + count > MAX_DECISIONS) throw new ReplayFormatError(text, `more than ${withThousands(MAX_DECISIONS)} decisions`);
     for (let i = 0; i < count; i++) decisions.push(decision);
   }
   return { test, mode, decisions, ...(visible.length ? { visible } : {}), ...(build ? { build } : {}) };

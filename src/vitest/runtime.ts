@@ -9,6 +9,7 @@ import { borrowHarness, returnHarness } from '../addon/harness-pool.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { renderBug } from '../report/render.js';
 import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
+import { withThousands } from '../numbers.js';
 
 /** The tests of a C file, in source order, with their lines (builds it: cached). */
 export function listTests(file: string, options: CheckOptions): { name: string; line: number }[] {
@@ -145,7 +146,7 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
     if (elapsedMs < next) return;
     next = elapsedMs + PROGRESS_EVERY_MS;
     const rate = Math.round(executions / (elapsedMs / 1000));
-    console.info(`weft: ${name}: bound ${bound} · ${executions.toLocaleString('en-US')} executions · ${rate.toLocaleString('en-US')}/s`);
+    console.info(`weft: ${name}: bound ${bound} · ${withThousands(executions)} executions · ${withThousands(rate)}/s`);
   };
 }
 
