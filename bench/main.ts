@@ -4,6 +4,7 @@ import { papersBench, scaleBench } from './papers.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
+import { vitestBench } from './vitest.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
@@ -12,6 +13,7 @@ const sections: [string, () => Promise<void>][] = [
   ['scale', scaleBench],
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
+  ['vitest', vitestBench],
 ];
 
 const only = process.argv[2];

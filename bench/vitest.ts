@@ -1,0 +1,162 @@
+// C tests beside TypeScript tests in Vitest (issue: C tests at the speed of TypeScript tests):
+// a suite of 20 files x 3 small tests run cold and warm, and the watch loop (save -> verdict)
+// in a real Vitest under a pseudo-terminal (script(1)), each beside the same measurement for
+// TypeScript tests. Real processes, wall-clock medians; the machine's load shows in them.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { packageRoot } from '../src/paths.js';
+import { printTable } from './table.js';
+
+const FILES = Number(process.env.BENCH_FILES ?? 20);
+const EDITS = 5;
+const vitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
+const plugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
+
+const cTest = (file: number, test: number, broken = false) => `
+static int counter_${test};
+static pthread_mutex_t lock_${test} = PTHREAD_MUTEX_INITIALIZER;
+static void *add_${test}(void *unused) {
+  pthread_mutex_lock(&lock_${test});
+  counter_${test} += ${file + 1};
+  pthread_mutex_unlock(&lock_${test});
+  return unused;
+}
+WEFT_TEST(counter_${test}) {
+  pthread_t a, b;
+  pthread_create(&a, 0, add_${test}, 0);
+  pthread_create(&b, 0, add_${test}, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  weft_assert(counter_${test} == ${broken ? 1 : 2 * (file + 1)});
+}
+`;
+const cFile = (file: number, broken = false) =>
+  `#include <pthread.h>\n#include <weft.h>\n#include "shared.h"\n${[0, 1, 2].map((test) => cTest(file, test, broken && test === 0)).join('')}`;
+const tsFile = (file: number, broken = false) => `import { expect, it } from 'vitest';
+import { shared } from './shared';
+${[0, 1, 2].map((test) => `it('sum ${test}', () => { expect([${file}, ${test}, shared].reduce((a, b) => a + b, 0)).toBe(${broken && test === 0 ? -1 : file + test + 1}); });`).join('\n')}
+`;
+
+interface Suite {
+  dir: string;
+  file(index: number): string;
+  header: string;
+  write(name: string, text: string): void;
+}
+
+function createSuite(kind: 'c' | 'ts', files: number): Suite {
+  const scratch = join(packageRoot, 'test', 'projects', '.tmp');
+  mkdirSync(scratch, { recursive: true });
+  const dir = mkdtempSync(join(scratch, `bench-${kind}-`));
+  const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
+  write('vitest.config.mjs', kind === 'c'
+    ? `import { defineConfig } from 'vitest/config';\nimport weft from ${JSON.stringify(plugin)};\nexport default defineConfig({ plugins: [weft({ maxBound: 2 })] });\n`
+    : `import { defineConfig } from 'vitest/config';\nexport default defineConfig({});\n`);
+  const header = kind === 'c' ? 'shared.h' : 'shared.ts';
+  write(header, kind === 'c' ? '#define SHARED 1\n' : 'export const shared = 1;\n');
+  const file = (index: number) => (kind === 'c' ? `file${index}.test.c` : `file${index}.test.ts`);
+  for (let i = 0; i < files; i++) write(file(i), kind === 'c' ? cFile(i) : tsFile(i));
+  return { dir, file, header, write };
+}
+
+const environment = (suite: Suite) => ({ ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(suite.dir, '.cache') });
+
+function runSuite(suite: Suite): { seconds: number; lines: number } {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [vitest, 'run'], { cwd: suite.dir, encoding: 'utf8', env: environment(suite), timeout: 300_000 });
+  const seconds = (performance.now() - started) / 1000;
+  const output = `${result.stdout}${result.stderr}`;
+  return { seconds, lines: output.split('\n').filter((line) => line.trim() !== '').length };
+}
+
+/** Vitest in watch mode inside a pseudo-terminal: resolves when its output after `from` matches. */
+class WatchedVitest {
+  private output = '';
+  private readonly child: ChildProcess;
+  private waiter?: { pattern: RegExp; from: number; resolve: () => void };
+
+  constructor(suite: Suite) {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(vitest)} --watch`;
+    this.child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: suite.dir, env: { ...environment(suite), CI: '' } });
+    const collect = (chunk: Buffer) => {
+      this.output += chunk.toString();
+      const waiter = this.waiter;
+      if (waiter && waiter.pattern.test(this.output.slice(waiter.from))) {
+        this.waiter = undefined;
+        waiter.resolve();
+      }
+    };
+    this.child.stdout?.on('data', collect);
+    this.child.stderr?.on('data', collect);
+  }
+
+  get length(): number {
+    return this.output.length;
+  }
+
+  waitFor(pattern: RegExp, from: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (pattern.test(this.output.slice(from))) return resolve();
+      const timer = setTimeout(() => reject(new Error(`watch mode: no ${pattern} within 60 s; output:\n${this.output.slice(from)}`)), 60_000);
+      this.waiter = { pattern, from, resolve: () => { clearTimeout(timer); resolve(); } };
+    });
+  }
+
+  stop(): void {
+    this.child.kill('SIGTERM');
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Save -> verdict times (s): a breaking edit, the fix, and (C) a header edit. */
+async function watchLoop(kind: 'c' | 'ts'): Promise<{ breaks: number; fixes: number; header: number }> {
+  const suite = createSuite(kind, 1);
+  const watched = new WatchedVitest(suite);
+  const failed = /Tests\s+1 failed[\s\S]*(Waiting|Watching) for file changes/;
+  const passed = /Tests\s+3 passed[\s\S]*(Waiting|Watching) for file changes/;
+  const times = { breaks: [] as number[], fixes: [] as number[], header: [] as number[] };
+  try {
+    await watched.waitFor(passed, 0);
+    const measure = async (edit: () => void, pattern: RegExp) => {
+      const from = watched.length;
+      const started = performance.now();
+      edit();
+      await watched.waitFor(pattern, from);
+      return (performance.now() - started) / 1000;
+    };
+    for (let i = 0; i < EDITS; i++) {
+      times.breaks.push(await measure(() => suite.write(suite.file(0), kind === 'c' ? cFile(0, true) : tsFile(0, true)), failed));
+      times.fixes.push(await measure(() => suite.write(suite.file(0), kind === 'c' ? cFile(0) : tsFile(0)), passed));
+      const header = kind === 'c' ? `#define SHARED ${i + 2}\n` : `export const shared = 1; // ${i}\n`;
+      times.header.push(await measure(() => suite.write(suite.header, header), passed));
+    }
+  } finally {
+    watched.stop();
+    rmSync(suite.dir, { recursive: true, force: true });
+  }
+  return { breaks: median(times.breaks), fixes: median(times.fixes), header: median(times.header) };
+}
+
+export async function vitestBench(): Promise<void> {
+  const rows: (string | number)[][] = [];
+  const suites = { c: createSuite('c', FILES), ts: createSuite('ts', FILES) };
+  try {
+    const cold = { c: runSuite(suites.c), ts: runSuite(suites.ts) };
+    const warm = { c: runSuite(suites.c), ts: runSuite(suites.ts) };
+    rows.push([`vitest run, ${FILES} files x 3 tests, cold (s)`, cold.c.seconds, cold.ts.seconds, cold.c.seconds / cold.ts.seconds]);
+    rows.push(['  output lines, cold', cold.c.lines, cold.ts.lines, cold.c.lines - cold.ts.lines]);
+    rows.push([`vitest run, warm (s)`, warm.c.seconds, warm.ts.seconds, warm.c.seconds / warm.ts.seconds]);
+    rows.push(['  output lines, warm', warm.c.lines, warm.ts.lines, warm.c.lines - warm.ts.lines]);
+  } finally {
+    for (const suite of Object.values(suites)) rmSync(suite.dir, { recursive: true, force: true });
+  }
+  const c = await watchLoop('c');
+  const ts = await watchLoop('ts');
+  rows.push([`watch: save -> verdict, breaking edit (s, median of ${EDITS})`, c.breaks, ts.breaks, c.breaks / ts.breaks]);
+  rows.push(['watch: save -> verdict, the fix (s)', c.fixes, ts.fixes, c.fixes / ts.fixes]);
+  rows.push(['watch: save -> verdict, included header edited (s)', c.header, ts.header, c.header / ts.header]);
+  printTable('Vitest: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)', ['measure', 'C', 'TypeScript', 'ratio'], rows);
+}
