@@ -83,7 +83,7 @@ class WatchedVitest {
     const collect = (chunk: Buffer) => {
       this.output += chunk.toString();
       const waiter = this.waiter;
-      if (waiter && waiter.pattern.test(this.output.slice(waiter.from))) {
+      if (waiter?.pattern.test(this.output.slice(waiter.from))) {
         this.waiter = undefined;
         waiter.resolve();
       }
