@@ -42,6 +42,15 @@ describe('SV-COMP atomic sections (__VERIFIER_atomic_begin/end)', () => {
   });
 });
 
+describe('root causes the random-program oracle found', () => {
+  it.each(['free_unordered.c'])('%s: the verdicts dfs gives at bounds 0-2', async (file) => {
+    for (let maxBound = 0; maxBound <= 2; maxBound++) {
+      const options = { maxBound, mode: 'drf' as const };
+      expect(await verdicts(`hbcache/${file}`, 'hbcache', options)).toEqual(await verdicts(`hbcache/${file}`, 'dfs', options));
+    }
+  });
+});
+
 describe('executions thousands of steps long (2 threads x 1,200 locked increments)', () => {
   const long = 'por/locked_increments.c';
   const cflags = '-DTHREADS=2 -DINCREMENTS=1200';
