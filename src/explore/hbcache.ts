@@ -104,16 +104,24 @@ export class HbCacheStrategy implements Strategy {
   beginBound(bound: number): boolean {
     this.bound = bound;
     this.started = false;
-    this.walkingFromRoot = this.overflowed[bound] === true;
-    if (this.walkingFromRoot) {
-      // H and the kept steps rest on the steps kept for this bound, which are lost: start over
-      this.closed.clear();
-      this.deferredKeys.clear();
-      for (let later = bound; later < this.queued.length; later++) this.dropQueued(later);
-      this.overflowed.length = bound;
-      this.queued[bound] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
-    }
+    this.walkingFromRoot = false;
+    if (this.overflowed[bound] === true) this.walkFromRoot();
     return (this.queued[bound]?.length ?? 0) > 0;
+  }
+
+  /**
+   * The rest of this iteration walks from the root with an empty H (counting only the
+   * executions that need exactly this many preemptions): H and the kept steps rest on the
+   * steps kept for this bound, which are lost or cannot all be reached.
+   */
+  private walkFromRoot(): void {
+    this.walkingFromRoot = true;
+    this.started = false;
+    this.closed.clear();
+    this.deferredKeys.clear();
+    for (let later = this.bound; later < this.queued.length; later++) this.dropQueued(later);
+    this.overflowed.length = this.bound;
+    this.queued[this.bound] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
   }
 
   beyondMaxBound(): boolean {
@@ -151,9 +159,11 @@ export class HbCacheStrategy implements Strategy {
       this.fixedLength = start.decisions.length;
       this.pathLength = 0;
       const length = start.decisions.length;
-      // the kept step is a plan: an atomic section hbcache could not see may forbid it
+      // the whole run to the kept step is a plan: an atomic section hbcache could not see may
+      // forbid the step, and a thread's detected spin (the runtime sets it aside like a yield,
+      // depending on what ran between its reads) may forbid a step of the way there
       this.plannedStep = length - 1;
-      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: length - 1 } : {}) };
+      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: 0 } : {}) };
     }
     return undefined;
   }
@@ -183,6 +193,13 @@ export class HbCacheStrategy implements Strategy {
     return undefined;
   }
 
+  /** The first step up to `last` where the run did not take the planned decision, or -1. */
+  private declinedAt(execution: ExecutionView, last: number): number {
+    for (let step = 0; step <= last; step++)
+      if (step >= execution.steps || decisionAt(execution, step) !== this.decision[step]) return step;
+    return -1;
+  }
+
   private resumeAt(node: number, decision: number): Schedule {
     this.decision[node] = decision;
     this.pathLength = node + 1;
@@ -203,9 +220,17 @@ export class HbCacheStrategy implements Strategy {
   private learn(execution: ExecutionView): boolean {
     const planned = this.plannedStep;
     this.plannedStep = -1;
-    if (planned >= 0 && (planned >= execution.steps || decisionAt(execution, planned) !== this.decision[planned])) {
-      // the runtime declined the kept step: that thread cannot step in that state
-      this.pathLength = this.fixedLength;
+    const declined = planned >= 0 ? this.declinedAt(execution, planned) : -1;
+    if (declined >= 0) {
+      const wanted = this.decision[declined]!;
+      if (declined === planned && (declined === 0 || execution.thread[declined - 1] !== wanted)) {
+        // the kept step, with another thread in an atomic section: it cannot happen in that state
+        this.pathLength = this.fixedLength;
+        return false;
+      }
+      // the way there, or the kept step right after its thread's spin: this order of the
+      // state's steps cannot be run, another may; never lose it: walk from the root instead
+      this.walkFromRoot();
       return false;
     }
     const run = this.run;
