@@ -50,7 +50,7 @@ describe('root causes the random-program oracle found', () => {
     }
   });
 
-  it.each(['spin_reorder.c'])('%s: runs, and sees the bugs and final states dfs sees at bounds 0-3', async (file) => {
+  it.each(['spin_reorder.c', 'spin_aside.c'])('%s: runs, and sees the bugs and final states dfs sees at bounds 0-3', async (file) => {
     const dfs = await exploreAll(fixture(`hbcache/${file}`), 'dfs', 3, 'sc');
     const hbcache = await exploreAll(fixture(`hbcache/${file}`), 'hbcache', 3, 'sc');
     for (let bound = 0; bound <= 3; bound++) {

@@ -65,6 +65,7 @@ export class HbExecution {
   private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
   private atomicAfter = new Uint8Array(0); // per step: its thread is inside an atomic section after it
   private aloneAfter = new Uint8Array(0); // per step: the runtime let only its thread take the next one
+  private asideAfter = new Uint8Array(0); // per step: the runtime set its thread aside after it (a spin)
   private capacity = 0;
   readonly count = new Int32Array(MAX_THREADS);
   private readonly createdAt = new Int32Array(MAX_THREADS);
@@ -161,7 +162,11 @@ export class HbExecution {
       counts[thread]!++;
       this.atomicAfter[i] = 0;
       this.aloneAfter[i] = 0;
+      this.asideAfter[i] = 0;
       if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
+      // left out of the next enabled set although its next operation cannot block: set aside
+      const next = this.nextOp(counts, thread);
+      if (next >= 0 && !mayBlock(next) && !((view.enabled[i + 1]! >>> thread) & 1)) this.asideAfter[i] = 1;
       // a data choice is taken right after its thread's step, whatever the section
       if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
       if (view.op[i + 1] === Op.CHOOSE || view.enabled[i + 1] !== 1 << thread) continue;
@@ -199,6 +204,7 @@ export class HbExecution {
     this.stepOf = new Int32Array(capacity * MAX_THREADS);
     this.atomicAfter = new Uint8Array(capacity);
     this.aloneAfter = new Uint8Array(capacity);
+    this.asideAfter = new Uint8Array(capacity);
   }
 
   /** The blocks the execution frees, by start (a start freed twice, or reused, keeps its largest extent). */
@@ -341,6 +347,15 @@ export class HbExecution {
   yieldedLast(counts: Int32Array, thread: number): boolean {
     const last = this.stepAt(thread, counts[thread]! - 1);
     return last >= 0 && this.view.op[last] === Op.YIELD;
+  }
+
+  /**
+   * The last included step of `thread` is a yield, or a read after which the runtime set
+   * it aside in this execution (a detected spin): switching away from it there was free.
+   */
+  steppedAsideLast(counts: Int32Array, thread: number): boolean {
+    const last = this.stepAt(thread, counts[thread]! - 1);
+    return last >= 0 && (this.view.op[last] === Op.YIELD || this.asideAfter[last] === 1);
   }
 
   /**
