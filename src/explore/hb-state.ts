@@ -16,7 +16,9 @@ const EVERYTHING = -1e9;
  * steps it conflicts with (dependence.ts) and a step's action names the frees before it.
  * Keyed apart from addresses, thread objects and EVERYTHING.
  */
-const blockObject = (start: number): number => -(2 ** 48) - start;
+const BLOCKS = -(2 ** 48);
+const blockObject = (start: number): number => BLOCKS - start;
+const isBlockObject = (object: number): boolean => object <= BLOCKS;
 
 /** Thrown from inside long bookkeeping when the time budget has run out. */
 export class OutOfTime extends Error {}
@@ -287,6 +289,8 @@ export class HbExecution {
     if (op === Op.CHOOSE) hash = mix(hash, value);
     this.forEachObject(op, object, value, (touched, read) => {
       const before = this.writesIn(counts, touched);
+      // a step before its block's free says nothing of it: the same action in a run that frees no block
+      if (read && before === 0 && isBlockObject(touched)) return;
       hash = mix(mix(mix(hash, touched >>> 0), Math.floor(touched / 4294967296)), read ? before : before + 1);
     });
     return mix(hash, 0x27d4eb2f) ^ (hash >>> 16);
