@@ -356,6 +356,11 @@ export class HbExecution {
   /**
    * The last included step of `thread` is a yield, or a read after which the runtime set
    * it aside in this execution (a detected spin): switching away from it there was free.
+   * Whether a read is a spin depends on the order (identical reads in a row): along
+   * another order of the same state's steps the switch may cost a preemption (the bound
+   * then comes out lower than the runtime's: more runs), and a spin that only another
+   * order shows is not seen here (the bound comes out higher). Not exact; the oracle
+   * (npm run soundness) has found no behaviour lost to it.
    */
   steppedAsideLast(counts: Int32Array, thread: number): boolean {
     const last = this.stepAt(thread, counts[thread]! - 1);

@@ -15,7 +15,10 @@
 // context bounds' memo is cleared between runs when it grows past its cap, and at most
 // a fixed number of decisions are kept for later iterations. When the steps kept for a bound
 // overflow, none are kept for it: its iteration walks again from the root with an empty
-// H, counting only the executions that need exactly that many preemptions.
+// H, counting only the executions that need exactly that many preemptions. The same
+// happens when the runtime declines a step on the way to a kept step (after a detected
+// spin it sets a thread aside depending on what ran between its reads, so one order of a
+// state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../native/ops.js';
