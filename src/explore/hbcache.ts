@@ -57,6 +57,8 @@ export class HbCacheStrategy implements Strategy {
   private readonly overflowed: boolean[] = [];
   private queuedDecisions = 0;
   private readonly deferredKeys = new StateCache(DEFERRED_SLOTS_LOG2);
+  /** terminal states counted (a fixed-size cache): a walk from the root counts none of them twice */
+  private readonly counted = new StateCache(DEFERRED_SLOTS_LOG2);
   private droppedBeyondMaxBound = false;
   private bound = 0;
   private started = false;
@@ -263,9 +265,14 @@ export class HbCacheStrategy implements Strategy {
     }
     this.pathLength = steps;
     this.markPending = true;
-    if (!this.walkingFromRoot) return true;
-    run.prefix(steps, this.state);
-    return this.bounds.ofExecution(run, this.state) === this.bound;
+    const terminal = stateKey(this.prefixA[steps]!, this.prefixB[steps]!);
+    if (this.walkingFromRoot) {
+      if (this.counted.has(terminal)) return false;
+      run.prefix(steps, this.state);
+      if (this.bounds.ofExecution(run, this.state) !== this.bound) return false;
+    }
+    this.counted.add(terminal);
+    return true;
   }
 
   /**
