@@ -136,7 +136,7 @@ export class ContextBounds {
       const base = this.values[before + thread]!;
       if (base === DISABLED) continue;
       this.values[row + thread] = base;
-      const preemptible = (enabled >>> thread) & 1 && !execution.yieldedLast(counts, thread);
+      const preemptible = (enabled >>> thread) & 1 && !execution.steppedAsideLast(counts, thread);
       if (!preemptible) free = Math.min(free, base);
       else if (base < best) {
         second = best;

@@ -15,7 +15,10 @@
 // context bounds' memo is cleared between runs when it grows past its cap, and at most
 // a fixed number of decisions are kept for later iterations. When the steps kept for a bound
 // overflow, none are kept for it: its iteration walks again from the root with an empty
-// H, counting only the executions that need exactly that many preemptions.
+// H, counting only the executions that need exactly that many preemptions. The same
+// happens when the runtime declines a step on the way to a kept step (after a detected
+// spin it sets a thread aside depending on what ran between its reads, so one order of a
+// state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../addon/ops.js';
@@ -54,6 +57,8 @@ export class HbCacheStrategy implements Strategy {
   private readonly overflowed: boolean[] = [];
   private queuedDecisions = 0;
   private readonly deferredKeys = new StateCache(DEFERRED_SLOTS_LOG2);
+  /** terminal states counted (a fixed-size cache): a walk from the root counts none of them twice */
+  private readonly counted = new StateCache(DEFERRED_SLOTS_LOG2);
   private droppedBeyondMaxBound = false;
   private bound = 0;
   private started = false;
@@ -104,16 +109,24 @@ export class HbCacheStrategy implements Strategy {
   beginBound(bound: number): boolean {
     this.bound = bound;
     this.started = false;
-    this.walkingFromRoot = this.overflowed[bound] === true;
-    if (this.walkingFromRoot) {
-      // H and the kept steps rest on the steps kept for this bound, which are lost: start over
-      this.closed.clear();
-      this.deferredKeys.clear();
-      for (let later = bound; later < this.queued.length; later++) this.dropQueued(later);
-      this.overflowed.length = bound;
-      this.queued[bound] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
-    }
+    this.walkingFromRoot = false;
+    if (this.overflowed[bound] === true) this.walkFromRoot();
     return (this.queued[bound]?.length ?? 0) > 0;
+  }
+
+  /**
+   * The rest of this iteration walks from the root with an empty H (counting only the
+   * executions that need exactly this many preemptions): H and the kept steps rest on the
+   * steps kept for this bound, which are lost or cannot all be reached.
+   */
+  private walkFromRoot(): void {
+    this.walkingFromRoot = true;
+    this.started = false;
+    this.closed.clear();
+    this.deferredKeys.clear();
+    for (let later = this.bound; later < this.queued.length; later++) this.dropQueued(later);
+    this.overflowed.length = this.bound;
+    this.queued[this.bound] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
   }
 
   beyondMaxBound(): boolean {
@@ -151,9 +164,11 @@ export class HbCacheStrategy implements Strategy {
       this.fixedLength = start.decisions.length;
       this.pathLength = 0;
       const length = start.decisions.length;
-      // the kept step is a plan: an atomic section hbcache could not see may forbid it
+      // the whole run to the kept step is a plan: an atomic section hbcache could not see may
+      // forbid the step, and a thread's detected spin (the runtime sets it aside like a yield,
+      // depending on what ran between its reads) may forbid a step of the way there
       this.plannedStep = length - 1;
-      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: length - 1 } : {}) };
+      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: 0 } : {}) };
     }
     return undefined;
   }
@@ -183,6 +198,13 @@ export class HbCacheStrategy implements Strategy {
     return undefined;
   }
 
+  /** The first step up to `last` where the run did not take the planned decision, or -1. */
+  private declinedAt(execution: ExecutionView, last: number): number {
+    for (let step = 0; step <= last; step++)
+      if (step >= execution.steps || decisionAt(execution, step) !== this.decision[step]) return step;
+    return -1;
+  }
+
   private resumeAt(node: number, decision: number): Schedule {
     this.decision[node] = decision;
     this.pathLength = node + 1;
@@ -203,9 +225,17 @@ export class HbCacheStrategy implements Strategy {
   private learn(execution: ExecutionView): boolean {
     const planned = this.plannedStep;
     this.plannedStep = -1;
-    if (planned >= 0 && (planned >= execution.steps || decisionAt(execution, planned) !== this.decision[planned])) {
-      // the runtime declined the kept step: that thread cannot step in that state
-      this.pathLength = this.fixedLength;
+    const declined = planned >= 0 ? this.declinedAt(execution, planned) : -1;
+    if (declined >= 0) {
+      const wanted = this.decision[declined]!;
+      if (declined === planned && (declined === 0 || execution.thread[declined - 1] !== wanted)) {
+        // the kept step, with another thread in an atomic section: it cannot happen in that state
+        this.pathLength = this.fixedLength;
+        return false;
+      }
+      // the way there, or the kept step right after its thread's spin: this order of the
+      // state's steps cannot be run, another may; never lose it: walk from the root instead
+      this.walkFromRoot();
       return false;
     }
     const run = this.run;
@@ -235,9 +265,14 @@ export class HbCacheStrategy implements Strategy {
     }
     this.pathLength = steps;
     this.markPending = true;
-    if (!this.walkingFromRoot) return true;
-    run.prefix(steps, this.state);
-    return this.bounds.ofExecution(run, this.state) === this.bound;
+    const terminal = stateKey(this.prefixA[steps]!, this.prefixB[steps]!);
+    if (this.walkingFromRoot) {
+      if (this.counted.has(terminal)) return false;
+      run.prefix(steps, this.state);
+      if (this.bounds.ofExecution(run, this.state) !== this.bound) return false;
+    }
+    this.counted.add(terminal);
+    return true;
   }
 
   /**

@@ -48,7 +48,10 @@ export interface Soundness {
   runs: Record<string, StrategyRuns>;
 }
 
-export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity): Promise<Soundness> {
+/** `only`: the strategies to check (default: every registered one). */
+export async function checkSoundness(
+  file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity, only?: readonly string[],
+): Promise<Soundness> {
   const problems: string[] = [];
   const pastBug: string[] = [];
   const redundant: string[] = [];
@@ -56,7 +59,7 @@ export async function checkSoundness(file: string, mode: 'drf' | 'sc', maxBound:
   const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS);
   const all = everything.truncated ? undefined : everything;
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
-  for (const name of strategyNames()) {
+  for (const name of only ?? strategyNames()) {
     if (name === 'dfs') continue;
     const bounded = createStrategy(name, { maxBound, capacity: TRACE_CAPACITY }).bounded;
     let run;

@@ -1,8 +1,9 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
+// --strategies checks only the strategies named (default: all); dfs always runs as the truth.
 //
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { strategyNames } from '../../src/explore/strategies.js';
 import { randomProgram, randomShape } from './random-programs.js';
 import { checkSoundness, type StrategyRuns } from './soundness-check.js';
 
@@ -41,7 +43,7 @@ function count(value: string | undefined, name: string, fallback: number): numbe
   return n;
 }
 
-async function checkSeeds(first: number, seeds: number, bound: number, limit: number): Promise<Totals> {
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined): Promise<Totals> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
   const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
@@ -50,7 +52,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     writeFileSync(file, randomProgram(seed, shape));
     let result;
     try {
-      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit);
+      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only);
     } catch (error) {
       totals.unsound.push(seed);
       console.log(`seed ${seed} (${file}):\n  the check failed: ${(error as Error).message}`);
@@ -76,15 +78,21 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, chunk: { type: 'boolean' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
 const bound = count(values.bound, 'bound', 3);
 const limit = count(values.limit, 'limit', 5_000);
+const only = values.strategies?.split(',');
+const unknown = only?.filter((name) => !strategyNames().includes(name)) ?? [];
+if (unknown.length > 0) {
+  console.error(`--strategies: unknown ${unknown.join(', ')} (known: ${strategyNames().join(', ')})`);
+  process.exit(2);
+}
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit);
+  const totals = await checkSeeds(first, seeds, bound, limit, only);
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -94,6 +102,7 @@ const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTrun
 for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--chunk'];
+  if (only) args.push('--strategies', only.join(','));
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
   });
