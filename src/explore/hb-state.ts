@@ -119,17 +119,17 @@ export class HbExecution {
         const written = lastWrite.get(object);
         if (written !== undefined) join(written);
         if (read) {
-          let readers = lastRead.get(object);
-          if (!readers) lastRead.set(object, (readers = []));
-          readers.push(i);
+          const readers = lastRead.get(object);
+          if (readers) readers.push(i);
+          else lastRead.set(object, [i]);
           return;
         }
         for (const reader of lastRead.get(object) ?? []) join(reader);
         lastRead.set(object, []);
         lastWrite.set(object, i);
-        let chain = this.writes.get(object);
-        if (!chain) this.writes.set(object, (chain = []));
-        chain.push(i);
+        const chain = this.writes.get(object);
+        if (chain) chain.push(i);
+        else this.writes.set(object, [i]);
       });
       threadClock.set(clock.subarray(own, own + MAX_THREADS), thread * MAX_THREADS);
       latest[thread] = i;
@@ -243,8 +243,14 @@ export class HbExecution {
   private forEachObject(op: number, object: number, value: number, visit: (object: number, read: boolean) => void): void {
     const access = accessOf(op);
     if (access === Access.NONE) return;
-    if (access === Access.GLOBAL) return visit(EVERYTHING, false);
-    if (touchesRange(op)) return visit(blockObject(object), false);
+    if (access === Access.GLOBAL) {
+      visit(EVERYTHING, false);
+      return;
+    }
+    if (touchesRange(op)) {
+      visit(blockObject(object), false);
+      return;
+    }
     const second = secondObjectOf(op, value);
     if (second !== undefined) {
       visit(second, secondAccessOf(op) === Access.READ);
@@ -537,7 +543,10 @@ export class StateCache {
     if (this.slots[at] === stored || this.slots[at + 1] === stored) return;
     if (this.slots[at] === 0) this.slots[at] = stored;
     else if (this.slots[at + 1] === 0) this.slots[at + 1] = stored;
-    else this.slots[at + (this.evictSecond ^= 1)] = stored;
+    else {
+      this.evictSecond ^= 1;
+      this.slots[at + this.evictSecond] = stored;
+    }
   }
 
   clear(): void {

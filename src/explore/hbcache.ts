@@ -386,7 +386,9 @@ export class HbCacheStrategy implements Strategy {
       return;
     }
     this.queuedDecisions += step.decisions.length;
-    (this.queued[cost] ??= []).push(step);
+    const queue = this.queued[cost];
+    if (queue) queue.push(step);
+    else this.queued[cost] = [step];
   }
 
   private dropQueued(bound: number): void {

@@ -9,7 +9,7 @@
 // promise one execution per class must not have.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { TRACE_CAPACITY } from '../../src/addon/ops.js';
-import { type Observed, exploreAll, within } from './explore-all.js';
+import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
 const UNBOUNDED = 1000;
@@ -62,7 +62,7 @@ export async function checkSoundness(
   for (const name of only ?? strategyNames()) {
     if (name === 'dfs') continue;
     const bounded = createStrategy(name, { maxBound, capacity: TRACE_CAPACITY }).bounded;
-    let run;
+    let run: Exploration;
     try {
       run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, Infinity, MAX_STEPS);
     } catch (error) {

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 
 import { strategyNames } from '../../src/explore/strategies.js';
 import { randomProgram, randomShape } from './random-programs.js';
-import { checkSoundness, type StrategyRuns } from './soundness-check.js';
+import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
 /** how a chunk's child process hands its totals to the parent: the last line of its output */
@@ -50,7 +50,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     const shape = randomShape(seed);
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
-    let result;
+    let result: Soundness;
     try {
       result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only);
     } catch (error) {
@@ -71,7 +71,8 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
 
 function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRuns>): void {
   for (const [name, { executions, wasted }] of Object.entries(runs)) {
-    const total = (into[name] ??= { executions: 0, wasted: 0 });
+    const total = into[name] ?? { executions: 0, wasted: 0 };
+    into[name] = total;
     total.executions += executions;
     total.wasted += wasted;
   }
