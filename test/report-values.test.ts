@@ -22,7 +22,7 @@ describe('values by type, names by field', () => {
       'write real = -2.5',
       'write single = 0.5',
       'write wide = 9223372036854775809',
-      expect.stringMatching(/^write pointer = 0x[0-9a-f]+ \(&plain\)$/),
+      'write pointer = &plain',
       'write flag = true',
       'write colour = GREEN',
       'write bank.acct[3].balance = -7',
@@ -49,7 +49,7 @@ describe('values by type, names by field', () => {
     const bug = (await checkAllInterleavings(fixture('report/heap_fields.c'))).tests[0]!.bug!;
     expect(bug.kind === 'race' && bug.race.variable).toBe('node@heap_fields.c:21 .next');
     expect(bug.accessesNearFailure?.map((access) => `${access.access} ${access.target} = ${access.valueText}`))
-      .toEqual([expect.stringMatching(/^read head = 0x[0-9a-f]+ \(&node@heap_fields\.c:21\)$/)]);
+      .toEqual(['read head = &node@heap_fields.c:21']);
     // reached through a void pointer only: site and offset
     const untyped = (await checkAllInterleavings(fixture('report/heap_untyped.c'))).tests[0]!.bug!;
     expect(untyped.kind === 'race' && untyped.race.variable).toBe('block@heap_untyped.c:16+4');
@@ -60,7 +60,7 @@ describe('values by type, names by field', () => {
     expect(bug.accessesNearFailure?.filter((access) => access.target.endsWith('.balance')).map((access) => [access.access, access.valueText, access.afterStep]))
       .toEqual([['read', '10', 4], ['write', '20', 4]]);
     const text = renderBug(bug, { color: false, width: 100 });
-    expect(text).toMatch(/^\s+4\s+lock account@heap_race\.c:24 \.lock\n\s+read account = 0x[0-9a-f]+ \(&account@heap_race\.c:24\)[^\n]*\n\s+read account@heap_race\.c:24 \.balance = 10\n\s+write account@heap_race\.c:24 \.balance = 20$/m);
+    expect(text).toMatch(/^\s+4\s+lock account@heap_race\.c:24 \.lock\n\s+read account = &account@heap_race\.c:24[^\n]*\n\s+read account@heap_race\.c:24 \.balance = 10\n\s+write account@heap_race\.c:24 \.balance = 20$/m);
   });
 
   it('shows code from an #included .c file with that file\'s own name, line and text', async () => {

@@ -134,7 +134,7 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
       endLocation: (thread) => threads[thread]?.location,
     }),
   }),
-  memory: ({ failure, heapBlock, at }) => ({ message: memoryMessage(failure.result, heapBlock, at) }),
+  memory: ({ failure, heapBlock, at, namer }) => ({ message: memoryMessage(failure.result, heapBlock, at, namer) }),
   leak: ({ failure, heapBlock }) => ({
     message: `${failure.result.message}${heapBlock ? `; the first, ${heapBlock.size} bytes, allocated${heapBlock.site ? ` at ${heapBlock.site}` : ''}` : ''}`,
   }),
@@ -336,11 +336,20 @@ function stepLimitMessage(total: number, threads: ThreadAtEnd[]): string {
   return `step limit reached (maxSteps = ${withThousands(total)}): ${doing.join('; ')}`;
 }
 
-function memoryMessage(result: RunResult, block: HeapBlock | undefined, at: Described['at']): string {
-  if (!block) return result.message;
+function memoryMessage(result: RunResult, block: HeapBlock | undefined, at: Described['at'], namer: AddressNamer): string {
+  // a heap address differs from process to process: name the cell (allocation site and offset) instead
+  const message = block
+    ? result.message.replace(/0x[0-9a-f]+/g, (hex) => {
+        const address = Number.parseInt(hex, 16);
+        if (address >= block.address && address < block.address + Math.max(block.size, 1)) return namer.name(address);
+        const offset = address - block.address; // out of bounds: where, from the block's start
+        return Math.abs(offset) <= 1 << 20 ? `block${block.site ? `@${block.site.split('/').pop()}` : ''}${offset < 0 ? '' : '+'}${offset}` : hex;
+      })
+    : result.message;
+  if (!block) return message;
   const freed = result.freePc ? at(result.freePc - 1).location : undefined;
   const site = block.site ? ` at ${block.site}` : '';
-  return `${result.message} (a ${block.size}-byte block allocated${site}${result.freePc ? `, freed${freed ? ` at ${freed.file}:${freed.line}` : ''}` : ''})`;
+  return `${message} (a ${block.size}-byte block allocated${site}${result.freePc ? `, freed${freed ? ` at ${freed.file}:${freed.line}` : ''}` : ''})`;
 }
 
 function raceMessage(race: RaceBug['race']): string {

@@ -48,7 +48,8 @@ export function showValue(
     case 'pointer': {
       if (raw === 0n) return { text: 'NULL', json: 0 };
       const target = pointee?.(Number(raw));
-      return { text: `0x${raw.toString(16)}${target ? ` (&${target})` : ''}`, json: exact(raw) };
+      // the name when the pointer has one: a heap address differs from process to process (JSON keeps it)
+      return { text: target ? `&${target}` : `0x${raw.toString(16)}`, json: exact(raw) };
     }
     case 'enum': {
       const value = resolved.signed ? BigInt.asIntN(8 * size, raw) : raw;
