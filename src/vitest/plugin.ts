@@ -29,6 +29,7 @@ export interface WeftPluginOptions extends PluginOptions {
 }
 
 const runtimeModule = fileURLToPath(new URL('./runtime.js', import.meta.url));
+const weftDist = fileURLToPath(new URL('..', import.meta.url));
 const DEPENDENCY = '?weft-dependency';
 
 /** What a C test may take beyond its time budget: replays, simplifying a counterexample, a hang's watchdog. */
@@ -60,7 +61,15 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     enforce: 'pre',
     config(config) {
       const test = (config as { test?: { include?: string[] } }).test ?? {};
-      return { test: { include: [...(test.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']), ...include] } } as never;
+      return {
+        test: {
+          include: [...(test.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']), ...include],
+          // weft's own modules load natively, once per worker, wherever weft is installed (a
+          // linked or copied package is not under node_modules, and Vite would transform it
+          // again for every C file)
+          server: { deps: { external: [weftDist] } },
+        },
+      } as never;
     },
     // Vitest ≥ 3.1: log through Vitest (its renderer stays intact) and add the run's summary line
     configureVitest({ vitest }: { vitest: VitestLike }) {
