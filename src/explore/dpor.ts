@@ -318,14 +318,8 @@ export class DporStrategy implements Strategy {
    */
   private reverseEnding(execution: ExecutionView, last: number): void {
     if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
-    for (let threads = this.enabled[last]! & ~bit(this.runner[last]!); threads !== 0; threads &= threads - 1) {
-      const thread = lowest(threads);
-      if (this.bounded) this.backtrackBounded(last, thread);
-      else {
-        this.reversal.buildPending(execution, this.races, last, thread);
-        this.addReversal(execution, last, execution.pendingOp[thread]!);
-      }
-    }
+    for (let threads = this.enabled[last]! & ~bit(this.runner[last]!); threads !== 0; threads &= threads - 1)
+      this.reversePendingStep(execution, last, lowest(threads));
   }
 
   /**
@@ -338,13 +332,16 @@ export class DporStrategy implements Strategy {
     const stoppedByEnding = accessOf(execution.op[last]!) === Access.GLOBAL ? this.enabled[last]! | bit(this.runner[last]!) : 0;
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE || stoppedByEnding & bit(thread)) continue;
-      this.races.findPending(execution, steps, thread, (earlier) => {
-        if (this.bounded) this.backtrackBounded(earlier, thread);
-        else {
-          this.reversal.buildPending(execution, this.races, earlier, thread);
-          this.addReversal(execution, earlier, execution.pendingOp[thread]!);
-        }
-      });
+      this.races.findPending(execution, steps, thread, (earlier) => this.reversePendingStep(execution, earlier, thread));
+    }
+  }
+
+  /** Puts the step `thread` never took before step `earlier`, which kept it from running. */
+  private reversePendingStep(execution: ExecutionView, earlier: number, thread: number): void {
+    if (this.bounded) this.backtrackBounded(earlier, thread);
+    else {
+      this.reversal.buildPending(execution, this.races, earlier, thread);
+      this.addReversal(execution, earlier, execution.pendingOp[thread]!);
     }
   }
 
