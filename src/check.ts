@@ -4,6 +4,8 @@ import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
+import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
+import type { Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { Outcome } from './addon/ops.js';
@@ -54,6 +56,8 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 interface Settings {
   maxBound: number;
   strategy: string;
+  seed: number;
+  pctDepth: number;
   mode: Mode;
   maxExecutions: number;
   timeBudgetMs: number;
@@ -114,8 +118,15 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
 }
 
 type Run =
-  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string })
+  /** sampled: a sampler's words for what its runs covered, or for the run that found the bug */
+  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string; sampled?: string })
   | { error: string; executions: number; elapsedMs: number };
+
+/** A sampler never runs out of runs: given no budget, it draws SAMPLES_WITHOUT_BUDGET. */
+function executionBudget(settings: Settings, strategy: Strategy): number {
+  const unlimited = settings.maxExecutions === Number.POSITIVE_INFINITY && settings.timeBudgetMs === Number.POSITIVE_INFINITY;
+  return strategy.exhaustive === false && unlimited ? SAMPLES_WITHOUT_BUDGET : settings.maxExecutions;
+}
 
 /** racy locations made scheduling points, at most, before giving up on more */
 const MAX_RACY_LOCATIONS = 16;
@@ -136,9 +147,11 @@ async function exploreOne(
   const deadline = performance.now() + settings.timeBudgetMs;
   try {
     for (;;) {
-      const strategy = createStrategy(settings.strategy, { maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline });
-      const run = await drive(harness, strategy, {
-        test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions - executions,
+      const strategy = createStrategy(settings.strategy, {
+        maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+      });
+      const run: Exploration & { sampled?: string } = await drive(harness, strategy, {
+        test, maxBound: settings.maxBound, maxExecutions: executionBudget(settings, strategy) - executions,
         timeBudgetMs: deadline - performance.now(),
         maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
         nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
@@ -155,6 +168,11 @@ async function exploreOne(
             settings.nondetDomain, visibleNow,
           ),
         });
+      }
+      if (strategy.exhaustive === false) {
+        // a sampled bug is at no bound: it needed what its (simplified) run took
+        if (run.failure) run.bound = run.failure.preemptions;
+        run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
       }
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
@@ -195,7 +213,9 @@ async function replayOne(
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
-function guarantee(run: Exploration): string {
+function guarantee(run: Exploration & { sampled?: string }): string {
+  if (run.sampled !== undefined)
+    return run.failure ? `bug found by ${run.sampled}` : `${run.executions.toLocaleString('en-US')} runs, no bug; ${run.sampled}`;
   switch (run.stoppedBy) {
     case 'bug':
       return `bug found at bound ${run.bound} after ${run.executions} executions`;

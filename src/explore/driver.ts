@@ -3,7 +3,7 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { LoggedAccess, NativeHarness, RunResult } from '../addon/addon.js';
+import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
 import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
@@ -94,9 +94,11 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   for (bound = 0; bound <= lastBound; bound++) {
     if (!strategy.beginBound(bound)) return finish('exhausted', true);
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
+      const { sample } = schedule;
       const outcome = harness.run(
-        options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
-        options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom,
+        options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode,
+        sample ? options.flags | RunFlags.SAMPLE : options.flags, options.nondetDomain,
+        options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
       view.steps = status[0]!;
       view.outcome = outcome;
