@@ -1,6 +1,7 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
 import { papersBench, scaleBench } from './papers.js';
+import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
@@ -12,6 +13,7 @@ const sections: [string, () => Promise<void>][] = [
   ['scale', scaleBench],
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
+  ['random', randomBench],
 ];
 
 const only = process.argv[2];
