@@ -5,6 +5,7 @@ import { OptionError, WeftError } from './errors.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
+import { SamplingTurns } from './explore/sampling-turns.js';
 import type { Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
@@ -56,6 +57,8 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 interface Settings {
   maxBound: number;
   strategy: string;
+  /** no strategy was chosen: PCT samples take turns with a search that does not finish a bound (SamplingTurns) */
+  samplesAlongside: boolean;
   seed: number;
   pctDepth: number;
   mode: Mode;
@@ -68,9 +71,10 @@ interface Settings {
   races: ResolvedOptions['races'];
 }
 
-function settingsOf(options: ResolvedOptions): Settings {
+function settingsOf(options: ResolvedOptions, strategyChosen: boolean): Settings {
   return {
     ...options,
+    samplesAlongside: !strategyChosen,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
     flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
@@ -83,8 +87,9 @@ function settingsOf(options: ResolvedOptions): Settings {
  * file's own `// weft:` comment supplies the options `given` leaves out.
  */
 export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
-  const options = resolveOptions(withFileOptions(file, given));
-  const settings = settingsOf(options);
+  const merged = withFileOptions(file, given);
+  const options = resolveOptions(merged);
+  const settings = settingsOf(options, merged.strategy !== undefined);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
   const build = buildIdentity(built, options);
@@ -150,12 +155,16 @@ async function exploreOne(
       const strategy = createStrategy(settings.strategy, {
         maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
       });
-      const run: Exploration & { sampled?: string } = await drive(harness, strategy, {
-        test, maxBound: settings.maxBound, maxExecutions: executionBudget(settings, strategy) - executions,
-        timeBudgetMs: deadline - performance.now(),
-        maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
+      const runOptions = {
+        test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
         nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
+      };
+      const turns = settings.samplesAlongside && strategy.exhaustive !== false
+        ? new SamplingTurns(harness, runOptions, settings.seed, settings.pctDepth) : undefined;
+      const run: Exploration & { sampled?: string; note?: string } = await drive(harness, strategy, {
+        ...runOptions, maxExecutions: executionBudget(settings, strategy) - executions, timeBudgetMs: deadline - performance.now(),
         ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
+        ...(turns ? { interlude: turns.interlude } : {}),
       });
       executions += run.executions;
       elapsedMs += run.elapsedMs;
@@ -169,10 +178,19 @@ async function exploreOne(
           ),
         });
       }
+      // a sampled bug is at no bound: it needed what its (simplified) run took
       if (strategy.exhaustive === false) {
-        // a sampled bug is at no bound: it needed what its (simplified) run took
         if (run.failure) run.bound = run.failure.preemptions;
         run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
+      } else if (turns?.found && run.failure) {
+        const { preemptions } = run.failure;
+        run.bound = preemptions;
+        // the bounds below the one running were explored without a bug
+        const fewest = preemptions <= run.reachedBound && preemptions > 0
+          ? `; no bug needs fewer preemptions (${preemptions}): ${strategy.name} explored bound${preemptions > 1 ? `s 0-${preemptions - 1}` : ' 0'} without one` : '';
+        run.sampled = `${turns.found}, taking turns with bound ${run.reachedBound} of ${strategy.name}${fewest}`;
+      } else if (turns && turns.runs > 0) {
+        run.note = `beside it ${turns.runs.toLocaleString('en-US')} PCT runs, no bug: ${turns.coverage()}`;
       }
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {

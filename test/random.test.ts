@@ -128,3 +128,26 @@ describe('the command line', () => {
     expect(runCli(['check', fixture('random/relay.c'), '--strategy', 'pct', '--pct-depth', '0'])).toMatchObject({ status: 2 });
   });
 });
+
+describe('the default run takes turns with PCT samples once a bound does not finish', () => {
+  it('finds the torn pair behind 12 writers in seconds, with 1 preemption, and says how it was found', async () => {
+    const test = (await checkAllInterleavings(fixture('random/torn_pair.c'))).tests[0]!;
+    expect(test.status).toBe('fail');
+    expect(test.bug!.preemptions).toBe(1);
+    expect(test.bound).toBe(1);
+    expect(test.guarantee).toMatch(/^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound 0 of bpor$/);
+    expect(test.elapsedMs).toBeLessThan(30_000);
+  });
+
+  it('a chosen strategy runs alone: bpor by itself does not finish bound 0 of the torn pair', async () => {
+    const test = (await checkAllInterleavings(fixture('random/torn_pair.c'), { strategy: 'bpor', timeBudgetMs: 1_500 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'pass', partial: true });
+    expect(test.guarantee).toMatch(/^budget exhausted \(timeBudgetMs\) during bound 0 after \d+ executions; no bound fully explored$/);
+  });
+
+  it('with no bug, the samples are counted in the guarantee beside what the search covered', async () => {
+    const test = (await checkAllInterleavings(fixture('por/locked_increments.c'), { cflags: '-DTHREADS=6 -DINCREMENTS=3', timeBudgetMs: 1_500 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'pass', partial: true });
+    expect(test.guarantee).toMatch(/; beside it [\d,]+ PCT runs, no bug: PCT depth 3 \(seed 1\): each depth-3 bug is hit in any run with probability ≥ 1\/\(n·k²\) = 1\/[\d,]+ \(n = 7 threads, k = \d+ steps, the longest run\)/);
+  });
+});
