@@ -8,8 +8,8 @@ import { printTable } from './table.js';
 
 const harnesses = [
   { file: 'random/torn_pair.c', label: 'torn pair, 12 writers + checker (1 preemption)' },
-  { file: 'random/check_then_act.c', label: 'check then act, 6 threads (depth 2)' },
-  { file: 'random/relay.c', label: 'relay, 6 threads (depth 3)' },
+  { file: 'random/check_then_act.c', label: 'check then act, 7 threads (depth 2)' },
+  { file: 'random/relay.c', label: 'relay, 7 threads (depth 3)' },
 ];
 
 const SEEDS = 20;
