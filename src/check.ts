@@ -168,27 +168,23 @@ async function exploreOne(
       });
       executions += run.executions;
       elapsedMs += run.elapsedMs;
-      if (run.failure) {
-        const visibleNow = Float64Array.from(visible);
-        run.failure = simplify(run.failure, {
-          harness, test,
-          replay: (decisions, flags = 0) => harness.run(
-            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
-            settings.nondetDomain, visibleNow,
-          ),
-        });
-      }
+      const simplified = (failure: FailingExecution) => simplify(failure, {
+        harness, test,
+        replay: (decisions, flags = 0) => harness.run(
+          test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
+          settings.nondetDomain, runOptions.visible,
+        ),
+      });
+      if (run.failure) run.failure = simplified(run.failure);
       // a sampled bug is at no bound: it needed what its (simplified) run took
       if (strategy.exhaustive === false) {
         if (run.failure) run.bound = run.failure.preemptions;
         run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
       } else if (turns?.found && run.failure) {
-        const { preemptions } = run.failure;
-        run.bound = preemptions;
-        // the bounds below the one running were explored without a bug
-        const fewest = preemptions <= run.reachedBound && preemptions > 0
-          ? `; no bug needs fewer preemptions (${preemptions}): ${strategy.name} explored bound${preemptions > 1 ? `s 0-${preemptions - 1}` : ' 0'} without one` : '';
-        run.sampled = `${turns.found}, taking turns with bound ${run.reachedBound} of ${strategy.name}${fewest}`;
+        const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, simplified, deadline - performance.now());
+        run.failure = minimised.failure;
+        run.bound = minimised.failure.preemptions;
+        run.sampled = minimised.foundBy;
       } else if (turns && turns.runs > 0) {
         run.note = `beside it ${turns.runs.toLocaleString('en-US')} PCT runs, no bug: ${turns.coverage()}`;
       }

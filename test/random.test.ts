@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
+import { buildHarness } from '../src/compile/compile.js';
+import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
+import { drive } from '../src/explore/driver.js';
+import { threadsOfFailure } from '../src/explore/focused.js';
 import { PctStrategy } from '../src/explore/pct.js';
+import { RandomStrategy } from '../src/explore/random.js';
+import { SamplingTurns } from '../src/explore/sampling-turns.js';
 import { SAMPLES_WITHOUT_BUDGET } from '../src/explore/sampling.js';
 import { createStrategy } from '../src/explore/strategies.js';
 import type { ExecutionView } from '../src/explore/strategy.js';
@@ -139,6 +145,15 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     expect(test.elapsedMs).toBeLessThan(30_000);
   });
 
+  it('a sampled bug with more preemptions than needed is minimised, and the report says so', async () => {
+    const test = (await checkAllInterleavings(fixture('random/check_then_act.c'))).tests[0]!;
+    expect(test.status).toBe('fail');
+    expect(test.bug!.preemptions).toBe(1);
+    expect(test.guarantee).toMatch(
+      /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound 1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one$/,
+    );
+  });
+
   it('a chosen strategy runs alone: bpor by itself does not finish bound 0 of the torn pair', async () => {
     const test = (await checkAllInterleavings(fixture('random/torn_pair.c'), { strategy: 'bpor', timeBudgetMs: 1_500 })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', partial: true });
@@ -149,5 +164,28 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     const test = (await checkAllInterleavings(fixture('por/locked_increments.c'), { cflags: '-DTHREADS=6 -DINCREMENTS=3', timeBudgetMs: 1_500 })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', partial: true });
     expect(test.guarantee).toMatch(/; beside it [\d,]+ PCT runs, no bug: PCT depth 3 \(seed 1\): each depth-3 bug is hit in any run with probability ≥ 1\/\(n·k²\) = 1\/[\d,]+ \(n = 7 threads, k = \d+ steps, the longest run\)/);
+  });
+});
+
+describe('a sampled bug is minimised by a bounded search on its threads', () => {
+  it("random's 30-odd preemptions of check-then-act become 1: the reader, the closer that took the buffer away, and their creator", async () => {
+    const library = buildHarness(fixture('random/check_then_act.c')).library;
+    const harness = borrowHarness(library);
+    try {
+      const options = {
+        test: 0, maxBound: 0, maxSteps: 10_000, mode: 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0),
+      };
+      const budget = { maxExecutions: RUNS, timeBudgetMs: Number.POSITIVE_INFINITY };
+      const sampled = (await drive(harness, new RandomStrategy(1), { ...options, ...budget })).failure!;
+      expect(sampled.preemptions).toBeGreaterThan(10);
+      // T0 creates T1 (the reader) and T2 (the closer); the reader read the closer's NULL
+      expect(threadsOfFailure(sampled)).toBe(0b111);
+      const { failure, foundBy } = await new SamplingTurns(harness, options, 1, 3).minimised(sampled, 'bpor', 0, (found) => found, 5_000);
+      expect(failure.preemptions).toBe(1);
+      expect(failure.result.message).toBe(sampled.result.message);
+      expect(foundBy).toContain(`minimised from ${sampled.preemptions} to 1 preemption by a bounded search on its threads`);
+    } finally {
+      returnHarness(library, harness);
+    }
   });
 });
