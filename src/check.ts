@@ -37,6 +37,8 @@ export interface TestResult {
   guarantee: string;
   /** stopped by its budget (maxExecutions or timeBudgetMs) before the bound was explored */
   partial?: boolean;
+  /** the bug was found by sampling (random, pct, or the default's PCT turns): the guarantee says which run */
+  sampled?: boolean;
   bug?: Bug;
   /** data races reported as warnings (option races: 'warn') */
   warnings?: Bug[];
@@ -262,6 +264,7 @@ function toTestResult(name: string, run: Run, harness: { library: string; build:
     guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
+  if (run.sampled !== undefined && run.failure) result.sampled = true;
   if (failing) {
     result.bug = races[0]!;
     if (consequence) result.bug.consequence = consequence;

@@ -4,6 +4,7 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/compile/compile.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { drive } from '../src/explore/driver.js';
+import { renderTest } from '../src/report/render.js';
 import { threadsOfFailure } from '../src/explore/focused.js';
 import { PctStrategy } from '../src/explore/pct.js';
 import { RandomStrategy } from '../src/explore/random.js';
@@ -33,7 +34,7 @@ describe('random and pct find bugs in harnesses too big to exhaust, and replay t
         expect(found.executions).toBeLessThan(RUNS);
         const run = strategy === 'pct' ? 'PCT run' : 'random run';
         expect(found.guarantee).toBe(`bug found by ${run} ${found.executions.toLocaleString('en-US')} (${strategy === 'pct' ? 'depth 3, ' : ''}seed 1)`);
-        expect(found.complete).toBe(false);
+        expect(found).toMatchObject({ complete: false, sampled: true });
 
         const replayed = (await checkAllInterleavings(fixture(file), { replay: found.bug!.schedule })).tests[0]!;
         expect(replayed).toMatchObject({ status: 'fail', executions: 1 });
@@ -149,6 +150,8 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     const test = (await checkAllInterleavings(fixture('random/check_then_act.c'))).tests[0]!;
     expect(test.status).toBe('fail');
     expect(test.bug!.preemptions).toBe(1);
+    expect(test.sampled).toBe(true);
+    expect(renderTest(test, { color: false }).split('\n')[0]).toContain(` · ${test.guarantee}`);
     expect(test.guarantee).toMatch(
       /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound 1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one$/,
     );
