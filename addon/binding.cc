@@ -301,7 +301,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
   }
 
   // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array,
-  //     visible: Float64Array, asleep, asleepFrom, planFrom) -> outcome code
+  //     visible: Float64Array, asleep, asleepFrom, planFrom, sampleSeed,
+  //     priorities: Uint32Array, priorityChanges: Uint32Array) -> outcome code
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     uint32_t test = info[0].As<Napi::Number>().Uint32Value();
@@ -328,6 +329,23 @@ class Harness : public Napi::ObjectWrap<Harness> {
     options.asleep = info.Length() > 8 && info[8].IsNumber() ? info[8].As<Napi::Number>().Uint32Value() : 0;
     options.asleep_from = info.Length() > 9 && info[9].IsNumber() ? info[9].As<Napi::Number>().Uint32Value() : 0;
     options.plan_from = info.Length() > 10 && info[10].IsNumber() ? info[10].As<Napi::Number>().Uint32Value() : length;
+    options.sample_seed = info.Length() > 11 && info[11].IsNumber() ? static_cast<uint64_t>(info[11].As<Napi::Number>().Int64Value()) : 0;
+    options.priorities = nullptr;
+    if (info.Length() > 12 && info[12].IsTypedArray()) {
+      Napi::Uint32Array priorities = info[12].As<Napi::Uint32Array>();
+      if (priorities.ElementLength() < WEFT_MAX_THREADS) {
+        Napi::RangeError::New(env, "run: priorities need one entry per thread").ThrowAsJavaScriptException();
+        return env.Undefined();
+      }
+      options.priorities = priorities.Data();
+    }
+    options.priority_changes = nullptr;
+    options.priority_change_count = 0;
+    if (info.Length() > 13 && info[13].IsTypedArray()) {
+      Napi::Uint32Array changes = info[13].As<Napi::Uint32Array>();
+      options.priority_changes = changes.Data();
+      options.priority_change_count = static_cast<uint32_t>(changes.ElementLength() / 2);
+    }
     if (test >= api_->test_count || length > decisions.ElementLength()) {
       Napi::RangeError::New(env, "run: test index or schedule length out of range").ThrowAsJavaScriptException();
       return env.Undefined();

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
 import { papersBench, scaleBench } from './papers.js';
+import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<void>][] = [
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
   ['vitest', vitestBench],
+  ['random', randomBench],
 ];
 
 const only = process.argv[2];

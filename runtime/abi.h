@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 9
+#define WEFT_ABI_VERSION 10
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -19,6 +19,7 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
 #define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
 #define WEFT_RUN_REPORT_LEAKS 4u     /* heap blocks still allocated when an execution ends are a bug */
+#define WEFT_RUN_SAMPLE 8u           /* past the decisions, threads and choices are drawn (sample_seed) */
 #define WEFT_ACCESS_LOG_SIZE 256u
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
@@ -44,6 +45,14 @@ struct weft_run_options {
   uint32_t asleep_from;        /* which the default policy runs only when no other is enabled */
   uint32_t plan_from;          /* decisions from this step on are a plan: where one asks for a
                                   thread the runtime does not allow, the default policy takes over */
+  /* WEFT_RUN_SAMPLE (strategies random, pct): a seeded generator draws each choice's value
+   * and, without priorities, a uniformly random enabled thread; with them, the enabled thread
+   * of highest priority runs (PCT), and at each change point the thread about to run drops to
+   * the point's priority */
+  uint64_t sample_seed;
+  const uint32_t *priorities;       /* WEFT_MAX_THREADS entries, or NULL */
+  const uint32_t *priority_changes; /* (step, priority) pairs, by step */
+  uint32_t priority_change_count;
 };
 
 /* One entry per scheduling point (step), structure of arrays. */

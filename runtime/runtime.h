@@ -150,6 +150,11 @@ struct runtime {
   uint32_t asleep;      /* sleep.c: threads the default policy avoids, until a step wakes them */
   uint32_t asleep_from; /* the first step that may wake them */
   uint32_t plan_from;   /* decisions from this step on are a plan, followed while allowed */
+  uint64_t sample_state; /* WEFT_RUN_SAMPLE: the generator that draws threads and choices */
+  uint8_t by_priority;   /* WEFT_RUN_SAMPLE with priorities: pct */
+  uint32_t priorities[WEFT_MAX_THREADS];
+  const uint32_t *priority_changes;
+  uint32_t priority_change_count, next_priority_change;
 
   uintptr_t library_base; /* load address of the harness library: pcs are offsets from it */
   uintptr_t data_start, data_end; /* the harness's writable data (shared memory in sc mode) */

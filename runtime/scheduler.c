@@ -3,7 +3,7 @@
  * next — the next entry of the given decisions, then the default policy (keep the
  * current thread while it is enabled; after a yield, the next enabled thread in
  * round-robin order; otherwise the lowest-numbered enabled thread; threads asleep
- * (sleep.c) only when no other is enabled). */
+ * (sleep.c) only when no other is enabled), or in a sampling run (random, pct) a drawn one. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -58,6 +58,46 @@ static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after
   }
   if (mask & bit(current)) return current;
   return (uint32_t)__builtin_ctz(mask);
+}
+
+/* xorshift64*: the sampling runs' generator (its state is never 0) */
+static uint64_t sample_draw(struct runtime *r) {
+  uint64_t x = r->sample_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  r->sample_state = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+static uint32_t highest_priority(const struct runtime *r, uint32_t mask) {
+  uint32_t best = (uint32_t)__builtin_ctz(mask);
+  for (uint32_t rest = mask & (mask - 1); rest; rest &= rest - 1) {
+    uint32_t thread = (uint32_t)__builtin_ctz(rest);
+    if (r->priorities[thread] > r->priorities[best]) best = thread;
+  }
+  return best;
+}
+
+static uint32_t sample_choice(struct runtime *r, uint32_t mask) {
+  if (!r->by_priority) {
+    uint32_t skip = (uint32_t)(sample_draw(r) % (uint32_t)__builtin_popcount(mask));
+    while (skip--) mask &= mask - 1;
+    return (uint32_t)__builtin_ctz(mask);
+  }
+  uint32_t next = highest_priority(r, mask);
+  /* a change point reached (a choice step may have passed it): the thread about to run drops */
+  while (r->next_priority_change < r->priority_change_count &&
+         r->priority_changes[2 * r->next_priority_change] <= r->step) {
+    r->priorities[next] = r->priority_changes[2 * r->next_priority_change + 1];
+    r->next_priority_change++;
+    next = highest_priority(r, mask);
+  }
+  return next;
+}
+
+static uint32_t policy_choice(struct runtime *r, uint32_t mask, int after_yield) {
+  return r->flags & WEFT_RUN_SAMPLE ? sample_choice(r, mask) : default_choice(r, mask, after_yield);
 }
 
 static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double object, double value,
@@ -131,10 +171,10 @@ static void decide(struct runtime *r) {
       /* a planned step the runtime does not allow here (its thread just yielded, or another
        * is in an atomic section): the plan ends, the default policy goes on */
       r->decision_count = r->step;
-      next = default_choice(r, mask, after_yield);
+      next = policy_choice(r, mask, after_yield);
     }
   } else {
-    next = default_choice(r, mask, after_yield);
+    next = policy_choice(r, mask, after_yield);
   }
 
   struct thread *chosen = &r->threads[next];
@@ -197,6 +237,8 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
       execution_fail(WEFT_OUTCOME_DIVERGENCE, pc,
                      "step %u: the schedule chooses %u but weft_choose offers only %u values",
                      r->step, value, n);
+  } else if (r->flags & WEFT_RUN_SAMPLE) {
+    value = (uint32_t)(sample_draw(r) % n);
   }
   record_step(r, r->current, WEFT_OP_CHOOSE, n, value, bit(r->current), pc);
   return value;
@@ -285,6 +327,16 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->asleep = options->asleep;
   r->asleep_from = options->asleep_from;
   r->plan_from = options->plan_from < length ? options->plan_from : length;
+  /* splitmix64 of the seed: nearby seeds start far apart, and the state is never 0 */
+  uint64_t seed = options->sample_seed + 0x9E3779B97F4A7C15ULL;
+  seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBULL;
+  r->sample_state = (seed ^ (seed >> 31)) | 1;
+  r->by_priority = options->priorities != NULL;
+  if (r->by_priority) memcpy(r->priorities, options->priorities, sizeof r->priorities);
+  r->priority_changes = options->priority_changes;
+  r->priority_change_count = options->priority_changes ? options->priority_change_count : 0;
+  r->next_priority_change = 0;
   r->atomic_depth = 0;
   keys_reset();
   clock_reset();

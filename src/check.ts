@@ -4,12 +4,16 @@ import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
+import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
+import { SamplingTurns } from './explore/sampling-turns.js';
+import type { Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug, describeBug } from './report/bug.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
+import { withThousands } from './numbers.js';
 import { type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
 export type Mode = ResolvedOptions['mode'];
@@ -33,6 +37,8 @@ export interface TestResult {
   guarantee: string;
   /** stopped by its budget (maxExecutions or timeBudgetMs) before the bound was explored */
   partial?: boolean;
+  /** the bug was found by sampling (random, pct, or the default's PCT turns): the guarantee says which run */
+  sampled?: boolean;
   bug?: Bug;
   /** data races reported as warnings (option races: 'warn') */
   warnings?: Bug[];
@@ -53,6 +59,10 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 interface Settings {
   maxBound: number;
   strategy: string;
+  /** no strategy was chosen: PCT samples take turns with a search that does not finish a bound (SamplingTurns) */
+  samplesAlongside: boolean;
+  seed: number;
+  pctDepth: number;
   mode: Mode;
   maxExecutions: number;
   timeBudgetMs: number;
@@ -63,9 +73,10 @@ interface Settings {
   races: ResolvedOptions['races'];
 }
 
-function settingsOf(options: ResolvedOptions): Settings {
+function settingsOf(options: ResolvedOptions, strategyChosen: boolean): Settings {
   return {
     ...options,
+    samplesAlongside: !strategyChosen,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
     flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
@@ -78,8 +89,9 @@ function settingsOf(options: ResolvedOptions): Settings {
  * file's own `// weft:` comment supplies the options `given` leaves out.
  */
 export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
-  const options = resolveOptions(withFileOptions(file, given));
-  const settings = settingsOf(options);
+  const merged = withFileOptions(file, given);
+  const options = resolveOptions(merged);
+  const settings = settingsOf(options, merged.strategy !== undefined);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
   const build = buildIdentity(built, options);
@@ -116,8 +128,15 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
 }
 
 type Run =
-  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string })
+  /** sampled: a sampler's words for what its runs covered, or for the run that found the bug */
+  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string; sampled?: string })
   | { error: string; executions: number; elapsedMs: number };
+
+/** A sampler never runs out of runs: given no budget, it draws SAMPLES_WITHOUT_BUDGET. */
+function executionBudget(settings: Settings, strategy: Strategy): number {
+  const unlimited = settings.maxExecutions === Number.POSITIVE_INFINITY && settings.timeBudgetMs === Number.POSITIVE_INFINITY;
+  return strategy.exhaustive === false && unlimited ? SAMPLES_WITHOUT_BUDGET : settings.maxExecutions;
+}
 
 /** racy locations made scheduling points, at most, before giving up on more */
 const MAX_RACY_LOCATIONS = 16;
@@ -138,26 +157,43 @@ async function exploreOne(
   const deadline = performance.now() + settings.timeBudgetMs;
   try {
     for (;;) {
-      const strategy = createStrategy(settings.strategy, { maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline });
-      const run = await drive(harness, strategy, {
-        test, maxBound: settings.maxBound, maxExecutions: settings.maxExecutions - executions,
-        timeBudgetMs: deadline - performance.now(),
-        maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
+      const strategy = createStrategy(settings.strategy, {
+        maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+      });
+      const runOptions = {
+        test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
         nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
+      };
+      const turns = settings.samplesAlongside && strategy.exhaustive !== false
+        ? new SamplingTurns(harness, runOptions, settings.seed, settings.pctDepth) : undefined;
+      const run: Exploration & { sampled?: string; note?: string } = await drive(harness, strategy, {
+        ...runOptions, maxExecutions: executionBudget(settings, strategy) - executions, timeBudgetMs: deadline - performance.now(),
         ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
+        ...(turns ? { interlude: turns.interlude } : {}),
       });
       executions += run.executions;
       elapsedMs += run.elapsedMs;
-      if (run.failure) {
-        const visibleNow = Float64Array.from(visible);
-        const { simplify } = await import('./report/simplify.js');
-        run.failure = simplify(run.failure, {
-          harness, test,
-          replay: (decisions, flags = 0) => harness.run(
-            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
-            settings.nondetDomain, visibleNow,
-          ),
-        });
+      // simplifying reads debug info: loaded only when there is a bug
+      const simplify = run.failure ? (await import('./report/simplify.js')).simplify : undefined;
+      const simplified = (failure: FailingExecution) => simplify!(failure, {
+        harness, test,
+        replay: (decisions, flags = 0) => harness.run(
+          test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
+          settings.nondetDomain, runOptions.visible,
+        ),
+      });
+      if (run.failure) run.failure = simplified(run.failure);
+      // a sampled bug is at no bound: it needed what its (simplified) run took
+      if (strategy.exhaustive === false) {
+        if (run.failure) run.bound = run.failure.preemptions;
+        run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
+      } else if (turns?.found && run.failure) {
+        const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, simplified, deadline - performance.now());
+        run.failure = minimised.failure;
+        run.bound = minimised.failure.preemptions;
+        run.sampled = minimised.foundBy;
+      } else if (turns && turns.runs > 0) {
+        run.note = `beside it ${withThousands(turns.runs)} PCT runs, no bug: ${turns.coverage()}`;
       }
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
@@ -198,7 +234,9 @@ async function replayOne(
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
-function guarantee(run: Exploration): string {
+function guarantee(run: Exploration & { sampled?: string }): string {
+  if (run.sampled !== undefined)
+    return run.failure ? `bug found by ${run.sampled}` : `${withThousands(run.executions)} runs, no bug; ${run.sampled}`;
   switch (run.stoppedBy) {
     case 'bug':
       return `bug found at bound ${run.bound} after ${run.executions} executions`;
@@ -233,6 +271,7 @@ function toTestResult(
     guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
+  if (run.sampled !== undefined && run.failure) result.sampled = true;
   if (failing) {
     result.bug = races[0]!;
     if (consequence) result.bug.consequence = consequence;

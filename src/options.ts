@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 
 import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyNames } from './explore/strategies.js';
+import { DEFAULT_PCT_DEPTH, DEFAULT_SEED, SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './addon/ops.js';
 import { withThousands } from './numbers.js';
@@ -164,6 +165,8 @@ const yesNo: Kind<boolean> = {
 
 /** more preemptions than any execution of a harness this size could have */
 const MAX_BOUND = 10_000;
+/** deeper targets make pct's probability per run too small to be of use */
+const MAX_PCT_DEPTH = 16;
 /** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
 const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
 
@@ -182,7 +185,16 @@ export const optionSchema = {
   },
   strategy: {
     kind: choice(strategyNames), default: defaultStrategy, cli: { flag: '--strategy' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace",
+    description: "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; " +
+      '`random`: samples runs, a uniformly random thread at each step; `pct`: samples runs by PCT (random priorities, `pctDepth` − 1 change points), each bug of that depth hit with a stated probability per run. The samplers stop on their budget and never claim completeness',
+  },
+  seed: {
+    kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,
+    description: '`random` and `pct`: the seed their runs are drawn from (the same seed draws the same runs; another samples others)',
+  },
+  pctDepth: {
+    kind: wholeNumber(1, MAX_PCT_DEPTH), default: DEFAULT_PCT_DEPTH, cli: { flag: '--pct-depth' }, commands: checkOnly, inFile: true, inPlugin: true,
+    description: '`pct`: the bug depth d it targets (d ordering constraints between steps of different threads; d − 1 priority change points per run)',
   },
   mode: {
     kind: choice(() => ['drf', 'sc'] as const), default: 'drf', cli: { flag: '--mode' }, commands: checkOnly, inFile: true, inPlugin: true,
@@ -194,7 +206,7 @@ export const optionSchema = {
   },
   maxExecutions: {
     kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'none'), cli: { flag: '--max-executions' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: 'a budget: stop after this many executions (the result then says how far it got)',
+    description: `a budget: stop after this many executions (the result then says how far it got); \`random\` and \`pct\` given neither budget run ${withThousands(SAMPLES_WITHOUT_BUDGET)}`,
   },
   timeBudgetMs: {
     kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'none'), cli: { flag: '--time-budget-ms' }, commands: checkOnly, inFile: true, inPlugin: true,

@@ -72,7 +72,7 @@ export interface RunResult {
 }
 
 /** run() flags (runtime/abi.h) */
-export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4 } as const;
+export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4, SAMPLE: 8 } as const;
 
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
 export interface LoggedAccess {
@@ -94,11 +94,16 @@ export interface NativeHarness {
    * which runs the threads in the mask `asleep` (asleep before step `asleepFrom`, until a
    * conflicting step wakes them: sleep sets) only when no other thread is enabled. The
    * decisions from step `planFrom` on are a plan: where one asks for a thread the runtime
-   * does not allow there (it just yielded), the default policy takes over.
+   * does not allow there (it just yielded), the default policy takes over. With flag
+   * SAMPLE, a generator seeded by `sampleSeed` replaces the default policy: it draws each
+   * choice's value and a uniformly random enabled thread, or with `priorities` (one per
+   * thread) runs the enabled thread of highest priority, the thread about to run at each of
+   * `priorityChanges`' (step, priority) pairs dropping to that priority (PCT).
    */
   run(
     test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
     nondetDomain?: Float64Array, visible?: Float64Array, asleep?: number, asleepFrom?: number, planFrom?: number,
+    sampleSeed?: number, priorities?: Uint32Array, priorityChanges?: Uint32Array,
   ): number;
   trace(): TraceArrays;
   result(): RunResult;

@@ -3,7 +3,7 @@
 // fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
-import type { LoggedAccess, NativeHarness, RunResult } from '../addon/addon.js';
+import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
 import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
@@ -21,7 +21,16 @@ export interface DriveOptions {
   /** drf mode: addresses whose plain accesses are scheduling points (racy locations) */
   visible: Float64Array;
   onProgress?: (progress: Progress) => void;
+  /** another search that takes turns with this one, between its slices of runs */
+  interlude?: Interlude;
 }
+
+/**
+ * A turn of another search (the default's PCT samples), given how long the current bound
+ * has run and how many executions are left: its runs count with this search's, and its
+ * bug ends this search. Undefined: no turn this time.
+ */
+export type Interlude = (at: { boundMs: number; executionsLeft: number }) => Promise<{ executions: number; failure?: FailingExecution } | undefined>;
 
 export interface Progress {
   bound: number;
@@ -90,13 +99,19 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
     ...(failure ? { failure } : {}),
   });
 
+  const budgetSpent = (now: number): StopReason | undefined =>
+    now - started >= options.timeBudgetMs ? 'time-budget' : executions >= options.maxExecutions ? 'max-executions' : undefined;
+
   const lastBound = strategy.bounded ? options.maxBound : 0;
   for (bound = 0; bound <= lastBound; bound++) {
     if (!strategy.beginBound(bound)) return finish('exhausted', true);
+    const boundStarted = performance.now();
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
+      const { sample } = schedule;
       const outcome = harness.run(
-        options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode, options.flags, options.nondetDomain,
-        options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom,
+        options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode,
+        sample ? options.flags | RunFlags.SAMPLE : options.flags, options.nondetDomain,
+        options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
       view.steps = status[0]!;
       view.outcome = outcome;
@@ -109,11 +124,18 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       else redundantRuns++;
       // by the clock after every run, counted or not: runs can be long, or all redundant
       const now = performance.now();
-      if (now - started >= options.timeBudgetMs) return finish('time-budget', false);
-      if (executions >= options.maxExecutions) return finish('max-executions', false);
+      const spent = budgetSpent(now);
+      if (spent) return finish(spent, false);
       if (now >= sliceEnd) {
         options.onProgress?.({ bound, executions, elapsedMs: now - started });
         await new Promise<void>((resolve) => setImmediate(resolve));
+        const turn = await options.interlude?.({ boundMs: now - boundStarted, executionsLeft: options.maxExecutions - executions });
+        if (turn) {
+          executions += turn.executions;
+          if (turn.failure) return finish('bug', false, turn.failure);
+          const spentInTurn = budgetSpent(performance.now());
+          if (spentInTurn) return finish(spentInTurn, false);
+        }
         sliceEnd = performance.now() + SLICE_MS;
       }
     }

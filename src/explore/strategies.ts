@@ -3,6 +3,9 @@ import { createBpor } from './bpor.js';
 import { DfsStrategy } from './dfs.js';
 import { HbCacheStrategy } from './hbcache.js';
 import { createOptimal } from './optimal.js';
+import { PctStrategy } from './pct.js';
+import { RandomStrategy } from './random.js';
+import { DEFAULT_PCT_DEPTH, DEFAULT_SEED } from './sampling.js';
 import type { Strategy, StrategyOptions } from './strategy.js';
 
 type StrategyFactory = (options: StrategyOptions) => Strategy;
@@ -12,6 +15,8 @@ const strategies = new Map<string, StrategyFactory>([
   ['dfs', (options) => new DfsStrategy(options)],
   ['hbcache', (options) => new HbCacheStrategy(options)],
   ['optimal', createOptimal],
+  ['pct', (options) => new PctStrategy(options.seed ?? DEFAULT_SEED, options.pctDepth ?? DEFAULT_PCT_DEPTH)],
+  ['random', (options) => new RandomStrategy(options.seed ?? DEFAULT_SEED)],
 ]);
 
 export const defaultStrategy = 'bpor';

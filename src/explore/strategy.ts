@@ -12,6 +12,17 @@ export interface Schedule {
   asleepFrom?: number;
   /** decisions from this step on are a plan, followed as far as the runtime allows */
   planFrom?: number;
+  /** past the decisions, the runtime draws threads and choices (a sampling strategy's run) */
+  sample?: Sample;
+}
+
+/** A sampling run's draw (NativeHarness.run says what each part means). */
+export interface Sample {
+  seed: number;
+  /** pct: one priority per thread */
+  priorities?: Uint32Array;
+  /** pct: (step, priority) pairs, by step */
+  priorityChanges?: Uint32Array;
 }
 
 /** A finished execution, read straight from the runtime's trace arrays (valid until the next run). */
@@ -49,6 +60,9 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
 
 export interface StrategyOptions {
   maxBound: number;
+  /** samplers (random, pct): the first run's seed, and pct's depth */
+  seed?: number;
+  pctDepth?: number;
   /** room for decisions: the longest execution */
   capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */
@@ -59,6 +73,15 @@ export interface Strategy {
   readonly name: string;
   /** false when the strategy explores without a preemption bound (one pass, bound ignored) */
   readonly bounded: boolean;
+  /**
+   * false for a sampler (random, pct): it draws runs until its budget ends, never runs out,
+   * never claims completeness, and says what it covered (coverage, foundBy)
+   */
+  readonly exhaustive?: false;
+  /** a sampler: what `runs` passing runs covered, in words */
+  coverage?(runs: number): string;
+  /** a sampler: the run that just failed, in words */
+  foundBy?(): string;
   /**
    * Starts iteration `bound` (0, 1, 2, … in order): the executions that need exactly
    * `bound` preemptions. Returns false when none are left: the space is exhausted.

@@ -43,7 +43,8 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const bug = test.bug!;
   const inner = { ...options, width: widthOf(options) - 2 };
-  return `${c.red('✗')} ${test.name}  ${c.dim(stats)}\n${indent(renderBug(bug, inner))}${renderWarnings(test, c)}`;
+  const how = test.sampled ? ` · ${test.guarantee}` : '';
+  return `${c.red('✗')} ${test.name}  ${c.dim(stats + how)}\n${indent(renderBug(bug, inner))}${renderWarnings(test, c)}`;
 }
 
 function renderWarnings(test: TestResult, c: Colors): string {
