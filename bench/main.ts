@@ -1,5 +1,6 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
 import { coreBench } from './core.js';
+import { memoryBench } from './memory.js';
 import { papersBench, scaleBench } from './papers.js';
 import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
@@ -15,6 +16,7 @@ const sections: [string, () => Promise<void>][] = [
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
   ['vitest', vitestBench],
+  ['memory', memoryBench],
   ['random', randomBench],
 ];
 
