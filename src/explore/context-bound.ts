@@ -11,6 +11,7 @@
 // computed again.
 import { type Deadline, type Downset, type HbExecution, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../addon/ops.js';
+import { grown } from './typed-arrays.js';
 
 /** CB of a thread that cannot step from the state */
 export const DISABLED = 255;
@@ -103,9 +104,9 @@ export class ContextBounds {
 
   private push(at: number, hashA: number, hashB: number, removed: number): void {
     if (at === this.stackA.length) {
-      this.stackA = grow(this.stackA, new Int32Array(at * 2));
-      this.stackB = grow(this.stackB, new Int32Array(at * 2));
-      this.stackRemoved = grow(this.stackRemoved, new Int8Array(at * 2));
+      this.stackA = grown(this.stackA, at * 2);
+      this.stackB = grown(this.stackB, at * 2);
+      this.stackRemoved = grown(this.stackRemoved, at * 2);
     }
     this.stackA[at] = hashA;
     this.stackB[at] = hashB;
@@ -162,16 +163,11 @@ export class ContextBounds {
 
   private allocate(): number {
     if (this.used + STRIDE > this.values.length) {
-      this.values = grow(this.values, new Uint8Array(this.values.length * 2));
-      this.provisional = grow(this.provisional, new Int32Array(this.provisional.length * 2));
+      this.values = grown(this.values, this.values.length * 2);
+      this.provisional = grown(this.provisional, this.provisional.length * 2);
     }
     const row = this.used;
     this.used += STRIDE;
     return row;
   }
-}
-
-function grow<T extends Int32Array | Int8Array | Uint8Array>(from: T, into: T): T {
-  into.set(from);
-  return into;
 }

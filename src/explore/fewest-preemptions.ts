@@ -25,6 +25,7 @@
 import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../addon/ops.js';
 import { objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
+import { grown } from './typed-arrays.js';
 
 const SEARCH_LIMIT = 5_000;
 /** longer sequences are not judged (the work grows with the square of the length) */
@@ -97,11 +98,7 @@ export class FewestPreemptions {
     this.objects[i] = object;
     this.values[i] = value;
     const position = this.total[thread]!++;
-    if (position === this.stepOf[thread]!.length) {
-      const bigger = new Int32Array(position * 2);
-      bigger.set(this.stepOf[thread]!);
-      this.stepOf[thread] = bigger;
-    }
+    if (position === this.stepOf[thread]!.length) this.stepOf[thread] = grown(this.stepOf[thread]!, position * 2);
     this.stepOf[thread]![position] = i;
     this.indexInThread[i] = position;
     this.width = Math.max(this.width, thread + 1);
@@ -423,32 +420,21 @@ export class FewestPreemptions {
 
   private grow(): void {
     const size = this.threads.length * 2;
-    const bigger = <T extends Uint8Array | Int8Array | Float64Array | Int32Array>(array: T, make: (n: number) => T): T => {
-      const grown = make(size);
-      grown.set(array);
-      return grown;
-    };
-    this.threads = bigger(this.threads, (n) => new Uint8Array(n));
-    this.ops = bigger(this.ops, (n) => new Uint8Array(n));
-    this.objects = bigger(this.objects, (n) => new Float64Array(n));
-    this.values = bigger(this.values, (n) => new Float64Array(n));
-    this.indexInThread = bigger(this.indexInThread, (n) => new Int32Array(n));
-    this.syncOf = bigger(this.syncOf, (n) => new Int32Array(n));
-    this.syncDelta = bigger(this.syncDelta, (n) => new Int8Array(n));
-    this.secondSyncOf = bigger(this.secondSyncOf, (n) => new Int32Array(n));
-    this.secondDelta = bigger(this.secondDelta, (n) => new Int8Array(n));
+    this.threads = grown(this.threads, size);
+    this.ops = grown(this.ops, size);
+    this.objects = grown(this.objects, size);
+    this.values = grown(this.values, size);
+    this.indexInThread = grown(this.indexInThread, size);
+    this.syncOf = grown(this.syncOf, size);
+    this.syncDelta = grown(this.syncDelta, size);
+    this.secondSyncOf = grown(this.secondSyncOf, size);
+    this.secondDelta = grown(this.secondDelta, size);
   }
 
   private growSync(): void {
-    const level = new Float64Array(this.syncLevel.length * 2);
-    level.set(this.syncLevel);
-    this.syncLevel = level;
-    const unknown = new Uint8Array(this.syncUnknown.length * 2);
-    unknown.set(this.syncUnknown);
-    this.syncUnknown = unknown;
-    const first = new Int32Array(this.syncFirst.length * 2);
-    first.set(this.syncFirst);
-    this.syncFirst = first;
+    this.syncLevel = grown(this.syncLevel, this.syncLevel.length * 2);
+    this.syncUnknown = grown(this.syncUnknown, this.syncUnknown.length * 2);
+    this.syncFirst = grown(this.syncFirst, this.syncFirst.length * 2);
   }
 
   private growFrames(size: number): void {

@@ -23,6 +23,7 @@ import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../addon/ops.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
+import { grown } from './typed-arrays.js';
 
 const bit = (thread: number): number => 1 << thread;
 
@@ -315,15 +316,10 @@ export class HbCacheStrategy implements Strategy {
   /** Puts a state into H and pushes it on Mark's stack. */
   private enterMarked(at: number, counts: Int32Array, hashA: number, hashB: number, removed: number): void {
     if (at === this.markA.length) {
-      const grown = (from: Int32Array) => {
-        const into = new Int32Array(at * 2);
-        into.set(from);
-        return into;
-      };
-      this.markA = grown(this.markA);
-      this.markB = grown(this.markB);
-      this.markRemoved = grown(this.markRemoved);
-      this.markNext = grown(this.markNext);
+      this.markA = grown(this.markA, at * 2);
+      this.markB = grown(this.markB, at * 2);
+      this.markRemoved = grown(this.markRemoved, at * 2);
+      this.markNext = grown(this.markNext, at * 2);
     }
     this.markA[at] = hashA;
     this.markB[at] = hashB;

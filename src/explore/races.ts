@@ -7,6 +7,7 @@ import {
 } from './dependence.js';
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
+import { grown } from './typed-arrays.js';
 
 
 export type RaceHandler = (earlier: number, later: number) => void;
@@ -73,16 +74,8 @@ export class RaceFinder {
       clocks[own + thread]! += 1;
       const access = accessOf(op);
       this.racingCount = 0;
-      if (access === Access.GLOBAL) this.raceWithEveryThread(execution, i, thread);
-      else if (access !== Access.NONE) {
-        // a condition wake-up's mutex first: its race with other lockers must be judged
-        // before the signal it may have consumed orders them (a timed wait needs none)
-        const second = secondObjectOf(op, execution.value[i]!);
-        if (second !== undefined) this.touch(execution, i, second, secondAccessOf(op));
-        if (touchesRange(op)) this.touchBlock(execution, i, execution.object[i]!, extentOf(op, execution.value[i]!));
-        else this.touch(execution, i, objectOf(op, execution.object[i]!), access);
-      }
-      // reported with the step's whole clock: a reversal asks which steps happen before it
+      if (access !== Access.NONE) this.raceWithStep(execution, i, thread, op, execution.object[i]!, execution.value[i]!, access, true);
+      // reported once the step's analysis is done: a handler never sees a half-joined clock
       for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, i);
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
@@ -137,10 +130,31 @@ export class RaceFinder {
     }
   }
 
-  private touch(execution: ExecutionView, i: number, object: number, access: Access): void {
+  /**
+   * Races step i of `thread` (`op` on `object` with `value`, accessed as `access`) with the
+   * earlier steps it conflicts with, joining their clocks into its own. `record`: keep it
+   * for the later steps (a pending step that never ran is not kept).
+   */
+  private raceWithStep(
+    execution: ExecutionView, i: number, thread: number, op: number, object: number, value: number, access: Access, record: boolean,
+  ): void {
+    if (access === Access.GLOBAL) {
+      this.raceWithEveryThread(execution, i, thread);
+      return;
+    }
+    // a condition wake-up's mutex first: its race with other lockers must be judged
+    // before the signal it may have consumed orders them (a timed wait needs none)
+    const second = secondObjectOf(op, value);
+    if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record);
+    if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
+    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record);
+  }
+
+  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean): void {
     const head = this.newest.get(object) ?? -1;
-    this.raceWithEntries(execution, i, execution.thread[i]!, head, access, object);
-    if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, execution.thread[i]!, object, 1, access);
+    this.raceWithEntries(execution, i, thread, head, access, object);
+    if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, thread, object, 1, access);
+    if (!record) return;
     const entry = this.entries++;
     this.entryStep[entry] = i;
     this.entryAccess[entry] = access;
@@ -149,16 +163,6 @@ export class RaceFinder {
     this.newest.set(object, entry);
   }
 
-  /** A heap block's free writes every address of the block: every earlier access to one races with it. */
-  private touchBlock(execution: ExecutionView, i: number, start: number, extent: number): void {
-    this.raceWithBlock(execution, i, execution.thread[i]!, start, extent);
-    if (this.freeCount === this.frees.length) {
-      const frees = new Int32Array(this.frees.length * 2);
-      frees.set(this.frees);
-      this.frees = frees;
-    }
-    this.frees[this.freeCount++] = i;
-  }
 
   private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number): void {
     const own = i * MAX_THREADS;
@@ -185,10 +189,14 @@ export class RaceFinder {
     }
   }
 
-  private raceWithBlock(execution: ExecutionView, i: number, thread: number, start: number, extent: number): void {
+  /** A heap block's free writes every address of the block: every earlier access to one races with it. */
+  private raceWithBlock(execution: ExecutionView, i: number, thread: number, start: number, extent: number, record: boolean): void {
     for (const [object, head] of this.newest)
       if (object >= start && object < start + extent) this.raceWithEntries(execution, i, thread, head, Access.WRITE, object);
     this.raceWithFrees(execution, i, thread, start, extent, Access.WRITE);
+    if (!record) return;
+    if (this.freeCount === this.frees.length) this.frees = grown(this.frees, this.frees.length * 2);
+    this.frees[this.freeCount++] = i;
   }
 
   /** Earlier frees of a block holding [start, start + extent): each is a write there. */
@@ -222,26 +230,12 @@ export class RaceFinder {
     for (let t = 0; t < this.width; t++) this.clocks[own + t] = this.threadClock[mine + t]!;
     this.clocks[own + thread]! += 1;
     this.racingCount = 0;
-    if (access === Access.GLOBAL) this.raceWithEveryThread(execution, steps, thread);
-    else {
-      const second = secondObjectOf(op, value);
-      if (second !== undefined) this.raceWithEntries(execution, steps, thread, this.newest.get(second) ?? -1, secondAccessOf(op), second);
-      const object = objectOf(op, execution.pendingObject[thread]!);
-      if (touchesRange(op)) this.raceWithBlock(execution, steps, thread, object, extentOf(op, value));
-      else {
-        this.raceWithEntries(execution, steps, thread, this.newest.get(object) ?? -1, access, object);
-        if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, steps, thread, object, 1, access);
-      }
-    }
+    this.raceWithStep(execution, steps, thread, op, execution.pendingObject[thread]!, value, access, false);
     for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, thread);
   }
 
   private noteRace(earlier: number): void {
-    if (this.racingCount === this.racing.length) {
-      const racing = new Int32Array(this.racing.length * 2);
-      racing.set(this.racing);
-      this.racing = racing;
-    }
+    if (this.racingCount === this.racing.length) this.racing = grown(this.racing, this.racing.length * 2);
     this.racing[this.racingCount++] = earlier;
   }
 

@@ -17,6 +17,7 @@ import { MAX_THREADS, Op } from '../addon/ops.js';
 import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
+import { grown } from './typed-arrays.js';
 
 export class Reversal {
   /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
@@ -99,16 +100,11 @@ export class Reversal {
 
   private grow(): void {
     const size = this.length * 2;
-    const grown = <T extends Int32Array | Uint8Array | Float64Array>(array: T, make: (n: number) => T): T => {
-      const bigger = make(size);
-      bigger.set(array);
-      return bigger;
-    };
-    this.steps = grown(this.steps, (n) => new Int32Array(n));
-    this.threads = grown(this.threads, (n) => new Uint8Array(n));
-    this.ops = grown(this.ops, (n) => new Uint8Array(n));
-    this.objects = grown(this.objects, (n) => new Float64Array(n));
-    this.values = grown(this.values, (n) => new Float64Array(n));
+    this.steps = grown(this.steps, size);
+    this.threads = grown(this.threads, size);
+    this.ops = grown(this.ops, size);
+    this.objects = grown(this.objects, size);
+    this.values = grown(this.values, size);
     this.removed = new Uint8Array(size); // nothing is removed while v is built
   }
 

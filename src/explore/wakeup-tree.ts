@@ -8,6 +8,7 @@
 // arrays reused across executions: nothing is allocated once the pool is large enough.
 import { Op } from '../addon/ops.js';
 import type { Reversal } from './reversal.js';
+import { grown } from './typed-arrays.js';
 
 export class WakeupTrees {
   private thread = new Uint8Array(0);
@@ -129,17 +130,12 @@ export class WakeupTrees {
 
   private grow(): void {
     const size = Math.max(256, this.thread.length * 2);
-    const grown = <T extends Uint8Array | Int32Array | Float64Array>(array: T, make: (n: number) => T): T => {
-      const bigger = make(size);
-      bigger.set(array);
-      return bigger;
-    };
-    this.thread = grown(this.thread, (n) => new Uint8Array(n));
-    this.op = grown(this.op, (n) => new Uint8Array(n));
-    this.object = grown(this.object, (n) => new Float64Array(n));
-    this.value = grown(this.value, (n) => new Float64Array(n));
-    this.firstChild = grown(this.firstChild, (n) => new Int32Array(n));
-    this.lastChild = grown(this.lastChild, (n) => new Int32Array(n));
-    this.nextSibling = grown(this.nextSibling, (n) => new Int32Array(n));
+    this.thread = grown(this.thread, size);
+    this.op = grown(this.op, size);
+    this.object = grown(this.object, size);
+    this.value = grown(this.value, size);
+    this.firstChild = grown(this.firstChild, size);
+    this.lastChild = grown(this.lastChild, size);
+    this.nextSibling = grown(this.nextSibling, size);
   }
 }
