@@ -35,7 +35,7 @@ export interface TraceArrays {
 }
 
 export interface ThreadEnd {
-  state: number; // 0 unused, 1 runnable (blocked or stopped), 2 finished
+  state: number; // ThreadState: unused, runnable (blocked or stopped), finished
   op: number;
   object: number;
   pc: number;

@@ -4,7 +4,7 @@
 import type { FailingExecution } from '../explore/driver.js';
 import { isPreemption } from '../explore/strategy.js';
 import type { RunResult } from '../addon/addon.js';
-import { ObjectKind, Op, OpFlag, Outcome, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
+import { ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
 import { explainDeadlock } from './deadlock.js';
 import { type CodeLocation, sourceLine, symbolize } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
@@ -220,7 +220,7 @@ export function describeBug(
   }
 
   const threads: ThreadAtEnd[] = result.threads.map((end, thread) => {
-    if (end.state === 2) return { thread, state: 'finished' };
+    if (end.state === ThreadState.FINISHED) return { thread, state: 'finished' };
     const target = describeTarget(end.op, end.object);
     return {
       thread,

@@ -3,7 +3,7 @@
 // (x.c:13); T1 holds b (x.c:20), waits for a (x.c:21)").
 import type { ExecutionView } from '../explore/strategy.js';
 import type { ThreadEnd } from '../addon/addon.js';
-import { Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { Op, OpFlag, ThreadState, hasFlag } from '../addon/ops.js';
 import type { BugLocation } from './bug.js';
 
 export interface DeadlockContext {
@@ -58,7 +58,7 @@ export function explainDeadlock(context: DeadlockContext): string {
   const waitsFor = new Map<number, number[]>();
   const descriptions: string[] = [];
   ends.forEach((end, thread) => {
-    if (end.state !== 1) return;
+    if (end.state !== ThreadState.RUNNABLE) return;
     const where = at(context.endLocation(thread));
     let wanted: string;
     let holders: number[] = [];

@@ -9,7 +9,7 @@ import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
-import { OpFlag, Outcome, hasFlag, outcomeNames } from '../../src/addon/ops.js';
+import { OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
@@ -125,7 +125,7 @@ function bugOutcome(harness: NativeHarness): string {
   const result = harness.result();
   const name = outcomeNames[result.outcome];
   if (result.outcome !== Outcome.DEADLOCK && result.outcome !== Outcome.LIVELOCK) return `${name} T${result.thread}@${result.pc}: ${result.message}`;
-  const stuck = result.threads.flatMap((thread, id) => (thread.state === 1 ? [`T${id}@${thread.pc}`] : []));
+  const stuck = result.threads.flatMap((thread, id) => (thread.state === ThreadState.RUNNABLE ? [`T${id}@${thread.pc}`] : []));
   return `${name}: ${stuck.join(' ')}`;
 }
 
