@@ -103,24 +103,37 @@ void heap_describe(uintptr_t address) {
   if (block) report_block(block, block + 1);
 }
 
+/* The first block header at or after `at`, or NULL past the last block. Headers sit right
+ * before their blocks and hold a non-zero allocation offset; the gaps that larger
+ * alignments leave are zeros. */
+static const struct block *block_from(uintptr_t at) {
+  const struct runtime *r = weft_rt;
+  for (; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
+    const struct block *header = (const struct block *)at;
+    if (header->alloc_pc != 0) return header;
+  }
+  return NULL;
+}
+
+/* The blocks of the last execution (live and freed), in address order. */
+static const struct block *first_block(void) { return block_from((uintptr_t)weft_rt->heap_base); }
+
+static const struct block *next_block(const struct block *header) {
+  return block_from(((uintptr_t)(header + 1) + header->size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1));
+}
+
 /* Every block of the last execution, in address order, as (address, size, allocation
  * code offset) triples into `out`; returns how many blocks there are (more than `max`:
- * only the first `max` were written). Headers sit right before their blocks and hold a
- * non-zero allocation offset; the gaps that larger alignments leave are zeros. */
+ * only the first `max` were written). */
 uint32_t heap_blocks(double *out, uint32_t max) {
-  const struct runtime *r = weft_rt;
   uint32_t count = 0;
-  for (uintptr_t at = (uintptr_t)r->heap_base; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
-    const struct block *header = (const struct block *)at;
-    if (header->alloc_pc == 0) continue;
+  for (const struct block *header = first_block(); header; header = next_block(header)) {
     if (count < max) {
-      out[3 * count] = (double)(at + sizeof(struct block));
+      out[3 * count] = (double)(uintptr_t)(header + 1);
       out[3 * count + 1] = (double)header->size;
       out[3 * count + 2] = (double)header->alloc_pc;
     }
     count++;
-    at = (at + sizeof(struct block) + header->size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1);
-    at -= ALIGNMENT; /* the loop's step lands on the next header */
   }
   return count;
 }
@@ -128,19 +141,13 @@ uint32_t heap_blocks(double *out, uint32_t max) {
 /* Blocks still allocated at the end of an execution: describes the first (its site) and
  * counts them all in the message; returns whether there is one. */
 int heap_report_leaks(void) {
-  const struct runtime *r = weft_rt;
   const struct block *first = NULL;
   uint64_t blocks = 0, bytes = 0;
-  for (uintptr_t at = (uintptr_t)r->heap_base; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
-    const struct block *header = (const struct block *)at;
-    if (header->alloc_pc == 0) continue;
-    if (header->free_pc == 0) {
-      if (!first) first = header;
-      blocks++;
-      bytes += header->size;
-    }
-    at = (at + sizeof(struct block) + header->size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1);
-    at -= ALIGNMENT; /* the loop's step lands on the next header */
+  for (const struct block *header = first_block(); header; header = next_block(header)) {
+    if (header->free_pc != 0) continue;
+    if (!first) first = header;
+    blocks++;
+    bytes += header->size;
   }
   if (!first) return 0;
   report_block(first, first + 1);
