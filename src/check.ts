@@ -10,7 +10,7 @@ import type { Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { Outcome } from './addon/ops.js';
-import type { Bug, describeBug } from './report/bug.js';
+import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
@@ -117,10 +117,7 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
       const run = replay
         ? replayOne(harness, index, replay, { ...settings, mode: replay.mode }, codeChanged)
         : exploreOne(harness, index, test.name, settings, given.onProgress);
-      const done = await run;
-      // describing a bug reads debug info: loaded only when there is one to describe
-      const describe = 'error' in done || (!done.failure && !done.races?.length) ? undefined : (await import('./report/bug.js')).describeBug;
-      results.push(toTestResult(test.name, done, { library: built.library, build }, replay ? replay.mode : settings.mode, settings, describe));
+      results.push(await toTestResult(test.name, await run, { library: built.library, build }, replay ? replay.mode : settings.mode, settings));
     }
     return results;
   });
@@ -253,16 +250,16 @@ function guarantee(run: Exploration & { sampled?: string }): string {
   }
 }
 
-function toTestResult(
-  name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings, describe: typeof describeBug | undefined,
-): TestResult {
+async function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): Promise<TestResult> {
   const { library, build } = harness;
   const { strategy } = settings;
   if ('error' in run)
     return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
-  const races = (run.races ?? []).map((race, index) => describe!(race, library, name, mode, visible.slice(0, index), build));
-  const consequence = run.failure ? describe!(run.failure, library, name, mode, visible, build) : undefined;
+  // describing a bug reads debug info: its module is loaded only when there is one
+  const { describeBug } = run.failure || run.races?.length ? await import('./report/bug.js') : { describeBug: undefined };
+  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build));
+  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
