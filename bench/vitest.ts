@@ -2,11 +2,12 @@
 // a suite of 20 files x 3 small tests run cold and warm, and the watch loop (save -> verdict)
 // in a real Vitest under a pseudo-terminal (script(1)), each beside the same measurement for
 // TypeScript tests. Real processes, wall-clock medians; the machine's load shows in them.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../src/paths.js';
+import { Watcher } from '../test/support/watcher.js';
 import { printTable } from './table.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20);
@@ -71,42 +72,10 @@ function runSuite(suite: Suite): { seconds: number; lines: number } {
   return { seconds, lines: output.split('\n').filter((line) => line.trim() !== '').length };
 }
 
-/** Vitest in watch mode inside a pseudo-terminal: resolves when its output after `from` matches. */
-class WatchedVitest {
-  private output = '';
-  private readonly child: ChildProcess;
-  private waiter?: { pattern: RegExp; from: number; resolve: () => void };
-
-  constructor(suite: Suite) {
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(vitest)} --watch`;
-    this.child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: suite.dir, env: { ...environment(suite), CI: '' } });
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-      const waiter = this.waiter;
-      if (waiter?.pattern.test(this.output.slice(waiter.from))) {
-        this.waiter = undefined;
-        waiter.resolve();
-      }
-    };
-    this.child.stdout?.on('data', collect);
-    this.child.stderr?.on('data', collect);
-  }
-
-  get length(): number {
-    return this.output.length;
-  }
-
-  waitFor(pattern: RegExp, from: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (pattern.test(this.output.slice(from))) return resolve();
-      const timer = setTimeout(() => reject(new Error(`watch mode: no ${pattern} within 60 s; output:\n${this.output.slice(from)}`)), 60_000);
-      this.waiter = { pattern, from, resolve: () => { clearTimeout(timer); resolve(); } };
-    });
-  }
-
-  stop(): void {
-    this.child.kill('SIGTERM');
-  }
+/** Vitest in watch mode inside a pseudo-terminal (script(1)), as a user runs it. */
+function watchInTerminal(suite: Suite): Watcher {
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(vitest)} --watch`;
+  return new Watcher(spawn('script', ['-qfec', command, '/dev/null'], { cwd: suite.dir, env: { ...environment(suite), CI: '' } }));
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -114,14 +83,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Save -> verdict times (s): a breaking edit, the fix, and (C) a header edit. */
 async function watchLoop(kind: 'c' | 'ts'): Promise<{ breaks: number; fixes: number; header: number }> {
   const suite = createSuite(kind, 1);
-  const watched = new WatchedVitest(suite);
+  const watched = watchInTerminal(suite);
   const failed = /Tests\s+1 failed[\s\S]*(Waiting|Watching) for file changes/;
   const passed = /Tests\s+3 passed[\s\S]*(Waiting|Watching) for file changes/;
   const times = { breaks: [] as number[], fixes: [] as number[], header: [] as number[] };
   try {
     await watched.waitFor(passed, 0);
     const measure = async (edit: () => void, pattern: RegExp) => {
-      const from = watched.length;
+      const from = watched.output.length;
       const started = performance.now();
       edit();
       await watched.waitFor(pattern, from);

@@ -1,13 +1,16 @@
 // Small Vitest projects that use the weft plugin, written to a scratch folder inside
 // the repository (so that they resolve vitest from its node_modules) and run as real
 // Vitest processes.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
 import { removeAfterAll } from './harness.js';
+import { Watcher } from './watcher.js';
+
+export { Watcher };
 
 const repositoryVitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
 export const repositoryPlugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
@@ -78,40 +81,6 @@ export function installPackedWeft(): string {
   const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
   if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
   return project;
-}
-
-/** A Vitest process in watch mode, whose output can be awaited. */
-export class Watcher {
-  output = '';
-  private waiters: { pattern: RegExp; from: number; resolve: (text: string) => void }[] = [];
-
-  constructor(private readonly child: ChildProcess) {
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-      this.waiters = this.waiters.filter((waiter) => {
-        const rest = this.output.slice(waiter.from);
-        if (!waiter.pattern.test(rest)) return true;
-        waiter.resolve(rest);
-        return false;
-      });
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-  }
-
-  /** Resolves with the output after `from` once it matches; rejects after `timeoutMs`. */
-  waitFor(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const rest = this.output.slice(from);
-      if (pattern.test(rest)) return resolve(rest);
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${this.output}`)), timeoutMs);
-      this.waiters.push({ pattern, from, resolve: (text) => { clearTimeout(timer); resolve(text); } });
-    });
-  }
-
-  stop(): void {
-    this.child.kill('SIGTERM');
-  }
 }
 
 /** Each test's status and failure text from Vitest's JSON reporter output. */
