@@ -2,8 +2,9 @@
 import { BuildError } from './compile/errors.js';
 import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
-import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
-import { createStrategy } from './explore/strategies.js';
+import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
+import { boundedSearchByDefault, createStrategy, defaultStrategy } from './explore/strategies.js';
+import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled } from './explore/optimal-first.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { SamplingTurns } from './explore/sampling-turns.js';
 import type { Strategy } from './explore/strategy.js';
@@ -14,6 +15,7 @@ import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
+import { guarantee } from './report/guarantee.js';
 import { type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
 export type Mode = ResolvedOptions['mode'];
@@ -42,6 +44,11 @@ export interface TestResult {
   bug?: Bug;
   /** data races reported as warnings (option races: 'warn') */
   warnings?: Bug[];
+  /**
+   * a bug the default's optimal phase found that needs more preemptions than maxBound: no
+   * failure (the bound was asked for), but shown, with its replay string, so it is not lost
+   */
+  beyondBound?: Bug;
   error?: string;
 }
 
@@ -59,8 +66,11 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 interface Settings {
   maxBound: number;
   strategy: string;
-  /** no strategy was chosen: PCT samples take turns with a search that does not finish a bound (SamplingTurns) */
-  samplesAlongside: boolean;
+  /**
+   * no strategy was chosen: optimal DPOR first, for a share of the budget (explore/optimal-first.ts),
+   * then the bounded search, with PCT samples taking turns when it does not finish a bound (SamplingTurns)
+   */
+  byDefault: boolean;
   seed: number;
   pctDepth: number;
   mode: Mode;
@@ -73,10 +83,10 @@ interface Settings {
   races: ResolvedOptions['races'];
 }
 
-function settingsOf(options: ResolvedOptions, strategyChosen: boolean): Settings {
+function settingsOf(options: ResolvedOptions): Settings {
   return {
     ...options,
-    samplesAlongside: !strategyChosen,
+    byDefault: options.strategy === defaultStrategy,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
     flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
@@ -91,7 +101,7 @@ function settingsOf(options: ResolvedOptions, strategyChosen: boolean): Settings
 export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
   const merged = withFileOptions(file, given);
   const options = resolveOptions(merged);
-  const settings = settingsOf(options, merged.strategy !== undefined);
+  const settings = settingsOf(options);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = buildHarness(file, options);
   const build = buildIdentity(built, options);
@@ -125,8 +135,12 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
 }
 
 type Run =
-  /** sampled: a sampler's words for what its runs covered, or for the run that found the bug */
-  | (Exploration & { races?: FailingExecution[]; visible?: string[]; note?: string; sampled?: string })
+  /**
+   * sampled: a sampler's words for what its runs covered, or for the run that found the bug;
+   * foundBy: how a bug was found when it was not by the bound iterations; strategy: the one whose result this is;
+   * beyondBound: a bug found that needs more preemptions than maxBound
+   */
+  | (SearchResult & { races?: FailingExecution[]; visible?: string[] })
   | { error: string; executions: number; elapsedMs: number };
 
 /** A sampler never runs out of runs: given no budget, it draws SAMPLES_WITHOUT_BUDGET. */
@@ -154,44 +168,26 @@ async function exploreOne(
   const deadline = performance.now() + settings.timeBudgetMs;
   try {
     for (;;) {
-      const strategy = createStrategy(settings.strategy, {
-        maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
-      });
-      const runOptions = {
-        test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
-        nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
+      const search: Search = {
+        harness, settings, deadline,
+        runOptions: {
+          test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
+          nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
+          ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
+        },
+        // simplifying reads debug info: loaded only when there is a bug
+        simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
+          harness, test,
+          replay: (decisions, flags = 0) => harness.run(
+            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
+            settings.nondetDomain, Float64Array.from(visible),
+          ),
+        }),
+        executionsBefore: executions,
       };
-      const turns = settings.samplesAlongside && strategy.exhaustive !== false
-        ? new SamplingTurns(harness, runOptions, settings.seed, settings.pctDepth) : undefined;
-      const run: Exploration & { sampled?: string; note?: string } = await drive(harness, strategy, {
-        ...runOptions, maxExecutions: executionBudget(settings, strategy) - executions, timeBudgetMs: deadline - performance.now(),
-        ...(onProgress ? { onProgress: (progress) => onProgress({ test: name, ...progress }) } : {}),
-        ...(turns ? { interlude: turns.interlude } : {}),
-      });
+      const run = settings.byDefault ? await searchByDefault(search) : await boundedSearch(search, settings.strategy, settings.maxBound);
       executions += run.executions;
       elapsedMs += run.elapsedMs;
-      // simplifying reads debug info: loaded only when there is a bug
-      const simplify = run.failure ? (await import('./report/simplify.js')).simplify : undefined;
-      const simplified = (failure: FailingExecution) => simplify!(failure, {
-        harness, test,
-        replay: (decisions, flags = 0) => harness.run(
-          test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
-          settings.nondetDomain, runOptions.visible,
-        ),
-      });
-      if (run.failure) run.failure = simplified(run.failure);
-      // a sampled bug is at no bound: it needed what its (simplified) run took
-      if (strategy.exhaustive === false) {
-        if (run.failure) run.bound = run.failure.preemptions;
-        run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
-      } else if (turns?.found && run.failure) {
-        const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, simplified, deadline - performance.now());
-        run.failure = minimised.failure;
-        run.bound = minimised.failure.preemptions;
-        run.sampled = minimised.foundBy;
-      } else if (turns && turns.runs > 0) {
-        run.note = `beside it ${withThousands(turns.runs)} PCT runs, no bug: ${turns.coverage()}`;
-      }
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
         races.push(race);
@@ -205,6 +201,82 @@ async function exploreOne(
     if (error instanceof UnexplorableHarnessError) return { error: error.message, executions, elapsedMs };
     throw error;
   }
+}
+
+/** What one search of a test needs: its harness, settings and budget, how to simplify a bug. */
+interface Search {
+  harness: NativeHarness;
+  settings: Settings;
+  deadline: number;
+  runOptions: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'interlude'>;
+  simplified: (failure: FailingExecution) => Promise<FailingExecution>;
+  /** executions of the test's earlier searches (a race restarts the search), which count against maxExecutions */
+  executionsBefore: number;
+}
+
+type SearchResult = Exploration & { sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution };
+
+/**
+ * The `auto` policy (explore/optimal-first.ts): optimal for its share of the budget, then,
+ * unless it finished, a bounded search — below the preemptions of optimal's bug, if it found one.
+ */
+async function searchByDefault(search: Search): Promise<SearchResult> {
+  const { settings } = search;
+  const first = await optimalFirst(search.harness, {
+    ...search.runOptions, maxExecutions: settings.maxExecutions - search.executionsBefore, timeBudgetMs: search.deadline - performance.now(),
+  }, search.deadline);
+  const bug = first.failure ? await search.simplified(first.failure) : undefined;
+  const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug } : {}) };
+  if (optimalSettled(first, bug)) return optimalRun;
+  const budgetLeft = search.executionsBefore + first.executions < settings.maxExecutions && performance.now() < search.deadline;
+  const bounded = budgetLeft
+    ? await boundedSearch({ ...search, executionsBefore: search.executionsBefore + first.executions }, boundedSearchByDefault, bug ? boundsBelow(bug, settings.maxBound) : settings.maxBound)
+    : undefined;
+  const both = (run: SearchResult) => ({ ...run, executions: first.executions + run.executions, elapsedMs: first.elapsedMs + run.elapsedMs });
+  if (!bug) return bounded ? both(bounded) : optimalRun;
+  if (bounded?.failure) return both(bounded);
+  if (bug.preemptions > settings.maxBound) {
+    // a bug, but not within the bound asked for: shown beside the bound's guarantee, not as a failure
+    const { failure: _, ...withoutBug } = bounded ? both(bounded) : { ...optimalRun, stoppedBy: budgetSpent(search), bound: -1 };
+    return { ...withoutBug, beyondBound: bug };
+  }
+  // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
+  const base = bounded ? both(bounded) : optimalRun;
+  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded) };
+}
+
+function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
+  return performance.now() >= search.deadline ? 'time-budget' : 'max-executions';
+}
+
+/** The strategy `name` bound by bound up to `maxBound`; with `auto`, PCT samples take turns with it. */
+async function boundedSearch(search: Search, name: string, maxBound: number): Promise<SearchResult> {
+  const { harness, settings, deadline } = search;
+  const strategy = createStrategy(name, {
+    maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+  });
+  const { onProgress: _, ...turnOptions } = search.runOptions;
+  const turns = settings.byDefault && strategy.exhaustive !== false
+    ? new SamplingTurns(harness, { ...turnOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
+  const run: SearchResult = await drive(harness, strategy, {
+    ...search.runOptions, maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
+    timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
+  });
+  run.strategy = strategy.name;
+  if (run.failure) run.failure = await search.simplified(run.failure);
+  // a sampled bug is at no bound: it needed what its (simplified) run took
+  if (strategy.exhaustive === false) {
+    if (run.failure) run.bound = run.failure.preemptions;
+    run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(search.executionsBefore + run.executions);
+  } else if (turns?.found && run.failure) {
+    const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, search.simplified, deadline - performance.now());
+    run.failure = minimised.failure;
+    run.bound = minimised.failure.preemptions;
+    run.sampled = minimised.foundBy;
+  } else if (turns && turns.runs > 0) {
+    run.note = `beside it ${withThousands(turns.runs)} PCT runs, no bug: ${turns.coverage()}`;
+  }
+  return run;
 }
 
 async function replayOne(
@@ -231,33 +303,14 @@ async function replayOne(
   return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
-function guarantee(run: Exploration & { sampled?: string }): string {
-  if (run.sampled !== undefined)
-    return run.failure ? `bug found by ${run.sampled}` : `${withThousands(run.executions)} runs, no bug; ${run.sampled}`;
-  switch (run.stoppedBy) {
-    case 'bug':
-      return `bug found at bound ${run.bound} after ${run.executions} executions`;
-    case 'exhausted':
-      return 'complete: every interleaving explored';
-    case 'replayed':
-      return 'one execution replayed: it passes';
-    case 'max-bound':
-      return `all executions with ≤ ${run.bound} preemptions explored`;
-    case 'max-executions':
-    case 'time-budget':
-      return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) during bound ${run.reachedBound} after ${run.executions} executions; ` +
-        (run.bound >= 0 ? `all executions with ≤ ${run.bound} preemptions explored` : 'no bound fully explored');
-  }
-}
-
 async function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): Promise<TestResult> {
   const { library, build } = harness;
-  const { strategy } = settings;
+  const strategy = 'strategy' in run && run.strategy !== undefined ? run.strategy : settings.strategy;
   if ('error' in run)
     return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   // describing a bug reads debug info: its module is loaded only when there is one
-  const { describeBug } = run.failure || run.races?.length ? await import('./report/bug.js') : { describeBug: undefined };
+  const { describeBug } = run.failure || run.races?.length || run.beyondBound ? await import('./report/bug.js') : { describeBug: undefined };
   const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build));
   const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
@@ -274,5 +327,6 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     if (consequence) result.bug.consequence = consequence;
   } else if (consequence) result.bug = consequence;
   if (settings.races === 'warn' && races.length > 0) result.warnings = races;
+  if (run.beyondBound) result.beyondBound = describeBug!(run.beyondBound, library, name, mode, visible, build);
   return result;
 }

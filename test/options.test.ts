@@ -9,7 +9,7 @@ import { checkAllInterleavings } from '../src/check.js';
 import { synopsis } from '../src/cli/args.js';
 import { parseArgs } from '../src/cli/args.js';
 import { OptionError, WeftError } from '../src/errors.js';
-import { strategyNames } from '../src/explore/strategies.js';
+import { strategyChoices } from '../src/explore/strategies.js';
 import { parseFileOptions } from '../src/file-options.js';
 import { defaults, optionSchema, optionsTable, resolveOptions } from '../src/options.js';
 import { packageRoot } from '../src/paths.js';
@@ -35,14 +35,14 @@ describe('the README', () => {
 describe('resolving options', () => {
   it('fills in the defaults from the schema', () => {
     const resolved = resolveOptions({});
-    expect(resolved).toMatchObject({ maxBound: 2, strategy: 'bpor', mode: 'drf', races: 'error', maxSteps: 50_000, hangTimeoutMs: 5_000, nondetDomain: [0, 1], spuriousWakeups: false });
+    expect(resolved).toMatchObject({ maxBound: 2, strategy: 'auto', mode: 'drf', races: 'error', maxSteps: 50_000, hangTimeoutMs: 5_000, nondetDomain: [0, 1], spuriousWakeups: false });
     expect(resolved.maxExecutions).toBeUndefined();
-    expect(defaults.strategy).toBe('bpor');
+    expect(defaults.strategy).toBe('auto');
   });
 
   it.each([
     [{ maxBound: -1 }, 'maxBound needs a whole number from 0 to 10,000 or unbounded, got -1'],
-    [{ strategy: 'magic' }, `strategy must be one of ${strategyNames().join(', ')}; got 'magic'`],
+    [{ strategy: 'magic' }, `strategy must be one of ${strategyChoices().join(', ')}; got 'magic'`],
     [{ races: 'loud' as 'warn' }, "races must be one of error, warn; got 'loud'"],
     [{ nondetDomain: [] }, 'nondetDomain needs 1 to 256 integers, got []'],
     [{ maxSteps: 1.5 }, 'maxSteps needs a whole number from 1 to 262,144, got 1.5'],
@@ -57,9 +57,11 @@ describe('resolving options', () => {
     expect(error).toMatchObject({ code: 'option', exitStatus: 2 });
   });
 
-  it('a result names the default strategy the schema gives', async () => {
+  it('the default strategy is the auto policy, and a result names the strategy whose result it is', async () => {
+    expect(defaults.strategy).toBe('auto');
     const result = await checkAllInterleavings(fixture('locked_counter.c'), { maxBound: 0 });
-    expect(result.tests[0]!.strategy).toBe(defaults.strategy);
+    // optimal finishes on a locked counter: every interleaving, not only those within bound 0
+    expect(result.tests[0]).toMatchObject({ strategy: 'optimal', complete: true, guarantee: 'complete: every interleaving explored' });
   });
 });
 
@@ -95,9 +97,9 @@ describe('weft check --help and weft replay --help', () => {
     const run = runCli(['check', '--help']);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
-    for (const flag of ['--max-bound N|unbounded', `--strategy ${strategyNames().join('|')}`, '--races error|warn', '--source FILE.c', '--json'])
+    for (const flag of ['--max-bound N|unbounded', `--strategy ${strategyChoices().join('|')}`, '--races error|warn', '--source FILE.c', '--json'])
       expect(run.stdout).toContain(flag);
-    expect(run.stdout).toContain('(default bpor)');
+    expect(run.stdout).toContain('(default auto)');
     expect(run.stdout).toContain('(default 2)');
     expect(run.stdout).toContain('(default 50,000)');
     expect(run.stdout).toContain('--seed N');

@@ -44,10 +44,10 @@ export class SamplingTurns {
    */
   async minimised(
     sampled: FailingExecution, searchName: string, searchBound: number,
-    simplify: (failure: FailingExecution) => FailingExecution, budgetMs: number,
+    simplify: (failure: FailingExecution) => Promise<FailingExecution>, budgetMs: number,
   ): Promise<{ failure: FailingExecution; foundBy: string }> {
     const fewer = await this.fewerPreemptions(sampled, Math.min(MINIMISE_MS, budgetMs));
-    const failure = fewer ? simplify(fewer) : sampled;
+    const failure = fewer ? await simplify(fewer) : sampled;
     const { preemptions } = failure;
     const plural = (count: number) => `${count} preemption${count === 1 ? '' : 's'}`;
     const minimised = fewer ? `; minimised from ${sampled.preemptions} to ${plural(preemptions)} by a bounded search on its threads` : '';

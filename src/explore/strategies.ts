@@ -19,10 +19,21 @@ const strategies = new Map<string, StrategyFactory>([
   ['random', (options) => new RandomStrategy(options.seed ?? DEFAULT_SEED)],
 ]);
 
-export const defaultStrategy = 'bpor';
+/**
+ * The default, `auto`, is a policy over strategies rather than one: optimal first, for a
+ * share of the budget (optimal-first.ts), then the bounded search `bpor` with PCT turns.
+ */
+export const defaultStrategy = 'auto';
+export const boundedSearchByDefault = 'bpor';
 
+/** The registered strategies. */
 export function strategyNames(): string[] {
   return [...strategies.keys()];
+}
+
+/** What `strategy` accepts: the default policy, then every strategy. */
+export function strategyChoices(): string[] {
+  return [defaultStrategy, ...strategyNames()];
 }
 
 export function createStrategy(name: string, options: StrategyOptions): Strategy {

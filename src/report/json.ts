@@ -17,6 +17,9 @@ export function toJson(result: CheckResult): object {
       ...(test.partial ? { partial: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.error !== undefined ? { error: test.error } : {}),
+      ...(test.beyondBound
+        ? { beyondBound: { kind: test.beyondBound.kind, message: test.beyondBound.message, preemptions: test.beyondBound.preemptions, schedule: test.beyondBound.schedule } }
+        : {}),
       ...(test.warnings ? { warnings: test.warnings.map((warning) => ({ kind: warning.kind, message: warning.message, ...(warning.kind === 'race' ? { race: warning.race } : {}) })) } : {}),
       ...(test.bug
         ? {

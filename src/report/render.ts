@@ -9,6 +9,7 @@ import pc from 'picocolors';
 
 import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
+import { FOUND_BY } from './guarantee.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -43,12 +44,20 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const bug = test.bug!;
   const inner = { ...options, width: widthOf(options) - 2 };
-  const how = test.sampled ? ` · ${test.guarantee}` : '';
+  const how = test.guarantee.startsWith(FOUND_BY) ? ` · ${test.guarantee}` : '';
   return `${c.red('✗')} ${test.name}  ${c.dim(stats + how)}\n${indent(renderBug(bug, inner))}${renderWarnings(test, c)}`;
 }
 
+/** A bug found past maxBound, in one line: what fails, what it needs, how to replay it. */
+export function beyondBound(bug: Bug): string {
+  return `${headline(bug)}, needing ${bug.preemptions} preemption${bug.preemptions === 1 ? '' : 's'} (raise maxBound to fail on it; replay: ${bug.schedule})`;
+}
+
 function renderWarnings(test: TestResult, c: Colors): string {
-  return (test.warnings ?? []).map((warning) => `\n  ${c.yellow('warning:')} ${warning.message}`).join('');
+  const beyond = test.beyondBound
+    ? `\n  ${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`
+    : '';
+  return (test.warnings ?? []).map((warning) => `\n  ${c.yellow('warning:')} ${warning.message}`).join('') + beyond;
 }
 
 function headline(bug: Bug): string {

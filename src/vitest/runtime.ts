@@ -7,7 +7,7 @@ import { buildHarness } from '../compile/compile.js';
 import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
 import { borrowHarness, returnHarness } from '../addon/harness-pool.js';
 import type { Bug, BugLocation } from '../report/bug.js';
-import { renderBug } from '../report/render.js';
+import { beyondBound, renderBug } from '../report/render.js';
 import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
 import { withThousands } from '../numbers.js';
 
@@ -115,6 +115,9 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     // the replay is a real failing execution: never let a bounded exploration pass over it
     rememberFailure(key, replayedDifferently);
     throw failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
+  }
+  if (result.beyondBound) {
+    console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
   }
   if (result.partial) {
     if (options.requireComplete)

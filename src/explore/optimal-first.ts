@@ -1,0 +1,51 @@
+// The default search starts with optimal DPOR alone, for a share of the budget: most
+// harnesses are small enough for it to run every Mazurkiewicz class once and finish, and
+// "complete" is then the guarantee, whatever the bound. When it does not finish in its
+// share, the bounded search (bpor, with PCT turns) takes over from bound 0, as if it had
+// been alone. When it finds a bug, the bounded search runs only the bounds below the
+// bug's preemptions: a bug it finds there has fewer, and if it finds none, no bug does.
+//
+// Both phases are sound on their own, so their composition is: nothing is pruned by a
+// bound that DPOR's races would need to get past it (the reason optimal DPOR is not
+// pruned by the bound itself: see the README).
+import type { NativeHarness } from '../addon/addon.js';
+import { type DriveOptions, type Exploration, type FailingExecution, drive } from './driver.js';
+import { createOptimal } from './optimal.js';
+import { withThousands } from '../numbers.js';
+
+/** optimal's share of the budget, and its time when there is no time budget */
+const SHARE = 0.25;
+const ALONE_MS = 2_000;
+
+/** Runs optimal DPOR alone within its share of what is left of the budget. */
+export async function optimalFirst(
+  harness: NativeHarness, options: Omit<DriveOptions, 'interlude'>, deadline: number,
+): Promise<Exploration> {
+  const timeLeft = deadline - performance.now();
+  const strategy = createOptimal({ maxBound: options.maxBound, capacity: harness.trace().capacity, deadline });
+  return drive(harness, strategy, {
+    ...options,
+    maxExecutions: options.maxExecutions === Number.POSITIVE_INFINITY ? options.maxExecutions : Math.ceil(options.maxExecutions * SHARE),
+    timeBudgetMs: Math.min(ALONE_MS, timeLeft * SHARE),
+  });
+}
+
+/** Whether the bounded search need not follow: optimal finished, or its (simplified) bug needs no preemption. */
+export function optimalSettled(exploration: Exploration, bug: FailingExecution | undefined): boolean {
+  return exploration.stoppedBy === 'exhausted' || bug?.preemptions === 0;
+}
+
+/** The bounds the bounded search still has to explore after optimal found `failure`: those below its preemptions. */
+export function boundsBelow(failure: FailingExecution, maxBound: number): number {
+  return Math.min(maxBound, failure.preemptions - 1);
+}
+
+/** How optimal's bug was found, and whether the bounded search (undefined: the budget left none) showed that no bug needs fewer preemptions. */
+export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined): string {
+  const plural = (count: number) => `${count} preemption${count === 1 ? '' : 's'}`;
+  const below = failure.preemptions - 1;
+  const fewest = bounded && (bounded.complete || bounded.bound >= below)
+    ? `, the fewest: bpor explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
+    : `; bpor ran out of budget before exploring bound ${below}: a bug with fewer preemptions may exist`;
+  return `optimal DPOR after ${withThousands(executions)} executions, shown with ${plural(failure.preemptions)}${fewest}`;
+}

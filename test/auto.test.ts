@@ -1,0 +1,49 @@
+// The default policy, `auto` (src/explore/optimal-first.ts): optimal first, then the bounded
+// search only where optimal did not settle the question.
+import { describe, expect, it } from 'vitest';
+
+import { checkAllInterleavings } from '../src/index.js';
+import { fixture, runCli } from './support/harness.js';
+
+const check = async (file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) =>
+  (await checkAllInterleavings(fixture(file), options)).tests[0]!;
+
+describe('the default policy: optimal first', () => {
+  it('explores 6 readers and a writer completely in 64 executions, one per class, at bound 3', async () => {
+    const test = await check('por/readers_writer.c', { cflags: '-DREADERS=6', maxBound: 3 });
+    expect(test).toMatchObject({ status: 'pass', strategy: 'optimal', executions: 64, redundantRuns: 0, complete: true });
+    expect(test.guarantee).toBe('complete: every interleaving explored');
+  });
+
+  it("shows optimal's bug with the fewest preemptions once bpor has explored the bounds below it", async () => {
+    const test = await check('seeds/bug_inspect.c');
+    expect(test).toMatchObject({ status: 'fail', strategy: 'optimal', bound: 1 });
+    expect(test.bug!.preemptions).toBe(1);
+    expect(test.guarantee).toMatch(/^bug found by optimal DPOR after \d+ executions, shown with 1 preemption, the fewest: bpor explored bound 0 without a bug$/);
+  });
+
+  it('a bug that needs more preemptions than maxBound is shown beside the pass, not as a failure', async () => {
+    const test = await check('lost_update.c', { maxBound: 0, mode: 'sc' });
+    expect(test).toMatchObject({ status: 'pass', bound: 0, guarantee: 'all executions with ≤ 0 preemptions explored' });
+    expect(test.beyondBound).toMatchObject({ kind: 'assertion', preemptions: 1 });
+    const cli = runCli(['check', fixture('lost_update.c'), '--max-bound', '0', '--mode', 'sc']);
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toContain('beyond maxBound: assertion failed: counter == 2, needing 1 preemption (raise maxBound to fail on it; replay: weft1:');
+  });
+
+  it('a bug needing no preemption ends the search at once', async () => {
+    const test = await check('core/always_fails.c');
+    expect(test).toMatchObject({ status: 'fail', strategy: 'optimal', bound: 0, guarantee: 'bug found at bound 0 after 1 executions' });
+  });
+
+  it('a budget spent inside the optimal phase is reported as partial, and never overrun', async () => {
+    const test = await check('locked_counter.c', { maxExecutions: 1 });
+    expect(test).toMatchObject({ status: 'pass', partial: true, executions: 1, strategy: 'optimal' });
+    expect(test.guarantee).toBe('budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored');
+  });
+
+  it('a chosen strategy runs alone', async () => {
+    const test = await check('por/readers_writer.c', { cflags: '-DREADERS=2', strategy: 'bpor', maxBound: 1 });
+    expect(test).toMatchObject({ status: 'pass', strategy: 'bpor', guarantee: 'all executions with ≤ 1 preemptions explored' });
+  });
+});
