@@ -1,4 +1,5 @@
 // npm run bench: every benchmark section, printed as tables. Numbers, not assertions.
+import { classesBench } from './classes.js';
 import { coreBench } from './core.js';
 import { memoryBench } from './memory.js';
 import { papersBench, scaleBench } from './papers.js';
@@ -11,6 +12,7 @@ import { vitestBench } from './vitest.js';
 const sections: [string, () => Promise<void>][] = [
   ['core', coreBench],
   ['strategies', strategiesBench],
+  ['classes', classesBench],
   ['papers', papersBench],
   ['scale', scaleBench],
   ['stress', () => stressBench()],

@@ -117,4 +117,14 @@ describe('soundness on random programs', () => {
     const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3);
     expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], dfsTruncated: false });
   });
+
+  it.each(seeds)('seed %i: the default policy (auto) gives the verdict of dfs at bound 3: the same status, and a bug with as few preemptions', async (seed) => {
+    const shape = randomShape(seed);
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
+    const options = { mode: shape.plain ? 'sc' as const : 'drf' as const, maxBound: 3 };
+    const truth = (await checkAllInterleavings(file, { ...options, strategy: 'dfs' })).tests[0]!;
+    const auto = (await checkAllInterleavings(file, options)).tests[0]!;
+    expect(auto.status).toBe(truth.status);
+    if (truth.status === 'fail') expect([auto.bound, auto.bug!.preemptions]).toEqual([truth.bound, truth.bug!.preemptions]);
+  });
 });

@@ -164,7 +164,7 @@ describe('the default run takes turns with PCT samples once a bound does not fin
   });
 
   it('with no bug, the samples are counted in the guarantee beside what the search covered', async () => {
-    const test = (await checkAllInterleavings(fixture('por/locked_increments.c'), { cflags: '-DTHREADS=6 -DINCREMENTS=3', timeBudgetMs: 2_000 })).tests[0]!;
+    const test = (await checkAllInterleavings(fixture('por/locked_increments.c'), { cflags: '-DTHREADS=6 -DINCREMENTS=3', timeBudgetMs: 4_000 })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', partial: true, strategy: 'bpor' });
     expect(test.guarantee).toMatch(/; beside it [\d,]+ PCT runs, no bug: PCT depth 3 \(seed 1\): each depth-3 bug is hit in any run with probability ≥ 1\/\(n·k²\) = 1\/[\d,]+ \(n = 7 threads, k = \d+ steps, the longest run\)/);
   });

@@ -1,0 +1,29 @@
+// One `weft check --json` in its own process, with its wall time and peak resident memory
+// (the kernel's maximum RSS of the process, read by /usr/bin/time).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+import { packageRoot } from '../src/paths.js';
+
+const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+
+export interface MeasuredCheck {
+  executions: number | string;
+  strategy: string;
+  guarantee: string;
+  seconds: number;
+  peakMiB: number;
+}
+
+export function measuredCheck(file: string, args: string[]): MeasuredCheck {
+  const started = performance.now();
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'check', file, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const seconds = (performance.now() - started) / 1000;
+  const peakMiB = Math.round(Number(run.stderr.trim().split('\n').pop()) / 1024);
+  try {
+    const test = (JSON.parse(run.stdout) as { tests: { executions: number; strategy: string; guarantee: string }[] }).tests[0]!;
+    return { executions: test.executions, strategy: test.strategy, guarantee: test.guarantee, seconds, peakMiB };
+  } catch {
+    return { executions: '-', strategy: '-', guarantee: `exit ${run.status}: ${run.stderr.trim().split('\n')[0] ?? ''}`, seconds, peakMiB };
+  }
+}
