@@ -2,11 +2,11 @@
 import { BuildError } from './compile/errors.js';
 import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
-import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
+import { type Exploration, type FailingExecution, UnexplorableHarnessError, copyFailure, drive, spentBy } from './explore/driver.js';
 import { createStrategy } from './explore/strategies.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { SamplingTurns } from './explore/sampling-turns.js';
-import type { Strategy } from './explore/strategy.js';
+import type { BoundKind, Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { Outcome } from './addon/ops.js';
@@ -30,6 +30,8 @@ export interface TestResult {
   /** runs abandoned part-way as equivalent to an explored execution (not in executions) */
   redundantRuns: number;
   bound: number;
+  /** what `bound` counts: preemptions, or delays (option bound) */
+  boundType: BoundKind;
   complete: boolean;
   elapsedMs: number;
   strategy: string;
@@ -58,8 +60,9 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 
 interface Settings {
   maxBound: number;
+  bound: BoundKind;
   strategy: string;
-  /** no strategy was chosen: PCT samples take turns with a search that does not finish a bound (SamplingTurns) */
+  /** no strategy was chosen (and the bound counts preemptions): PCT samples take turns with a search that does not finish a bound (SamplingTurns) */
   samplesAlongside: boolean;
   seed: number;
   pctDepth: number;
@@ -76,10 +79,13 @@ interface Settings {
 function settingsOf(options: ResolvedOptions, strategyChosen: boolean): Settings {
   return {
     ...options,
-    samplesAlongside: !strategyChosen,
+    // the samples' minimising search counts preemptions
+    samplesAlongside: !strategyChosen && options.bound === 'preemption',
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
-    flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
+    flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0) |
+      // past its decisions a run goes on by round robin: no delay spent
+      (options.bound === 'delay' ? RunFlags.ROUND_ROBIN : 0),
     nondetDomain: Float64Array.from(options.nondetDomain),
   };
 }
@@ -155,7 +161,7 @@ async function exploreOne(
   try {
     for (;;) {
       const strategy = createStrategy(settings.strategy, {
-        maxBound: settings.maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+        maxBound: settings.maxBound, bound: settings.bound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
       });
       const runOptions = {
         test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
@@ -173,7 +179,7 @@ async function exploreOne(
       // simplifying reads debug info: loaded only when there is a bug
       const simplify = run.failure ? (await import('./report/simplify.js')).simplify : undefined;
       const simplified = (failure: FailingExecution) => simplify!(failure, {
-        harness, test,
+        harness, test, bound: settings.bound,
         replay: (decisions, flags = 0) => harness.run(
           test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
           settings.nondetDomain, runOptions.visible,
@@ -182,7 +188,7 @@ async function exploreOne(
       if (run.failure) run.failure = simplified(run.failure);
       // a sampled bug is at no bound: it needed what its (simplified) run took
       if (strategy.exhaustive === false) {
-        if (run.failure) run.bound = run.failure.preemptions;
+        if (run.failure) run.bound = spentBy(run.failure, settings.bound);
         run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(executions);
       } else if (turns?.found && run.failure) {
         const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, simplified, deadline - performance.now());
@@ -228,44 +234,45 @@ async function replayOne(
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
   const failure = { ...copyFailure(harness, { steps: harness.trace().status[0]!, outcome }), accesses: harness.accessLog() };
-  return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
+  return { ...base, bound: spentBy(failure, settings.bound), stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
-function guarantee(run: Exploration & { sampled?: string }): string {
+function guarantee(run: Exploration & { sampled?: string }, kind: BoundKind): string {
   if (run.sampled !== undefined)
     return run.failure ? `bug found by ${run.sampled}` : `${withThousands(run.executions)} runs, no bug; ${run.sampled}`;
+  const spent = kind === 'delay' ? 'delays' : 'preemptions';
   switch (run.stoppedBy) {
     case 'bug':
-      return `bug found at bound ${run.bound} after ${run.executions} executions`;
+      return `bug found at ${kind === 'delay' ? 'delay ' : ''}bound ${run.bound} after ${run.executions} executions`;
     case 'exhausted':
       return 'complete: every interleaving explored';
     case 'replayed':
       return 'one execution replayed: it passes';
     case 'max-bound':
-      return `all executions with ≤ ${run.bound} preemptions explored`;
+      return `all executions with ≤ ${run.bound} ${spent} explored`;
     case 'max-executions':
     case 'time-budget':
       return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) during bound ${run.reachedBound} after ${run.executions} executions; ` +
-        (run.bound >= 0 ? `all executions with ≤ ${run.bound} preemptions explored` : 'no bound fully explored');
+        (run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored');
   }
 }
 
 async function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): Promise<TestResult> {
   const { library, build } = harness;
-  const { strategy } = settings;
+  const { strategy, bound: boundType } = settings;
   if ('error' in run)
-    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, boundType, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   // describing a bug reads debug info: its module is loaded only when there is one
   const { describeBug } = run.failure || run.races?.length ? await import('./report/bug.js') : { describeBug: undefined };
-  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build));
-  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build) : undefined;
+  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build, boundType));
+  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build, boundType) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
-    bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
+    bound: failing ? spentBy(run.races![0]!, boundType) : Math.max(run.bound, 0), boundType,
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
-    guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
+    guarantee: `${failing ? `data race found; then ${guarantee(run, boundType)}` : guarantee(run, boundType)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (run.sampled !== undefined && run.failure) result.sampled = true;
