@@ -1,5 +1,7 @@
 // Delay bounding (option bound: 'delay'): dfs counts deviations from round robin instead of
 // preemptions. Exact counts on programs counted by hand, and against every schedule.
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
@@ -12,7 +14,7 @@ import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, countSpent, threadsByCost,
 } from '../src/explore/strategy.js';
 import { WeftError } from '../src/errors.js';
-import { fixture, runCli } from './support/harness.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 
 const binomial = (n: number, k: number): number => {
   if (k < 0 || k > n) return 0;
@@ -172,6 +174,13 @@ describe('delay-bounded dfs finds bugs with the fewest delays', () => {
 
     const preemptions = (await checkAllInterleavings(file, { strategy: 'dfs', maxExecutions: 2000 })).tests[0]!;
     expect(preemptions).toMatchObject({ status: 'pass', partial: true, executions: 2000 });
+  });
+
+  it('a file comment sets it too: // weft: bound=delay maxBound=0', async () => {
+    const source = readFileSync(fixture('delay/lost_increment.c'), 'utf8');
+    const file = writeHarness(`// weft: bound=delay maxBound=0\n${source}`);
+    const test = (await checkAllInterleavings(file)).tests[0]!;
+    expect(test).toMatchObject({ status: 'pass', executions: 1, boundType: 'delay', strategy: 'dfs', guarantee: 'all executions with ≤ 0 delays explored' });
   });
 
   it('the JSON says what the bound counted', () => {
