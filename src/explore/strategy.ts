@@ -60,7 +60,7 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
 
 export interface StrategyOptions {
   maxBound: number;
-  /** what the bound counts (bounded strategies that honour `delay` say so: Strategy.delayBounded) */
+  /** what the bound counts (dfs honours `delay`; src/options.ts says which strategies take it) */
   bound?: BoundKind;
   /** samplers (random, pct): the first run's seed, and pct's depth */
   seed?: number;
