@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 10
+#define WEFT_ABI_VERSION 11
 #define WEFT_MAX_THREADS 32
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
@@ -20,6 +20,9 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 #define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
 #define WEFT_RUN_REPORT_LEAKS 4u     /* heap blocks still allocated when an execution ends are a bug */
 #define WEFT_RUN_SAMPLE 8u           /* past the decisions, threads and choices are drawn (sample_seed) */
+#define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
+                                        over to the next enabled thread after it in id order (delay
+                                        bounding's deterministic scheduler: completing a run costs no delay) */
 #define WEFT_ACCESS_LOG_SIZE 256u
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */

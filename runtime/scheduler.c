@@ -2,7 +2,8 @@
  * sched_point(), which records what the thread is about to do and decides who runs
  * next — the next entry of the given decisions, then the default policy (keep the
  * current thread while it is enabled; after a yield, the next enabled thread in
- * round-robin order; otherwise the lowest-numbered enabled thread; threads asleep
+ * round-robin order; otherwise the lowest-numbered enabled thread, or with
+ * WEFT_RUN_ROUND_ROBIN again the next in round-robin order; threads asleep
  * (sleep.c) only when no other is enabled), or in a sampling run (random, pct) a drawn one. */
 #include <errno.h>
 #include <pthread.h>
@@ -46,16 +47,17 @@ static int may_write(uint8_t op) {
   return can != WEFT_ACCESS_NONE && can != WEFT_ACCESS_READ && !(op_flags[op] & WEFT_OPF_NOTES_WRITE);
 }
 
+/* the first thread of the mask after `thread` in id order, wrapping round (to `thread` itself last) */
+static uint32_t next_round_robin(uint32_t thread, uint32_t mask) {
+  uint32_t after = mask & ~(bit(thread) | (bit(thread) - 1));
+  return (uint32_t)__builtin_ctz(after ? after : mask);
+}
+
 static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {
   uint32_t awake = mask & ~r->asleep;
   if (awake) mask = awake;
   uint32_t current = r->current;
-  if (after_yield) {
-    for (uint32_t k = 1; k <= WEFT_MAX_THREADS; k++) {
-      uint32_t candidate = (current + k) % WEFT_MAX_THREADS;
-      if (mask & bit(candidate)) return candidate;
-    }
-  }
+  if (after_yield || (r->flags & WEFT_RUN_ROUND_ROBIN && !(mask & bit(current)))) return next_round_robin(current, mask);
   if (mask & bit(current)) return current;
   return (uint32_t)__builtin_ctz(mask);
 }

@@ -2,12 +2,12 @@
 import { BuildError } from './compile/errors.js';
 import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
-import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, copyFailure, drive } from './explore/driver.js';
+import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, copyFailure, drive, spentBy } from './explore/driver.js';
 import { boundedSearchByDefault, createStrategy, defaultStrategy } from './explore/strategies.js';
 import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled } from './explore/optimal-first.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { SamplingTurns } from './explore/sampling-turns.js';
-import type { Strategy } from './explore/strategy.js';
+import type { BoundKind, Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { Outcome } from './addon/ops.js';
@@ -32,6 +32,8 @@ export interface TestResult {
   /** runs abandoned part-way as equivalent to an explored execution (not in executions) */
   redundantRuns: number;
   bound: number;
+  /** what `bound` counts: preemptions, or delays (option bound) */
+  boundType: BoundKind;
   complete: boolean;
   elapsedMs: number;
   strategy: string;
@@ -65,6 +67,7 @@ const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 
 interface Settings {
   maxBound: number;
+  bound: BoundKind;
   strategy: string;
   /**
    * no strategy was chosen: optimal DPOR first, for a share of the budget (explore/optimal-first.ts),
@@ -89,7 +92,9 @@ function settingsOf(options: ResolvedOptions): Settings {
     byDefault: options.strategy === defaultStrategy,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
-    flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0),
+    flags: (options.spuriousWakeups ? RunFlags.SPURIOUS_WAKEUPS : 0) | (options.leaks ? RunFlags.REPORT_LEAKS : 0) |
+      // past its decisions a run goes on by round robin: no delay spent
+      (options.bound === 'delay' ? RunFlags.ROUND_ROBIN : 0),
     nondetDomain: Float64Array.from(options.nondetDomain),
   };
 }
@@ -177,7 +182,7 @@ async function exploreOne(
         },
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
-          harness, test,
+          harness, test, bound: settings.bound,
           replay: (decisions, flags = 0) => harness.run(
             test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
             settings.nondetDomain, Float64Array.from(visible),
@@ -253,7 +258,7 @@ function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
 async function boundedSearch(search: Search, name: string, maxBound: number): Promise<SearchResult> {
   const { harness, settings, deadline } = search;
   const strategy = createStrategy(name, {
-    maxBound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+    maxBound, bound: settings.bound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
   });
   const { onProgress: _, ...turnOptions } = search.runOptions;
   const turns = settings.byDefault && strategy.exhaustive !== false
@@ -266,7 +271,7 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   if (run.failure) run.failure = await search.simplified(run.failure);
   // a sampled bug is at no bound: it needed what its (simplified) run took
   if (strategy.exhaustive === false) {
-    if (run.failure) run.bound = run.failure.preemptions;
+    if (run.failure) run.bound = spentBy(run.failure, settings.bound);
     run.sampled = run.failure ? strategy.foundBy!() : strategy.coverage!(search.executionsBefore + run.executions);
   } else if (turns?.found && run.failure) {
     const minimised = await turns.minimised(run.failure, strategy.name, run.reachedBound, search.simplified, deadline - performance.now());
@@ -300,25 +305,26 @@ async function replayOne(
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
   if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
   const failure = { ...copyFailure(harness, { steps: harness.trace().status[0]!, outcome }), accesses: harness.accessLog() };
-  return { ...base, bound: failure.preemptions, stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
+  return { ...base, bound: spentBy(failure, settings.bound), stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
 }
 
 async function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): Promise<TestResult> {
   const { library, build } = harness;
   const strategy = 'strategy' in run && run.strategy !== undefined ? run.strategy : settings.strategy;
+  const boundType = settings.bound;
   if ('error' in run)
-    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
+    return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, boundType, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   // describing a bug reads debug info: its module is loaded only when there is one
   const { describeBug } = run.failure || run.races?.length || run.beyondBound ? await import('./report/bug.js') : { describeBug: undefined };
-  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build));
-  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build) : undefined;
+  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build, boundType));
+  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build, boundType) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
-    bound: failing ? run.races![0]!.preemptions : Math.max(run.bound, 0),
+    bound: failing ? spentBy(run.races![0]!, boundType) : Math.max(run.bound, 0), boundType,
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
-    guarantee: `${failing ? `data race found; then ${guarantee(run)}` : guarantee(run)}${run.note ? `; ${run.note}` : ''}`,
+    guarantee: `${failing ? `data race found; then ${guarantee(run, boundType)}` : guarantee(run, boundType)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (run.sampled !== undefined && run.failure) result.sampled = true;
@@ -327,6 +333,6 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     if (consequence) result.bug.consequence = consequence;
   } else if (consequence) result.bug = consequence;
   if (settings.races === 'warn' && races.length > 0) result.warnings = races;
-  if (run.beyondBound) result.beyondBound = describeBug!(run.beyondBound, library, name, mode, visible, build);
+  if (run.beyondBound) result.beyondBound = describeBug!(run.beyondBound, library, name, mode, visible, build, boundType);
   return result;
 }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 
 import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyChoices } from './explore/strategies.js';
+import { boundKinds } from './explore/strategy.js';
 import { DEFAULT_PCT_DEPTH, DEFAULT_SEED, SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './addon/ops.js';
@@ -163,7 +164,16 @@ const yesNo: Kind<boolean> = {
   },
 };
 
-/** more preemptions than any execution of a harness this size could have */
+/**
+ * The strategies `bound: 'delay'` works with: `dfs` bounds by delays; the samplers have no
+ * bound (it decides what their counterexamples count). `bpor` and `hbcache` prune by
+ * preemptions (their backtrack points and context bounds) and are not known sound for
+ * delays; `optimal` has no bound at all.
+ */
+export const strategiesWithDelays: readonly string[] = ['dfs', 'random', 'pct'];
+const delayStrategy = 'dfs';
+
+/** more preemptions (or delays) than any execution of a harness this size could have */
 const MAX_BOUND = 10_000;
 /** deeper targets make pct's probability per run too small to be of use */
 const MAX_PCT_DEPTH = 16;
@@ -181,7 +191,15 @@ export const optionSchema = {
   },
   maxBound: {
     kind: wholeNumber(0, MAX_BOUND, 'unbounded'), default: 2, cli: { flag: '--max-bound' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: 'preemptions explored: bound 0, 1, … up to this (`unbounded`, or Infinity in the API: no bound)',
+    description: 'preemptions (or delays, with `bound`: `delay`) explored: bound 0, 1, … up to this (`unbounded`, or Infinity in the API: no bound)',
+  },
+  bound: {
+    kind: choice(() => boundKinds), default: 'preemption', cli: { flag: '--bound' }, commands: both, inFile: true, inPlugin: true,
+    description: 'what `maxBound` counts: `preemption` (a switch away from a thread that could have continued) or `delay` (delay bounding, as SCTBench: ' +
+      'a deviation from round robin, where the running thread goes on while it can and then the next thread in id order takes over; a schedule spends one delay ' +
+      'per enabled thread it skips, so threads that finish switch for free). ' +
+      `With \`delay\`, the default strategy is \`${delayStrategy}\` (no PCT samples beside it); the samplers take it too (they have no bound: ` +
+      'it decides what a counterexample counts); `bpor` and `hbcache` (which prune by preemptions) and `optimal` (no bound) refuse it',
   },
   strategy: {
     kind: choice(strategyChoices), default: defaultStrategy, cli: { flag: '--strategy' }, commands: checkOnly, inFile: true, inPlugin: true,
@@ -276,12 +294,23 @@ export type ResolvedOptions = {
 const names = Object.keys(optionSchema) as OptionName[];
 const specs = optionSchema as Record<OptionName, OptionSpec<unknown, unknown>>;
 
-/** Checks every given option and fills in the defaults. Throws an OptionError on a bad value. */
+/**
+ * Checks every given option and fills in the defaults (with `bound: 'delay'` the default
+ * strategy is dfs). Throws an OptionError on a bad value or a strategy that cannot bound delays.
+ */
 export function resolveOptions(given: SchemaOptions): ResolvedOptions {
   const resolved: Record<string, unknown> = {};
   for (const name of names) {
     const value = given[name];
     resolved[name] = value === undefined ? specs[name].default : specs[name].kind.check(value, name);
+  }
+  if (resolved.bound === 'delay') {
+    if (given.strategy === undefined || given.strategy === defaultStrategy) resolved.strategy = delayStrategy;
+    else if (!strategiesWithDelays.includes(given.strategy))
+      throw new OptionError(
+        `strategy ${given.strategy} does not take bound delay (${given.strategy === 'optimal' ? 'it has no bound' : 'it prunes by preemptions and is not known sound for delays'}): ` +
+        `with bound delay use strategy ${strategiesWithDelays.join(', ')}, or leave strategy unset (${delayStrategy})`,
+      );
   }
   return resolved as ResolvedOptions;
 }

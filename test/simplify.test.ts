@@ -17,7 +17,7 @@ describe('counterexample simplification', () => {
     const run = (decisions: Uint16Array) => harness.run(0, decisions, decisions.length, 1000, 0);
     expect(run(interleaved)).toBe(Outcome.ASSERTION);
     const original = copyFailure(harness, { steps: harness.trace().status[0]!, outcome: Outcome.ASSERTION });
-    const simplified = simplify(original, { harness, test: 0, replay: run });
+    const simplified = simplify(original, { harness, test: 0, bound: 'preemption', replay: run });
     expect(simplified.result.message).toBe('always fails');
     expect(switches(simplified.execution.thread)).toBeLessThan(switches(original.execution.thread));
     expect(switches(simplified.execution.thread)).toBeLessThanOrEqual(2);

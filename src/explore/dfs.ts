@@ -1,18 +1,23 @@
-// dfs: exhaustive depth-first search of the schedules with a preemption bound and no
-// reduction — the baseline ("cb-dfs" in Musuvathi & Qadeer's Table 1).
+// dfs: exhaustive depth-first search of the schedules with a bound and no reduction — the
+// baseline ("cb-dfs" in Musuvathi & Qadeer's Table 1), and SCTBench's delay-bounded search.
+// The bound counts preemptions, or delays (StrategyOptions.bound; strategy.ts says what
+// each costs); the runtime completes a run past its decisions at no cost (with delays, by
+// round robin: RunFlags.ROUND_ROBIN).
 //
-// Iterative context bounding without repeats: iteration c starts from prefixes that
-// already contain exactly c preemptions and only explores free choices below them
-// (switches at points where the running thread blocked, finished or yielded, and data
-// choices). A choice that would preempt is kept as a prefix for iteration c + 1.
+// Iterative bounding without repeats: iteration c starts from prefixes that already spent
+// exactly c and only explores free choices below them (data choices, and the thread
+// decisions that cost nothing). A choice that costs k is kept as a prefix for iteration
+// c + k (a preemption costs 1; a delay decision as many as the threads it skips).
 //
-// Memory stays flat: at most PREFIX_CAP prefixes are kept for the next iteration. When
-// more are found, none are kept; the next iteration walks again from the root instead,
-// taking preemptions while it has fewer than c and counting only the executions with
-// exactly c (the others were counted by earlier iterations).
-import { Op } from '../addon/ops.js';
+// Memory stays flat: at most PREFIX_CAP prefixes are kept for later iterations. When more
+// are found, none are kept; the next iteration walks again from the root instead, taking
+// costly choices while they fit within c, counting only the executions that spent exactly
+// c (the others were counted by earlier iterations), and finding again the prefixes for
+// the iterations after it.
+import { MAX_THREADS, Op } from '../addon/ops.js';
 import {
-  type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, isPreemption, runningBefore,
+  type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, runningBefore, spentAt,
+  threadsByCost,
 } from './strategy.js';
 
 const PREFIX_CAP = 4096;
@@ -21,30 +26,39 @@ export class DfsStrategy implements Strategy {
   readonly name = 'dfs';
   readonly bounded = true;
   private readonly maxBound: number;
+  private readonly kind: BoundKind;
   /** the current path: decisions of the last execution, then the alternative being tried */
   private readonly path: Uint16Array;
   /** per path node: untried thread alternatives to take in this iteration (bit mask) */
   private readonly alternatives: Uint32Array;
-  /** per path node: preemptions taken by the decisions before it */
+  /** per path node: what the decisions before it spent of the bound */
   private readonly spent: Uint16Array;
   /** per CHOOSE node: the next value to try, and how many values there are */
   private readonly nextValue: Uint32Array;
   private readonly valueCount: Uint32Array;
+  /** a node's enabled threads by what choosing each costs (threadsByCost) */
+  private readonly byCost = new Uint32Array(MAX_THREADS);
   private pathLength = 0;
+  /** spent[] is known for the current path up to this step (a fresh prefix: only spent[0]) */
+  private spentKnown = 0;
   /** nodes below this index come from the iteration's starting prefix: never revisited */
   private fixedLength = 0;
   private started = false;
   private bound = 0;
-  /** this iteration walks from the root (the prefixes for it overflowed the cap) */
+  /** this iteration walks from the root (prefixes for it were dropped at the cap) */
   private walkingFromRoot = false;
   private startingPrefixes: Uint16Array[] = [];
-  private nextPrefixes: Uint16Array[] = [];
-  private nextOverflowed = false;
+  /** prefixes kept for later iterations, by the iteration (what they spent) */
+  private laterPrefixes: Uint16Array[][] = [];
+  private laterCount = 0;
+  /** the cap was reached: the prefixes kept for later iterations were dropped */
+  private laterOverflowed = false;
   private droppedBeyondMaxBound = false;
 
-  /** `prefixCap`: how many prefixes to keep for the next iteration before walking from the root instead */
+  /** `prefixCap`: how many prefixes to keep for later iterations before walking from the root instead */
   constructor(options: StrategyOptions, private readonly prefixCap = PREFIX_CAP) {
     this.maxBound = options.maxBound;
+    this.kind = options.bound ?? 'preemption';
     this.path = new Uint16Array(options.capacity);
     this.alternatives = new Uint32Array(options.capacity);
     this.spent = new Uint16Array(options.capacity + 1);
@@ -54,12 +68,21 @@ export class DfsStrategy implements Strategy {
 
   beginBound(bound: number): boolean {
     this.bound = bound;
-    this.walkingFromRoot = bound > 0 && this.nextOverflowed;
-    this.startingPrefixes = bound === 0 || this.walkingFromRoot ? [new Uint16Array(0)] : this.nextPrefixes;
-    this.nextPrefixes = [];
-    this.nextOverflowed = false;
+    this.walkingFromRoot = bound > 0 && this.laterOverflowed;
+    this.laterOverflowed = false;
     this.started = false;
-    return this.startingPrefixes.length > 0;
+    if (bound === 0 || this.walkingFromRoot) {
+      // a walk from the root finds again every prefix for the iterations after it
+      this.laterPrefixes = [];
+      this.laterCount = 0;
+      this.startingPrefixes = [new Uint16Array(0)];
+      return true;
+    }
+    this.startingPrefixes = this.laterPrefixes[bound] ?? [];
+    this.laterPrefixes[bound] = [];
+    this.laterCount -= this.startingPrefixes.length;
+    // with delays an iteration may start from no prefix while later ones do (choices that skip several threads)
+    return this.startingPrefixes.length > 0 || this.laterCount > 0;
   }
 
   next(): Schedule | undefined {
@@ -72,6 +95,7 @@ export class DfsStrategy implements Strategy {
     this.started = true;
     this.path.set(prefix);
     this.pathLength = this.fixedLength = prefix.length;
+    this.spentKnown = 0;
     return { decisions: this.path, length: prefix.length };
   }
 
@@ -92,15 +116,13 @@ export class DfsStrategy implements Strategy {
   private resumeAt(node: number, decision: number): Schedule {
     this.path[node] = decision;
     this.pathLength = node + 1;
+    this.spentKnown = node;
     return { decisions: this.path, length: node + 1 };
   }
 
   observe(execution: ExecutionView): boolean {
-    for (let step = Math.max(this.pathLength, 1); step <= execution.steps; step++) {
-      const before = step - 1;
-      const preempted = execution.op[before] !== Op.CHOOSE && isPreemption(execution, before, execution.thread[before]!);
-      this.spent[step] = this.spent[before]! + (preempted ? 1 : 0);
-    }
+    for (let step = this.spentKnown + 1; step <= execution.steps; step++)
+      this.spent[step] = this.spent[step - 1]! + spentAt(this.kind, execution, step - 1);
     for (let step = this.pathLength; step < execution.steps; step++) {
       this.path[step] = decisionAt(execution, step);
       this.alternatives[step] = 0;
@@ -111,35 +133,42 @@ export class DfsStrategy implements Strategy {
         continue;
       }
       const chosen = execution.thread[step]!;
-      const previous = runningBefore(execution, step);
-      const enabled = execution.enabled[step]!;
-      const others = enabled & ~(1 << chosen);
-      if (((enabled >>> previous) & 1) === 0) this.alternatives[step] = others;
-      else if (this.spent[step]! < this.bound) this.alternatives[step] = others & ~(1 << previous);
-      else this.deferPreemptions(step, others & ~(1 << previous));
+      const costs = threadsByCost(this.kind, execution.enabled[step]!, runningBefore(execution, step), this.byCost);
+      let alternatives = 0;
+      for (let cost = 0; cost < costs; cost++) {
+        const threads = this.byCost[cost]! & ~(1 << chosen);
+        const total = this.spent[step]! + cost;
+        if (total <= this.bound) alternatives |= threads;
+        else this.defer(step, threads, total);
+      }
+      this.alternatives[step] = alternatives;
     }
     this.pathLength = execution.steps;
-    // walking from the root, executions with fewer preemptions were counted before
+    // walking from the root, executions that spent less were counted before
     return !this.walkingFromRoot || this.spent[execution.steps] === this.bound;
   }
 
-  /** Switching away from a thread that could continue costs a preemption: next iteration. */
-  private deferPreemptions(step: number, threads: number): void {
+  /** Choices that do not fit within this iteration's bound: prefixes for iteration `total`. */
+  private defer(step: number, threads: number, total: number): void {
     if (threads === 0) return;
-    if (this.bound + 1 > this.maxBound) {
+    if (total > this.maxBound) {
       this.droppedBeyondMaxBound = true;
       return;
     }
-    if (this.nextOverflowed) return;
+    if (this.laterOverflowed) return;
+    const later = this.laterPrefixes[total] ?? [];
+    this.laterPrefixes[total] = later;
     for (let rest = threads; rest !== 0; rest &= rest - 1) {
-      if (this.nextPrefixes.length === this.prefixCap) {
-        this.nextOverflowed = true;
-        this.nextPrefixes = [];
+      if (this.laterCount === this.prefixCap) {
+        this.laterOverflowed = true;
+        this.laterPrefixes = [];
+        this.laterCount = 0;
         return;
       }
       const prefix = this.path.slice(0, step + 1);
       prefix[step] = 31 - Math.clz32(rest & -rest);
-      this.nextPrefixes.push(prefix);
+      later.push(prefix);
+      this.laterCount++;
     }
   }
 

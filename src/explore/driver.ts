@@ -1,12 +1,12 @@
 // The iterative driver: bound 0, 1, 2, … up to maxBound, each iteration running only the
-// executions that need exactly that many preemptions, until a bug (then it has the
-// fewest preemptions), exhaustion, or a budget (checked by the clock after every run).
+// executions that need exactly that many preemptions (or delays), until a bug (then it has
+// the fewest), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working.
 import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
-import { type ExecutionView, type Strategy, copyOfView, countPreemptions, decisionAt, liveView } from './strategy.js';
+import { type BoundKind, type ExecutionView, type Strategy, copyOfView, countSpent, decisionAt, liveView } from './strategy.js';
 
 export interface DriveOptions {
   test: number;
@@ -42,6 +42,8 @@ export interface Progress {
 export interface FailingExecution {
   outcome: number;
   preemptions: number;
+  /** deviations from round robin (strategy.ts: BoundKind) */
+  delays: number;
   decisions: number[];
   execution: ExecutionView;
   /** code offset of every step (for source locations) */
@@ -145,6 +147,11 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   return finish(strategy.beyondMaxBound() ? 'max-bound' : 'exhausted', !strategy.beyondMaxBound());
 }
 
+/** What a failing execution spent of a `kind` bound. */
+export function spentBy(failure: Pick<FailingExecution, 'preemptions' | 'delays'>, kind: BoundKind): number {
+  return kind === 'delay' ? failure.delays : failure.preemptions;
+}
+
 /** Copies the execution that just ended (the trace arrays are reused by the next run). */
 export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 'steps' | 'outcome'>): FailingExecution {
   const steps = view.steps;
@@ -153,7 +160,7 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   const decisions: number[] = [];
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
-    outcome: view.outcome, preemptions: countPreemptions(execution), decisions, execution,
+    outcome: view.outcome, preemptions: countSpent('preemption', execution), delays: countSpent('delay', execution), decisions, execution,
     tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
   };
 }

@@ -1,7 +1,7 @@
 // The interface every exploration strategy implements (one strategy per file), and the
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
-import { Op } from '../addon/ops.js';
+import { MAX_THREADS, Op } from '../addon/ops.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
 export interface Schedule {
@@ -60,6 +60,8 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
 
 export interface StrategyOptions {
   maxBound: number;
+  /** what the bound counts (dfs honours `delay`; src/options.ts says which strategies take it) */
+  bound?: BoundKind;
   /** samplers (random, pct): the first run's seed, and pct's depth */
   seed?: number;
   pctDepth?: number;
@@ -117,9 +119,62 @@ export function isPreemption(execution: ExecutionView, step: number, thread: num
   return thread !== previous && ((execution.enabled[step]! >>> previous) & 1) === 1;
 }
 
-export function countPreemptions(execution: ExecutionView): number {
+/**
+ * What a bound counts. `preemption`: switches away from a thread that could have continued.
+ * `delay` (Emmi, Qadeer, Rakamarić, POPL 2011): deviations from round robin — the thread
+ * that runs keeps running while it is enabled, then the next enabled thread after it in id
+ * order takes over; a decision spends one delay per enabled thread it skips on the way
+ * round from round robin's pick, so a switch where a thread blocks or finishes is free only
+ * when it goes to the next thread in line.
+ */
+export type BoundKind = 'preemption' | 'delay';
+
+export const boundKinds: readonly BoundKind[] = ['preemption', 'delay'];
+
+/** Round robin's pick: `previous` while it is enabled, else the next enabled thread after it (the runtime's RunFlags.ROUND_ROBIN). */
+export function roundRobinChoice(enabled: number, previous: number): number {
+  let thread = previous;
+  while (((enabled >>> thread) & 1) === 0) thread = (thread + 1) % MAX_THREADS;
+  return thread;
+}
+
+/**
+ * The enabled threads by what deciding each at a step spends of a `kind` bound (the running
+ * thread was `previous`): `byCost[c]` gets the mask of the threads that cost c. Returns how
+ * many entries it filled. Preemptions: 0 for `previous` (or for all when it is not enabled),
+ * 1 for the others. Delays: c for the c-th enabled thread going round from round robin's pick.
+ */
+export function threadsByCost(kind: BoundKind, enabled: number, previous: number, byCost: Uint32Array): number {
+  if (kind === 'preemption') {
+    if (((enabled >>> previous) & 1) === 0) {
+      byCost[0] = enabled;
+      return 1;
+    }
+    byCost[0] = 1 << previous;
+    byCost[1] = enabled & ~(1 << previous);
+    return byCost[1] === 0 ? 1 : 2;
+  }
+  let costs = 0;
+  for (let k = 0, thread = roundRobinChoice(enabled, previous); k < MAX_THREADS; k++, thread = (thread + 1) % MAX_THREADS)
+    if ((enabled >>> thread) & 1) byCost[costs++] = 1 << thread;
+  return costs;
+}
+
+const scratch = new Uint32Array(MAX_THREADS);
+
+/** What the decision taken at `step` spent of a `kind` bound (a weft_choose value spends nothing). */
+export function spentAt(kind: BoundKind, execution: ExecutionView, step: number): number {
+  if (step === 0 || execution.op[step] === Op.CHOOSE) return 0;
+  const costs = threadsByCost(kind, execution.enabled[step]!, runningBefore(execution, step), scratch);
+  const thread = execution.thread[step]!;
+  let cost = 0;
+  while (cost < costs && ((scratch[cost]! >>> thread) & 1) === 0) cost++;
+  return cost;
+}
+
+/** What the whole execution spent of a `kind` bound: its preemptions, or its delays. */
+export function countSpent(kind: BoundKind, execution: ExecutionView): number {
   let count = 0;
-  for (let step = 1; step < execution.steps; step++)
-    if (execution.op[step] !== Op.CHOOSE && isPreemption(execution, step, execution.thread[step]!)) count++;
+  for (let step = 1; step < execution.steps; step++) count += spentAt(kind, execution, step);
   return count;
 }

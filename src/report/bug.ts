@@ -2,7 +2,7 @@
 // location, every step with its source line and value, and what each thread was doing
 // at the end. A Bug is a union keyed on its kind; each kind has one describer.
 import type { FailingExecution } from '../explore/driver.js';
-import { isPreemption } from '../explore/strategy.js';
+import { type BoundKind, isPreemption } from '../explore/strategy.js';
 import type { RunResult } from '../addon/addon.js';
 import { ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
 import { explainDeadlock } from './deadlock.js';
@@ -69,6 +69,8 @@ export interface NearAccess {
 interface BugBase {
   message: string;
   preemptions: number;
+  /** deviations from round robin: only when the bound counted delays */
+  delays?: number;
   schedule: string;
   location?: BugLocation;
   thread: number;
@@ -160,8 +162,10 @@ function lookupOffset(pc: number, op: number): number {
   return pc === 0 || pcIsFunctionStart(op) ? pc : pc - 1;
 }
 
+/** `bound`: what the exploration counted (with delays, the bug says how many it needed) */
 export function describeBug(
   failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [], build?: string,
+  bound: BoundKind = 'preemption',
 ): Bug {
   const { execution, result } = failure;
   // a fault's or the watchdog's pc is the interrupted instruction, not a return address
@@ -255,6 +259,7 @@ export function describeBug(
     kind,
     ...details,
     preemptions: failure.preemptions,
+    ...(bound === 'delay' ? { delays: failure.delays } : {}),
     schedule: encodeReplay({ test, mode, decisions: failure.decisions, visible: [...visible], ...(build ? { build } : {}) }),
     ...(location ? { location } : {}),
     thread: result.thread,

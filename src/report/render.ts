@@ -82,10 +82,11 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const width = widthOf(options);
   const where = bug.location ? ` at ${bug.location.file}:${bug.location.line}` : '';
-  const preemptions = `${bug.preemptions} preemption${bug.preemptions === 1 ? '' : 's'}`;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const spent = bug.delays === undefined ? count(bug.preemptions, 'preemption') : `${count(bug.delays, 'delay')} (${count(bug.preemptions, 'preemption')})`;
   const lines = [
     c.bold(c.red(headline(bug))),
-    c.dim(`${where.trim()}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''} · ${preemptions}`),
+    c.dim(`${where.trim()}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''} · ${spent}`),
     '',
     ...renderTable(bug, width, c),
   ];

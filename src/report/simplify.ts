@@ -2,13 +2,14 @@
 // the failing one, show one with the fewest preemptions (FewestPreemptions), then one
 // with fewer thread switches, so that the trace reads as a few blocks (greedy: keep the
 // running thread going while its next step's dependencies are done). Each candidate is
-// replayed and kept only if it fails in the same way with no more preemptions. The one
+// replayed and kept only if it fails in the same way with no more preemptions (and, when
+// the bound counted delays, no more delays: the bug was found at its delay bound). The one
 // shown is replayed once more keeping its plain accesses (drf mode: they are no steps), so
 // that the values the failing thread read and wrote can be shown.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
-import { type FailingExecution, copyFailure } from '../explore/driver.js';
-import { type ExecutionView, decisionAt } from '../explore/strategy.js';
+import { type FailingExecution, copyFailure, spentBy } from '../explore/driver.js';
+import { type BoundKind, type ExecutionView, decisionAt } from '../explore/strategy.js';
 import { type NativeHarness, RunFlags } from '../addon/addon.js';
 import { Op } from '../addon/ops.js';
 
@@ -17,6 +18,8 @@ const MAX_STEPS = 2000; // longer traces are shown as found
 export interface ReplayContext {
   harness: NativeHarness;
   test: number;
+  /** what the exploration's bound counted */
+  bound: BoundKind;
   /** runs the harness (with these run flags added), returns the outcome */
   replay(decisions: Uint16Array, flags?: number): number;
 }
@@ -41,14 +44,15 @@ function withAccesses(failure: FailingExecution, context: ReplayContext): Failin
   return same ? { ...failure, accesses: context.harness.accessLog() } : failure;
 }
 
-/** The failing execution replayed along `order`, if it fails the same way with no more preemptions. */
+/** The failing execution replayed along `order`, if it fails the same way with no more preemptions (nor delays, when they are the bound). */
 function tryOrder(failure: FailingExecution, order: number[] | undefined, context: ReplayContext): FailingExecution {
   if (!order) return failure;
   const { execution } = failure;
   const outcome = context.replay(Uint16Array.from(order, (step) => decisionAt(execution, step)));
   if (outcome !== failure.outcome) return failure;
   const candidate = copyFailure(context.harness, { steps: context.harness.trace().status[0]!, outcome });
-  const same = candidate.result.message === failure.result.message && candidate.preemptions <= failure.preemptions;
+  const same = candidate.result.message === failure.result.message && candidate.preemptions <= failure.preemptions &&
+    spentBy(candidate, context.bound) <= spentBy(failure, context.bound);
   return same ? candidate : failure;
 }
 
