@@ -1,8 +1,8 @@
-// The default search starts with optimal DPOR alone, for a share of the budget: most
-// harnesses are small enough for it to run every Mazurkiewicz class once and finish, and
-// "complete" is then the guarantee, whatever the bound. When it does not finish in its
-// share, the bounded search (bpor, with PCT turns) takes over from bound 0, as if it had
-// been alone. When it finds a bug, the bounded search runs only the bounds below the
+// The default search starts with optimal DPOR alone, for a share of the budget (all of it
+// when there is no bound: a complete search is what was asked for): most harnesses are
+// small enough for it to run every Mazurkiewicz class once and finish, and "complete" is
+// then the guarantee, whatever the bound. When it does not finish in its share, the
+// bounded search (bpor, with PCT turns) takes over from bound 0, as if it had been alone. When it finds a bug, the bounded search runs only the bounds below the
 // bug's preemptions: a bug it finds there has fewer, and if it finds none, no bug does.
 //
 // Both phases are sound on their own, so their composition is: nothing is pruned by a
@@ -13,7 +13,7 @@ import { type DriveOptions, type Exploration, type FailingExecution, drive } fro
 import { createOptimal } from './optimal.js';
 import { withThousands } from '../numbers.js';
 
-/** optimal's share of the budget, and its time when there is no time budget */
+/** optimal's share of the budget under a bound, and its time when there is no time budget */
 const SHARE = 0.25;
 const ALONE_MS = 2_000;
 
@@ -22,11 +22,13 @@ export async function optimalFirst(
   harness: NativeHarness, options: Omit<DriveOptions, 'interlude'>, deadline: number,
 ): Promise<Exploration> {
   const timeLeft = deadline - performance.now();
+  const bounded = options.maxBound !== Number.POSITIVE_INFINITY;
+  const share = bounded ? SHARE : 1;
   const strategy = createOptimal({ maxBound: options.maxBound, capacity: harness.trace().capacity, deadline });
   return drive(harness, strategy, {
     ...options,
-    maxExecutions: options.maxExecutions === Number.POSITIVE_INFINITY ? options.maxExecutions : Math.ceil(options.maxExecutions * SHARE),
-    timeBudgetMs: Math.min(ALONE_MS, timeLeft * SHARE),
+    maxExecutions: Math.ceil(options.maxExecutions * share),
+    timeBudgetMs: timeLeft === Number.POSITIVE_INFINITY && bounded ? ALONE_MS : timeLeft * share,
   });
 }
 
