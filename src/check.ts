@@ -2,7 +2,8 @@
 import { BuildError } from './compile/errors.js';
 import { buildHarness, buildIdentity } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
-import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, copyFailure, drive, spentBy } from './explore/driver.js';
+import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, drive, spentBy } from './explore/driver.js';
+import { type ReplayOptions, replaySchedule } from './explore/replay.js';
 import { boundedSearchByDefault, createStrategy, defaultStrategy } from './explore/strategies.js';
 import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled } from './explore/optimal-first.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
@@ -183,10 +184,7 @@ async function exploreOne(
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
           harness, test, bound: settings.bound,
-          replay: (decisions, flags = 0) => harness.run(
-            test, decisions, decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | flags,
-            settings.nondetDomain, Float64Array.from(visible),
-          ),
+          replay: (decisions, flags = 0) => replaySchedule(harness, decisions, replayOptions(test, settings, flags, Float64Array.from(visible))),
         }),
         executionsBefore: executions,
       };
@@ -291,21 +289,26 @@ async function replayOne(
   const bases = harness.result();
   const visible = Float64Array.from(replay.visible ?? [], (location) => absoluteLocation(location, bases));
   const started = performance.now();
-  // the access log too: the replayed counterexample reads as the explored one did (report/simplify.ts)
-  const outcome = harness.run(
-    test, Uint16Array.from(decisions), decisions.length, settings.maxSteps, modeNumbers[settings.mode], settings.flags | RunFlags.LOG_ACCESSES,
-    settings.nondetDomain, visible,
-  );
-  const elapsedMs = performance.now() - started;
-  if (outcome === Outcome.LIMIT) return { error: harness.result().message, executions: 1, elapsedMs };
-  if (outcome === Outcome.DIVERGENCE) {
-    const error = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
-    return { error, executions: 1, elapsedMs };
+  let run: Exploration;
+  try {
+    // the access log too: the replayed counterexample reads as the explored one did (report/simplify.ts)
+    run = await replaySchedule(harness, Uint16Array.from(decisions), replayOptions(test, settings, RunFlags.LOG_ACCESSES, visible));
+  } catch (error) {
+    if (!(error instanceof UnexplorableHarnessError)) throw error;
+    const elapsedMs = performance.now() - started;
+    if (error.code === 'limit') return { error: harness.result().message, executions: 1, elapsedMs };
+    const message = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
+    return { error: message, executions: 1, elapsedMs };
   }
-  const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
-  if (outcome === Outcome.OK || outcome === Outcome.PRUNED) return { ...base, stoppedBy: 'replayed' };
-  const failure = { ...copyFailure(harness, { steps: harness.trace().status[0]!, outcome }), accesses: harness.accessLog() };
+  const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs: run.elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
+  if (!run.failure) return { ...base, stoppedBy: 'replayed' };
+  const failure = { ...run.failure, accesses: harness.accessLog() };
   return { ...base, bound: spentBy(failure, settings.bound), stoppedBy: 'bug', failure, visible: replay.visible ?? [] };
+}
+
+/** A test's settings for replaying one schedule, with run flags added. */
+function replayOptions(test: number, settings: Settings, flags: number, visible: Float64Array): ReplayOptions {
+  return { test, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags | flags, nondetDomain: settings.nondetDomain, visible };
 }
 
 async function toTestResult(name: string, run: Run, harness: { library: string; build: string }, mode: Mode, settings: Settings): Promise<TestResult> {

@@ -15,34 +15,28 @@
 // c (the others were counted by earlier iterations), and finding again the prefixes for
 // the iterations after it.
 import { MAX_THREADS, Op } from '../addon/ops.js';
+import { type Backtracking, Path } from './path.js';
 import {
-  type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, runningBefore, spentAt,
-  threadsByCost,
+  type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
 
 const PREFIX_CAP = 4096;
 
-export class DfsStrategy implements Strategy {
+export class DfsStrategy implements Strategy, Backtracking {
   readonly name = 'dfs';
   readonly bounded = true;
   private readonly maxBound: number;
   private readonly kind: BoundKind;
-  /** the current path: decisions of the last execution, then the alternative being tried */
-  private readonly path: Uint16Array;
+  /** the current path: the last execution, then the alternative being tried */
+  private readonly path: Path;
   /** per path node: untried thread alternatives to take in this iteration (bit mask) */
   private readonly alternatives: Uint32Array;
   /** per path node: what the decisions before it spent of the bound */
   private readonly spent: Uint16Array;
-  /** per CHOOSE node: the next value to try, and how many values there are */
-  private readonly nextValue: Uint32Array;
-  private readonly valueCount: Uint32Array;
   /** a node's enabled threads by what choosing each costs (threadsByCost) */
   private readonly byCost = new Uint32Array(MAX_THREADS);
-  private pathLength = 0;
   /** spent[] is known for the current path up to this step (a fresh prefix: only spent[0]) */
   private spentKnown = 0;
-  /** nodes below this index come from the iteration's starting prefix: never revisited */
-  private fixedLength = 0;
   private started = false;
   private bound = 0;
   /** this iteration walks from the root (prefixes for it were dropped at the cap) */
@@ -59,11 +53,9 @@ export class DfsStrategy implements Strategy {
   constructor(options: StrategyOptions, private readonly prefixCap = PREFIX_CAP) {
     this.maxBound = options.maxBound;
     this.kind = options.bound ?? 'preemption';
-    this.path = new Uint16Array(options.capacity);
+    this.path = new Path(options.capacity);
     this.alternatives = new Uint32Array(options.capacity);
     this.spent = new Uint16Array(options.capacity + 1);
-    this.nextValue = new Uint32Array(options.capacity);
-    this.valueCount = new Uint32Array(options.capacity);
   }
 
   beginBound(bound: number): boolean {
@@ -87,51 +79,42 @@ export class DfsStrategy implements Strategy {
 
   next(): Schedule | undefined {
     if (this.started) {
-      const resumed = this.backtrack();
+      const resumed = this.path.backtrack(this);
       if (resumed) return resumed;
     }
     const prefix = this.startingPrefixes.pop();
     if (!prefix) return undefined;
     this.started = true;
-    this.path.set(prefix);
-    this.pathLength = this.fixedLength = prefix.length;
+    this.path.startFrom(prefix);
     this.spentKnown = 0;
-    return { decisions: this.path, length: prefix.length };
+    return { decisions: this.path.decision, length: prefix.length };
   }
 
-  /** The deepest node with an untried alternative: switch it, drop what follows. */
-  private backtrack(): Schedule | undefined {
-    for (let node = this.pathLength - 1; node >= this.fixedLength; node--) {
-      const threads = this.alternatives[node]!;
-      if (threads !== 0) {
-        const thread = 31 - Math.clz32(threads & -threads);
-        this.alternatives[node] = threads & (threads - 1);
-        return this.resumeAt(node, thread);
-      }
-      if (this.nextValue[node]! < this.valueCount[node]!) return this.resumeAt(node, this.nextValue[node]!++);
+  /** At a node: its next untried alternative, else its next value. */
+  resumeFrom(node: number): Schedule | undefined {
+    const threads = this.alternatives[node]!;
+    if (threads !== 0) {
+      this.alternatives[node] = threads & (threads - 1);
+      return this.resumeAt(node, 31 - Math.clz32(threads & -threads));
     }
+    const path = this.path;
+    if (path.nextValue[node]! < path.valueCount[node]!) return this.resumeAt(node, path.nextValue[node]!++);
     return undefined;
   }
 
   private resumeAt(node: number, decision: number): Schedule {
-    this.path[node] = decision;
-    this.pathLength = node + 1;
     this.spentKnown = node;
-    return { decisions: this.path, length: node + 1 };
+    return this.path.resumeAt(node, decision);
   }
 
   observe(execution: ExecutionView): boolean {
     for (let step = this.spentKnown + 1; step <= execution.steps; step++)
       this.spent[step] = this.spent[step - 1]! + spentAt(this.kind, execution, step - 1);
-    for (let step = this.pathLength; step < execution.steps; step++) {
-      this.path[step] = decisionAt(execution, step);
+    const path = this.path;
+    for (let step = path.length; step < execution.steps; step++) {
+      path.record(execution, step);
       this.alternatives[step] = 0;
-      this.nextValue[step] = this.valueCount[step] = 0;
-      if (execution.op[step] === Op.CHOOSE) {
-        this.nextValue[step] = execution.value[step]! + 1;
-        this.valueCount[step] = execution.object[step]!;
-        continue;
-      }
+      if (execution.op[step] === Op.CHOOSE) continue;
       const chosen = execution.thread[step]!;
       const costs = threadsByCost(this.kind, execution.enabled[step]!, runningBefore(execution, step), this.byCost);
       let alternatives = 0;
@@ -143,7 +126,7 @@ export class DfsStrategy implements Strategy {
       }
       this.alternatives[step] = alternatives;
     }
-    this.pathLength = execution.steps;
+    path.length = execution.steps;
     // walking from the root, executions that spent less were counted before
     return !this.walkingFromRoot || this.spent[execution.steps] === this.bound;
   }
@@ -165,7 +148,7 @@ export class DfsStrategy implements Strategy {
         this.laterCount = 0;
         return;
       }
-      const prefix = this.path.slice(0, step + 1);
+      const prefix = this.path.decision.slice(0, step + 1);
       prefix[step] = 31 - Math.clz32(rest & -rest);
       later.push(prefix);
       this.laterCount++;

@@ -14,6 +14,7 @@
 // every enabled thread is asleep, and none is wasted.
 import { Op, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
+import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
@@ -29,8 +30,9 @@ export interface DporOptions extends StrategyOptions {
 
 const bit = (thread: number): number => 1 << thread;
 const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
+const noDecisions = new Uint16Array(0);
 
-export class DporStrategy implements Strategy {
+export class DporStrategy implements Strategy, Backtracking {
   readonly name: string;
   readonly bounded: boolean;
   private readonly sleepSets: boolean;
@@ -40,21 +42,16 @@ export class DporStrategy implements Strategy {
   /** what a thread is about to do (nextEventOf fills it in) */
   private readonly event = { op: 0, object: 0, value: 0 };
 
-  // the current path: one node per step, prefix decisions first
-  private readonly decision: Uint16Array;
-  private readonly runner: Uint8Array; // the thread that executed the step
-  private readonly enabled: Uint32Array;
-  private readonly done: Uint32Array; // choices taken (or scheduled) at the node
+  /** the current path: one node per step (its done: choices taken, or scheduled, at the node) */
+  private readonly path: Path;
+  // per path node
   private readonly backtrack: Uint32Array; // choices still to take at the node
   private readonly sleep: Uint32Array;
   private readonly cost: Uint16Array; // preemptions before the node's choice
-  private readonly nextValue: Uint32Array; // CHOOSE nodes: the next value to try (done: values below 32 taken)
-  private readonly valueCount: Uint32Array;
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
   private readonly tree: Int32Array;
   /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
   private planEnd = -1;
-  private pathLength = 0;
 
   private bound = 0;
   private started = false;
@@ -66,15 +63,10 @@ export class DporStrategy implements Strategy {
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
     const n = options.capacity;
-    this.decision = new Uint16Array(n);
-    this.runner = new Uint8Array(n);
-    this.enabled = new Uint32Array(n);
-    this.done = new Uint32Array(n);
+    this.path = new Path(n);
     this.backtrack = new Uint32Array(n);
     this.sleep = new Uint32Array(n);
     this.cost = new Uint16Array(n);
-    this.nextValue = new Uint32Array(n);
-    this.valueCount = new Uint32Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
   }
 
@@ -89,31 +81,25 @@ export class DporStrategy implements Strategy {
   next(): Schedule | undefined {
     if (!this.started) {
       this.started = true;
-      this.pathLength = 0;
-      return { decisions: this.decision, length: 0 };
+      this.path.startFrom(noDecisions);
+      return { decisions: this.path.decision, length: 0 };
     }
-    return this.backtrackPath();
+    return this.path.backtrack(this);
   }
 
   beyondMaxBound(): boolean {
     return this.droppedBeyondBound;
   }
 
-  /** The deepest node with a choice left in this iteration: take it, drop what follows. */
-  private backtrackPath(): Schedule | undefined {
-    for (let node = this.pathLength - 1; node >= 0; node--) {
-      if (this.valueCount[node]! > 0) {
-        const resumed = this.resumeChoice(node);
-        if (resumed) return resumed;
-        continue;
-      }
-      const sequence = this.takeWakeup(node);
-      if (sequence >= 0) return this.resumeAt(node, this.trees.threadOf(sequence), sequence);
-      for (let pending = this.backtrack[node]! & ~this.done[node]!; pending !== 0; pending &= pending - 1) {
-        const thread = lowest(pending);
-        this.backtrack[node]! &= ~bit(thread);
-        if (this.schedule(node, thread)) return this.resumeAt(node, thread);
-      }
+  /** At a node: a choice left in this iteration — a value, a wakeup sequence, a backtrack choice. */
+  resumeFrom(node: number): Schedule | undefined {
+    if (this.path.valueCount[node]! > 0) return this.resumeChoice(node);
+    const sequence = this.takeWakeup(node);
+    if (sequence >= 0) return this.resumeAt(node, this.trees.threadOf(sequence), sequence);
+    for (let pending = this.backtrack[node]! & ~this.path.done[node]!; pending !== 0; pending &= pending - 1) {
+      const thread = lowest(pending);
+      this.backtrack[node]! &= ~bit(thread);
+      if (this.schedule(node, thread)) return this.resumeAt(node, thread);
     }
     return undefined;
   }
@@ -128,8 +114,8 @@ export class DporStrategy implements Strategy {
         this.trees.release(sequence);
       }
     }
-    while (this.nextValue[node]! < this.valueCount[node]!) {
-      const value = this.nextValue[node]!++;
+    while (this.path.nextValue[node]! < this.path.valueCount[node]!) {
+      const value = this.path.nextValue[node]!++;
       if (this.takeValue(node, value)) return this.resumeAt(node, value);
     }
     return undefined;
@@ -138,8 +124,8 @@ export class DporStrategy implements Strategy {
   /** Marks a CHOOSE node's value as taken; false when it was (values from 32 on are not remembered: a plan may repeat one). */
   private takeValue(node: number, value: number): boolean {
     if (value >= 32) return true;
-    if (this.done[node]! & bit(value)) return false;
-    this.done[node]! |= bit(value);
+    if (this.path.done[node]! & bit(value)) return false;
+    this.path.done[node]! |= bit(value);
     return true;
   }
 
@@ -150,7 +136,7 @@ export class DporStrategy implements Strategy {
     for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
       const thread = this.trees.threadOf(sequence);
       // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
-      if (!(this.enabled[node]! & bit(thread))) this.backtrackAt(node, thread);
+      if (!(this.path.enabled[node]! & bit(thread))) this.backtrackAt(node, thread);
       else if (this.schedule(node, thread)) return sequence;
       this.trees.release(sequence);
     }
@@ -159,32 +145,32 @@ export class DporStrategy implements Strategy {
 
   /** Resumes at `node` with `decision`, then along the first branch of `sequence` if given. */
   private resumeAt(node: number, decision: number, sequence = -1): Schedule {
-    this.decision[node] = decision;
+    const path = this.path;
     let length = node + 1;
     if (!this.bounded) {
       // the nodes below are explored: their trees are empty
-      for (let below = node + 1; below <= this.pathLength; below++) {
+      for (let below = node + 1; below <= path.length; below++) {
         if (this.tree[below]! >= 0) this.trees.release(this.tree[below]!);
         this.tree[below] = -1;
       }
       this.tree[node + 1] = sequence;
       // the plan: the first branch of the sequence's subtree (later branches are taken by backtracking)
-      for (let next = this.trees.firstChildOf(sequence); next >= 0 && length < this.decision.length; next = this.trees.firstChildOf(next))
-        this.decision[length++] = this.trees.decisionOf(next);
+      for (let next = this.trees.firstChildOf(sequence); next >= 0 && length < path.decision.length; next = this.trees.firstChildOf(next))
+        path.decision[length++] = this.trees.decisionOf(next);
       this.planEnd = length - 1;
     }
-    this.pathLength = node + 1;
-    if (!this.sleepSets) return { decisions: this.decision, length };
+    path.takeAt(node, decision);
+    if (!this.sleepSets) return { decisions: path.decision, length };
     // the threads asleep after the node, but for those its step wakes (the runtime judges
     // that, then keeps the set up to date as the run goes on past the decisions)
-    const asleep = this.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | this.done[node]!) & ~bit(decision);
-    return { decisions: this.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
+    const asleep = path.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | path.done[node]!) & ~bit(decision);
+    return { decisions: path.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
   }
 
   /** Records choosing `thread` at `node`; true when it is to be explored (within the iteration's bound). */
   private schedule(node: number, thread: number): boolean {
-    if (this.done[node]! & bit(thread)) return false;
-    this.done[node]! |= bit(thread);
+    if (this.path.done[node]! & bit(thread)) return false;
+    this.path.done[node]! |= bit(thread);
     if (this.cost[node]! + this.preempts(node, thread) <= this.bound) return true;
     this.droppedBeyondBound = true;
     return false;
@@ -193,20 +179,20 @@ export class DporStrategy implements Strategy {
   /** Preemptions of the path's first `steps` steps. */
   private preemptionsOf(steps: number): number {
     const last = steps - 1;
-    return this.cost[last]! + (this.valueCount[last] === 0 ? this.preempts(last, this.decision[last]!) : 0);
+    return this.cost[last]! + (this.path.valueCount[last] === 0 ? this.preempts(last, this.path.decision[last]!) : 0);
   }
 
   private preempts(node: number, thread: number): number {
     if (node === 0) return 0;
-    const previous = this.runner[node - 1]!;
-    return thread !== previous && (this.enabled[node]! & bit(previous)) !== 0 ? 1 : 0;
+    const previous = this.path.runner[node - 1]!;
+    return thread !== previous && (this.path.enabled[node]! & bit(previous)) !== 0 ? 1 : 0;
   }
 
   observe(execution: ExecutionView): boolean {
     let steps = execution.steps;
-    const resumed = this.pathLength - 1; // its choice just changed
-    if (resumed >= 0) this.runner[resumed] = execution.thread[resumed]!;
-    for (let step = this.pathLength; step < steps; step++) {
+    const resumed = this.path.length - 1; // its choice just changed
+    this.path.recordResumed(execution);
+    for (let step = this.path.length; step < steps; step++) {
       if (!this.addNode(execution, step)) {
         steps = step + 1; // the runtime went on into a sleeping thread: the rest is redundant
         break;
@@ -221,34 +207,29 @@ export class DporStrategy implements Strategy {
       this.reverseEnding(execution, steps - 1);
       this.reversePending(execution, steps);
     }
-    this.pathLength = steps;
+    this.path.length = steps;
     // an execution with fewer preemptions than the bound was counted by an earlier iteration
     return !redundant && (!this.bounded || this.preemptionsOf(steps) === this.bound);
   }
 
   /** Adds the node for `step`; false when its thread is asleep (covered elsewhere). */
   private addNode(execution: ExecutionView, step: number): boolean {
-    const thread = execution.thread[step]!;
-    const decision = decisionAt(execution, step);
-    this.decision[step] = decision;
-    this.runner[step] = thread;
-    this.enabled[step] = execution.enabled[step]!;
+    const path = this.path;
+    path.record(execution, step);
     this.backtrack[step] = 0;
     if (!this.bounded) this.followPlan(execution, step);
     if (step > 0) {
-      this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, this.decision[step - 1]!) * (this.valueCount[step - 1] === 0 ? 1 : 0);
+      this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, path.decision[step - 1]!) * (path.valueCount[step - 1] === 0 ? 1 : 0);
     }
     this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
     if (execution.op[step] === Op.CHOOSE) {
-      this.nextValue[step] = 0;
-      this.valueCount[step] = execution.object[step]!;
-      this.done[step] = decision < 32 ? bit(decision) : 0;
+      // every value not taken, those below the first one taken too (a plan may take any first)
+      path.nextValue[step] = 0;
       return true;
     }
-    this.valueCount[step] = 0;
-    this.done[step] = bit(thread);
+    const thread = execution.thread[step]!;
     if (!(this.sleep[step]! & bit(thread))) return true;
-    this.backtrack[step] = this.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
+    this.backtrack[step] = path.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
     return false;
   }
 
@@ -265,8 +246,8 @@ export class DporStrategy implements Strategy {
 
   /** Threads asleep after `node`: asleep or explored before at it, and not woken by its step. */
   private sleepAfter(execution: ExecutionView, node: number): number {
-    if (this.valueCount[node]! > 0) return this.sleep[node]!;
-    let candidates = (this.sleep[node]! | this.done[node]!) & ~bit(this.runner[node]!);
+    if (this.path.valueCount[node]! > 0) return this.sleep[node]!;
+    let candidates = (this.sleep[node]! | this.path.done[node]!) & ~bit(this.path.runner[node]!);
     let asleep = 0;
     for (; candidates !== 0; candidates &= candidates - 1) {
       const thread = lowest(candidates);
@@ -318,7 +299,7 @@ export class DporStrategy implements Strategy {
    */
   private reverseEnding(execution: ExecutionView, last: number): void {
     if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
-    for (let threads = this.enabled[last]! & ~bit(this.runner[last]!); threads !== 0; threads &= threads - 1)
+    for (let threads = this.path.enabled[last]! & ~bit(this.path.runner[last]!); threads !== 0; threads &= threads - 1)
       this.reversePendingStep(execution, last, lowest(threads));
   }
 
@@ -329,7 +310,7 @@ export class DporStrategy implements Strategy {
    */
   private reversePending(execution: ExecutionView, steps: number): void {
     const last = steps - 1;
-    const stoppedByEnding = accessOf(execution.op[last]!) === Access.GLOBAL ? this.enabled[last]! | bit(this.runner[last]!) : 0;
+    const stoppedByEnding = accessOf(execution.op[last]!) === Access.GLOBAL ? this.path.enabled[last]! | bit(this.path.runner[last]!) : 0;
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE || stoppedByEnding & bit(thread)) continue;
       this.races.findPending(execution, steps, thread, (earlier) => this.reversePendingStep(execution, earlier, thread));
@@ -356,12 +337,12 @@ export class DporStrategy implements Strategy {
    */
   private backtrackBounded(earlier: number, thread: number): void {
     this.backtrackAt(earlier, thread);
-    for (let node = earlier - 1; node >= 0 && this.runner[node] === this.runner[earlier]; node--) this.backtrackAt(node, thread);
+    for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread);
     // ... and wherever, since the later thread's previous step, a thread blocked or finished:
     // switching to the later thread there is free too, and lets it act before the earlier
     // thread's rivals that ran next (random-program seed 55 needs one such switch)
-    for (let node = earlier - 1; node > 0 && this.runner[node] !== thread; node--)
-      if (!(this.enabled[node]! & bit(this.runner[node - 1]!))) this.backtrackAt(node, thread);
+    for (let node = earlier - 1; node > 0 && this.path.runner[node] !== thread; node--)
+      if (!(this.path.enabled[node]! & bit(this.path.runner[node - 1]!))) this.backtrackAt(node, thread);
   }
 
   /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
@@ -372,7 +353,7 @@ export class DporStrategy implements Strategy {
     const v = this.reversal;
     // a thread asleep, explored or chosen at the node that v's execution can start with
     // (the thread that runs at the node is not one: its step there conflicts with v's last)
-    for (let threads = (this.sleep[node]! | this.done[node]! | this.backtrack[node]!) & ~bit(this.runner[node]!); threads !== 0; threads &= threads - 1) {
+    for (let threads = (this.sleep[node]! | this.path.done[node]! | this.backtrack[node]!) & ~bit(this.path.runner[node]!); threads !== 0; threads &= threads - 1) {
       const thread = lowest(threads);
       const { op, object, value } = this.nextEventOf(execution, thread, node);
       if (v.weakInitial(thread, op, object, value)) return;
@@ -382,10 +363,10 @@ export class DporStrategy implements Strategy {
   }
 
   private backtrackAt(node: number, thread: number): void {
-    if (this.valueCount[node]! > 0) return;
-    const enabled = this.enabled[node]!;
+    if (this.path.valueCount[node]! > 0) return;
+    const enabled = this.path.enabled[node]!;
     const wanted = enabled & bit(thread) ? bit(thread) : enabled; // not enabled there: every choice
-    for (let choices = wanted & ~this.done[node]! & ~this.sleep[node]!; choices !== 0; choices &= choices - 1) {
+    for (let choices = wanted & ~this.path.done[node]! & ~this.sleep[node]!; choices !== 0; choices &= choices - 1) {
       const choice = lowest(choices);
       this.backtrack[node]! |= bit(choice);
     }

@@ -22,6 +22,7 @@
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { MAX_THREADS } from '../addon/ops.js';
+import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
@@ -44,7 +45,7 @@ interface Deferred {
   key: number;
 }
 
-export class HbCacheStrategy implements Strategy {
+export class HbCacheStrategy implements Strategy, Backtracking {
   readonly name = 'hbcache';
   readonly bounded = true;
   private readonly maxBound: number;
@@ -70,17 +71,10 @@ export class HbCacheStrategy implements Strategy {
   /** the time budget ran out inside the bookkeeping: nothing more is learned */
   private expired = false;
 
-  // the current path: one node per step of the last run
-  private readonly decision: Uint16Array;
-  private readonly runner: Uint8Array;
-  private readonly enabled: Uint32Array;
-  private readonly done: Uint32Array; // threads tried at the node
-  private readonly nextValue: Uint32Array; // CHOOSE nodes: values still to try
-  private readonly valueCount: Uint32Array;
+  /** the current path: one node per step of the last run (its done: threads tried at the node) */
+  private readonly path: Path;
   private readonly prefixA: Int32Array; // key halves of the state before each node
   private readonly prefixB: Int32Array;
-  private pathLength = 0;
-  private fixedLength = 0;
   /** the step of the last schedule the runtime may decline (-1: none) */
   private plannedStep = -1;
   private readonly state: Downset = { counts: new Int32Array(MAX_THREADS), hashA: 0, hashB: 0 };
@@ -96,12 +90,7 @@ export class HbCacheStrategy implements Strategy {
     this.deadline = new Deadline(options.deadline ?? Number.POSITIVE_INFINITY);
     this.bounds = new ContextBounds(this.deadline);
     const n = options.capacity;
-    this.decision = new Uint16Array(n);
-    this.runner = new Uint8Array(n);
-    this.enabled = new Uint32Array(n);
-    this.done = new Uint32Array(n);
-    this.nextValue = new Uint32Array(n);
-    this.valueCount = new Uint32Array(n);
+    this.path = new Path(n);
     this.prefixA = new Int32Array(n + 1);
     this.prefixB = new Int32Array(n + 1);
     this.queued[0] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
@@ -144,13 +133,13 @@ export class HbCacheStrategy implements Strategy {
       }
     }
     // out of time: any run will do (it is not counted); the driver stops by the clock after it
-    return { decisions: this.decision, length: 0 };
+    return { decisions: this.path.decision, length: 0 };
   }
 
   private nextSchedule(): Schedule | undefined {
     if (this.markPending) {
       this.markPending = false;
-      this.run.prefix(this.pathLength, this.state);
+      this.run.prefix(this.path.length, this.state);
       this.mark(this.state.counts, this.state.hashA, this.state.hashB);
     }
     if (this.started) {
@@ -161,55 +150,53 @@ export class HbCacheStrategy implements Strategy {
       this.queuedDecisions -= start.decisions.length;
       if (this.closed.has(start.key)) continue; // marked since it was kept
       this.started = true;
-      this.decision.set(start.decisions);
-      this.fixedLength = start.decisions.length;
-      this.pathLength = 0;
+      // the run records the whole path: the states and threads of the kept step's way there too
+      this.path.startFrom(start.decisions, 0);
       const length = start.decisions.length;
       // the whole run to the kept step is a plan: an atomic section hbcache could not see may
       // forbid the step, and a thread's detected spin (the runtime sets it aside like a yield,
       // depending on what ran between its reads) may forbid a step of the way there
       this.plannedStep = length - 1;
-      return { decisions: this.decision, length, ...(length > 0 ? { planFrom: 0 } : {}) };
+      return { decisions: this.path.decision, length, ...(length > 0 ? { planFrom: 0 } : {}) };
     }
     return undefined;
   }
 
   /** The deepest node with a step that leads out of H within the bound: take it. */
   private backtrack(): Schedule | undefined {
-    if (this.pathLength > this.fixedLength) this.run.prefix(this.pathLength, this.state);
-    for (let node = this.pathLength - 1; node >= this.fixedLength; node--) {
-      this.run.dropLast(node, this.state);
-      if (this.valueCount[node]! > 0) {
-        while (this.nextValue[node]! < this.valueCount[node]!) {
-          const value = this.nextValue[node]!++;
-          if (!this.closed.has(this.run.successorKey(this.state, this.runner[node]!, node, value))) return this.resumeAt(node, value);
-        }
-      } else {
-        for (let choices = this.enabled[node]! & ~this.done[node]!; choices !== 0; choices &= choices - 1) {
-          const thread = 31 - Math.clz32(choices & -choices);
-          this.done[node]! |= bit(thread);
-          if (this.closed.has(this.run.successorKey(this.state, thread, this.run.nextStep(this.state.counts, thread)))) continue;
-          if (this.bounds.of(this.run, this.state, thread) <= this.bound) return this.resumeAt(node, thread);
-        }
+    const path = this.path;
+    if (path.length > path.fixed) this.run.prefix(path.length, this.state);
+    return path.backtrack(this);
+  }
+
+  /** At a node (the state before it in this.state, the nodes below dropped): a step that leads out of H within the bound. */
+  resumeFrom(node: number): Schedule | undefined {
+    const path = this.path;
+    this.run.dropLast(node, this.state);
+    if (path.valueCount[node]! > 0) {
+      while (path.nextValue[node]! < path.valueCount[node]!) {
+        const value = path.nextValue[node]!++;
+        if (!this.closed.has(this.run.successorKey(this.state, path.runner[node]!, node, value))) return path.resumeAt(node, value);
       }
-      // every step from here is explored, in H or beyond the bound: the state is closed
-      const key = stateKey(this.state.hashA, this.state.hashB);
-      if (!this.closed.has(key)) this.mark(this.state.counts, this.state.hashA, this.state.hashB);
+    } else {
+      for (let choices = path.enabled[node]! & ~path.done[node]!; choices !== 0; choices &= choices - 1) {
+        const thread = 31 - Math.clz32(choices & -choices);
+        path.done[node]! |= bit(thread);
+        if (this.closed.has(this.run.successorKey(this.state, thread, this.run.nextStep(this.state.counts, thread)))) continue;
+        if (this.bounds.of(this.run, this.state, thread) <= this.bound) return path.resumeAt(node, thread);
+      }
     }
+    // every step from here is explored, in H or beyond the bound: the state is closed
+    const key = stateKey(this.state.hashA, this.state.hashB);
+    if (!this.closed.has(key)) this.mark(this.state.counts, this.state.hashA, this.state.hashB);
     return undefined;
   }
 
   /** The first step up to `last` where the run did not take the planned decision, or -1. */
   private declinedAt(execution: ExecutionView, last: number): number {
     for (let step = 0; step <= last; step++)
-      if (step >= execution.steps || decisionAt(execution, step) !== this.decision[step]) return step;
+      if (step >= execution.steps || decisionAt(execution, step) !== this.path.decision[step]) return step;
     return -1;
-  }
-
-  private resumeAt(node: number, decision: number): Schedule {
-    this.decision[node] = decision;
-    this.pathLength = node + 1;
-    return { decisions: this.decision, length: node + 1 };
   }
 
   observe(execution: ExecutionView): boolean {
@@ -228,10 +215,10 @@ export class HbCacheStrategy implements Strategy {
     this.plannedStep = -1;
     const declined = planned >= 0 ? this.declinedAt(execution, planned) : -1;
     if (declined >= 0) {
-      const wanted = this.decision[declined]!;
+      const wanted = this.path.decision[declined]!;
       if (declined === planned && (declined === 0 || execution.thread[declined - 1] !== wanted)) {
         // the kept step, with another thread in an atomic section: it cannot happen in that state
-        this.pathLength = this.fixedLength;
+        this.path.length = this.path.fixed;
         return false;
       }
       // the way there, or the kept step right after its thread's spin: this order of the
@@ -240,31 +227,25 @@ export class HbCacheStrategy implements Strategy {
       return false;
     }
     const run = this.run;
+    const path = this.path;
     this.bounds.trim();
     run.load(execution);
     const steps = execution.steps;
     for (let i = 0; i < steps; i++) {
-      this.runner[i] = execution.thread[i]!;
       this.prefixA[i + 1] = this.prefixA[i]! ^ run.hashA[i]!;
       this.prefixB[i + 1] = this.prefixB[i]! ^ run.hashB[i]!;
     }
     run.observeEnabled((length) => stateKey(this.prefixA[length]!, this.prefixB[length]!));
-    for (let i = this.pathLength; i < steps; i++) {
-      const decision = decisionAt(execution, i);
-      this.decision[i] = decision;
-      this.enabled[i] = execution.enabled[i]!;
-      this.done[i] = bit(execution.thread[i]!);
-      this.valueCount[i] = run.choiceCount(i);
-      this.nextValue[i] = decision + 1;
-    }
+    path.recordResumed(execution);
+    for (let i = path.length; i < steps; i++) path.record(execution, i);
     // a run that enters a state of H can only end in a terminal state explored before
-    for (let length = Math.max(this.pathLength, this.fixedLength) + 1; length <= steps; length++) {
+    for (let length = Math.max(path.length, path.fixed) + 1; length <= steps; length++) {
       if (this.closed.has(stateKey(this.prefixA[length]!, this.prefixB[length]!))) {
-        this.pathLength = length;
+        path.length = length;
         return false;
       }
     }
-    this.pathLength = steps;
+    path.length = steps;
     this.markPending = true;
     const terminal = stateKey(this.prefixA[steps]!, this.prefixB[steps]!);
     if (this.walkingFromRoot) {

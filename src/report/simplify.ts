@@ -8,7 +8,7 @@
 // that the values the failing thread read and wrote can be shown.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
-import { type FailingExecution, copyFailure, spentBy } from '../explore/driver.js';
+import { type Exploration, type FailingExecution, UnexplorableHarnessError, spentBy } from '../explore/driver.js';
 import { type BoundKind, type ExecutionView, decisionAt } from '../explore/strategy.js';
 import { type NativeHarness, RunFlags } from '../addon/addon.js';
 import { Op } from '../addon/ops.js';
@@ -20,17 +20,17 @@ export interface ReplayContext {
   test: number;
   /** what the exploration's bound counted */
   bound: BoundKind;
-  /** runs the harness (with these run flags added), returns the outcome */
-  replay(decisions: Uint16Array, flags?: number): number;
+  /** replays the decisions through the driver (with these run flags added) */
+  replay(decisions: Uint16Array, flags?: number): Promise<Exploration>;
 }
 
-export function simplify(failure: FailingExecution, context: ReplayContext): FailingExecution {
-  return withAccesses(simplest(failure, context), context);
+export async function simplify(failure: FailingExecution, context: ReplayContext): Promise<FailingExecution> {
+  return withAccesses(await simplest(failure, context), context);
 }
 
-function simplest(failure: FailingExecution, context: ReplayContext): FailingExecution {
+async function simplest(failure: FailingExecution, context: ReplayContext): Promise<FailingExecution> {
   if (failure.execution.steps > MAX_STEPS || failure.execution.steps < 3) return failure;
-  const cheapest = tryOrder(failure, cheapestOrder(failure), context);
+  const cheapest = await tryOrder(failure, cheapestOrder(failure), context);
   const { execution } = cheapest;
   const order = reorder(execution);
   if (!order || switches(execution, order) >= switches(execution, identity(execution.steps))) return cheapest;
@@ -38,22 +38,31 @@ function simplest(failure: FailingExecution, context: ReplayContext): FailingExe
 }
 
 /** The same execution once more, keeping its last plain accesses (empty in sc mode, where they are steps). */
-function withAccesses(failure: FailingExecution, context: ReplayContext): FailingExecution {
-  const outcome = context.replay(Uint16Array.from(failure.decisions), RunFlags.LOG_ACCESSES);
-  const same = outcome === failure.outcome && context.harness.trace().status[0] === failure.execution.steps;
+async function withAccesses(failure: FailingExecution, context: ReplayContext): Promise<FailingExecution> {
+  const replayed = await failureOf(context, Uint16Array.from(failure.decisions), RunFlags.LOG_ACCESSES);
+  const same = replayed?.outcome === failure.outcome && replayed.execution.steps === failure.execution.steps;
   return same ? { ...failure, accesses: context.harness.accessLog() } : failure;
 }
 
 /** The failing execution replayed along `order`, if it fails the same way with no more preemptions (nor delays, when they are the bound). */
-function tryOrder(failure: FailingExecution, order: number[] | undefined, context: ReplayContext): FailingExecution {
+async function tryOrder(failure: FailingExecution, order: number[] | undefined, context: ReplayContext): Promise<FailingExecution> {
   if (!order) return failure;
   const { execution } = failure;
-  const outcome = context.replay(Uint16Array.from(order, (step) => decisionAt(execution, step)));
-  if (outcome !== failure.outcome) return failure;
-  const candidate = copyFailure(context.harness, { steps: context.harness.trace().status[0]!, outcome });
+  const candidate = await failureOf(context, Uint16Array.from(order, (step) => decisionAt(execution, step)));
+  if (candidate?.outcome !== failure.outcome) return failure;
   const same = candidate.result.message === failure.result.message && candidate.preemptions <= failure.preemptions &&
     spentBy(candidate, context.bound) <= spentBy(failure, context.bound);
   return same ? candidate : failure;
+}
+
+/** How replaying `decisions` fails, if it does (a run the harness cannot take is no candidate). */
+async function failureOf(context: ReplayContext, decisions: Uint16Array, flags?: number): Promise<FailingExecution | undefined> {
+  try {
+    return (await context.replay(decisions, flags)).failure;
+  } catch (error) {
+    if (error instanceof UnexplorableHarnessError) return undefined;
+    throw error;
+  }
 }
 
 /** A schedule of the failing execution's happens-before with fewer preemptions, the failing step last. */

@@ -1,0 +1,107 @@
+// The exploration path the systematic strategies (dfs, bpor and optimal, hbcache) walk:
+// one node per step of the last execution, kept in typed arrays sized once, so that
+// recording a run allocates nothing. A strategy re-runs the path up to a node with
+// another choice there (stateless search), so the path is also where backtracking
+// happens: the deepest node with a choice left is resumed, the nodes after it dropped.
+// Which choices are left at a node is the strategy's policy (Backtracking); what each
+// strategy keeps per node besides (bounds spent, sleep sets, wakeup trees, state hashes)
+// stays in its own arrays.
+import { Op } from '../addon/ops.js';
+import type { ExecutionView, Schedule } from './strategy.js';
+
+/** A strategy's say at one node of the path while backtracking. */
+export interface Backtracking {
+  /**
+   * Takes the next choice left at `node` in this iteration, if any, and resumes the path
+   * there (Path.resumeAt or Path.takeAt): the schedule that runs it. Undefined: none left.
+   */
+  resumeFrom(node: number): Schedule | undefined;
+}
+
+export class Path {
+  /** the decision taken at the node: the thread that ran, or a CHOOSE node's value */
+  readonly decision: Uint16Array;
+  /** the thread that executed the node's step */
+  readonly runner: Uint8Array;
+  /** the threads enabled at the node */
+  readonly enabled: Uint32Array;
+  /** the choices taken at the node: threads, or a CHOOSE node's values below 32 (bit masks) */
+  readonly done: Uint32Array;
+  /** CHOOSE nodes: how many values there are (0 at a thread decision) */
+  readonly valueCount: Uint32Array;
+  /** CHOOSE nodes: the next value to try */
+  readonly nextValue: Uint32Array;
+  /** how many nodes the path has */
+  length = 0;
+  /** nodes below this come from the iteration's starting prefix: never backtracked */
+  fixed = 0;
+
+  /** `capacity`: the longest execution (StrategyOptions.capacity) */
+  constructor(capacity: number) {
+    this.decision = new Uint16Array(capacity);
+    this.runner = new Uint8Array(capacity);
+    this.enabled = new Uint32Array(capacity);
+    this.done = new Uint32Array(capacity);
+    this.valueCount = new Uint32Array(capacity);
+    this.nextValue = new Uint32Array(capacity);
+  }
+
+  /**
+   * Starts the path from a prefix of decisions, fixed for the rest of the iteration. The
+   * first `recorded` nodes count as recorded: the next run records the nodes after them.
+   */
+  startFrom(prefix: Uint16Array, recorded = prefix.length): void {
+    this.decision.set(prefix);
+    this.fixed = prefix.length;
+    this.length = recorded;
+  }
+
+  /**
+   * The node resumed last (its decision changed) as the run just observed took it: the
+   * thread that ran it. The nodes before it ran as before.
+   */
+  recordResumed(execution: ExecutionView): void {
+    const resumed = this.length - 1;
+    if (resumed >= 0) this.runner[resumed] = execution.thread[resumed]!;
+  }
+
+  /** Records node `step` from the execution: a CHOOSE node's next value is the one after the value taken. */
+  record(execution: ExecutionView, step: number): void {
+    const thread = execution.thread[step]!;
+    this.runner[step] = thread;
+    this.enabled[step] = execution.enabled[step]!;
+    if (execution.op[step] === Op.CHOOSE) {
+      const value = execution.value[step]!;
+      this.decision[step] = value;
+      this.valueCount[step] = execution.object[step]!;
+      this.nextValue[step] = value + 1;
+      this.done[step] = value < 32 ? 1 << value : 0;
+      return;
+    }
+    this.decision[step] = thread;
+    this.valueCount[step] = 0;
+    this.nextValue[step] = 0;
+    this.done[step] = 1 << thread;
+  }
+
+  /** The deepest node past the fixed prefix where `policy` has a choice left: resumed there. Undefined: none left. */
+  backtrack(policy: Backtracking): Schedule | undefined {
+    for (let node = this.length - 1; node >= this.fixed; node--) {
+      const resumed = policy.resumeFrom(node);
+      if (resumed) return resumed;
+    }
+    return undefined;
+  }
+
+  /** Takes `decision` at `node` and drops the nodes after it. */
+  takeAt(node: number, decision: number): void {
+    this.decision[node] = decision;
+    this.length = node + 1;
+  }
+
+  /** takeAt, and the schedule that runs the path to that node (the runtime completes the run). */
+  resumeAt(node: number, decision: number): Schedule {
+    this.takeAt(node, decision);
+    return { decisions: this.decision, length: node + 1 };
+  }
+}
