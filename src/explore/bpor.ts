@@ -1,4 +1,4 @@
-// bpor (the default): DPOR under a preemption bound, made sound by BPOR's conservative
+// bpor: DPOR under a preemption bound (the default auto policy's bounded search), made sound by BPOR's conservative
 // backtrack points (Coons, Musuvathi, McKinley 2013): a race also backtracks at the
 // point where the earlier thread last got the processor. No sleep sets here: under a
 // bound they can hide behaviours (Musuvathi & Qadeer's Figure 1), and with them this
