@@ -94,4 +94,11 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     expect(complete.status).toBe(0);
     expect(complete.stdout).toContain('✓ locked_counter');
   });
+
+  it('a bug the default search finds beyond maxBound passes the test, with a warning that names it and its replay string', () => {
+    const lostUpdate = `// weft: maxBound=0 mode=sc\n${readFileSync(fixture('lost_update.c'), 'utf8')}`;
+    const run = createProject({ 'beyond.test.c': lostUpdate }).run();
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).toMatch(/weft: lost_update: passes within maxBound 0; beyond it: assertion failed: counter == 2, needing 1 preemption \(raise maxBound to fail on it; replay: weft1:lost_update:sc:[^)]+\)/);
+  });
 });
