@@ -179,8 +179,8 @@ async function exploreOne(
         runOptions: {
           test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
           nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
-          ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
         },
+        ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
           harness, test, bound: settings.bound,
@@ -211,7 +211,9 @@ interface Search {
   harness: NativeHarness;
   settings: Settings;
   deadline: number;
-  runOptions: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'interlude'>;
+  runOptions: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'interlude' | 'onProgress'>;
+  /** progress of the whole test: a search's executions count on from the earlier searches' */
+  onProgress?: (progress: Progress) => void;
   simplified: (failure: FailingExecution) => Promise<FailingExecution>;
   /** executions of the test's earlier searches (a race restarts the search), which count against maxExecutions */
   executionsBefore: number;
@@ -226,7 +228,7 @@ type SearchResult = Exploration & { sampled?: string; note?: string; foundBy?: s
 async function searchByDefault(search: Search): Promise<SearchResult> {
   const { settings } = search;
   const first = await optimalFirst(search.harness, {
-    ...search.runOptions, maxExecutions: settings.maxExecutions - search.executionsBefore, timeBudgetMs: search.deadline - performance.now(),
+    ...search.runOptions, ...progressOf(search), maxExecutions: settings.maxExecutions - search.executionsBefore, timeBudgetMs: search.deadline - performance.now(),
   }, search.deadline);
   const bug = first.failure ? await search.simplified(first.failure) : undefined;
   const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug } : {}) };
@@ -248,6 +250,11 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded) };
 }
 
+function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {
+  const { onProgress, executionsBefore } = search;
+  return onProgress ? { onProgress: (at) => onProgress({ ...at, executions: executionsBefore + at.executions }) } : {};
+}
+
 function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
   return performance.now() >= search.deadline ? 'time-budget' : 'max-executions';
 }
@@ -258,11 +265,10 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   const strategy = createStrategy(name, {
     maxBound, bound: settings.bound, capacity: harness.trace().capacity, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
   });
-  const { onProgress: _, ...turnOptions } = search.runOptions;
   const turns = settings.byDefault && strategy.exhaustive !== false
-    ? new SamplingTurns(harness, { ...turnOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
+    ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
   const run: SearchResult = await drive(harness, strategy, {
-    ...search.runOptions, maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
+    ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
     timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
   });
   run.strategy = strategy.name;

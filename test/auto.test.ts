@@ -42,6 +42,16 @@ describe('the default policy: optimal first', () => {
     expect(test.guarantee).toBe('budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored');
   });
 
+  it('hands over to bpor when optimal does not finish in its share, with progress counting on across the two', async () => {
+    const progress: number[] = [];
+    const test = await check('por/locked_increments.c', {
+      cflags: '-DTHREADS=5 -DINCREMENTS=3', timeBudgetMs: 2_000, onProgress: ({ executions }) => progress.push(executions),
+    });
+    expect(test).toMatchObject({ status: 'pass', strategy: 'bpor', partial: true });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.every((executions, index) => index === 0 || executions >= progress[index - 1]!)).toBe(true);
+  });
+
   it('a chosen strategy runs alone', async () => {
     const test = await check('por/readers_writer.c', { cflags: '-DREADERS=2', strategy: 'bpor', maxBound: 1 });
     expect(test).toMatchObject({ status: 'pass', strategy: 'bpor', guarantee: 'all executions with ≤ 1 preemptions explored' });
