@@ -174,17 +174,16 @@ async function exploreOne(
   const deadline = performance.now() + settings.timeBudgetMs;
   try {
     for (;;) {
+      // the racy locations found so far, as this search and its replays see them
+      const scheduled = Float64Array.from(visible);
       const search: Search = {
         harness, settings, deadline,
-        runOptions: {
-          test, maxBound: settings.maxBound, maxSteps: settings.maxSteps, mode: modeNumbers[settings.mode], flags: settings.flags,
-          nondetDomain: settings.nondetDomain, visible: Float64Array.from(visible),
-        },
+        runOptions: { ...replayOptions(test, settings, 0, scheduled), maxBound: settings.maxBound },
         ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
           harness, test, bound: settings.bound,
-          replay: (decisions, flags = 0) => replaySchedule(harness, decisions, replayOptions(test, settings, flags, Float64Array.from(visible))),
+          replay: (decisions, flags = 0) => replaySchedule(harness, decisions, replayOptions(test, settings, flags, scheduled)),
         }),
         executionsBefore: executions,
       };
@@ -247,7 +246,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   }
   // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
   const base = bounded ? both(bounded) : optimalRun;
-  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded) };
+  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded, boundedSearchByDefault) };
 }
 
 function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {

@@ -7,3 +7,8 @@ export function withThousands(value: number): string {
   const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return value < 0 ? `-${digits}` : digits;
 }
+
+/** (1, "preemption") → "1 preemption"; (2, "preemption") → "2 preemptions". */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -11,7 +11,7 @@
 import type { NativeHarness } from '../addon/addon.js';
 import { type DriveOptions, type Exploration, type FailingExecution, drive } from './driver.js';
 import { createOptimal } from './optimal.js';
-import { withThousands } from '../numbers.js';
+import { counted, withThousands } from '../numbers.js';
 
 /** optimal's share of the budget under a bound, and its time when there is no time budget */
 const SHARE = 0.25;
@@ -43,11 +43,10 @@ export function boundsBelow(failure: FailingExecution, maxBound: number): number
 }
 
 /** How optimal's bug was found, and whether the bounded search (undefined: the budget left none) showed that no bug needs fewer preemptions. */
-export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined): string {
-  const plural = (count: number) => `${count} preemption${count === 1 ? '' : 's'}`;
+export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined, searchName: string): string {
   const below = failure.preemptions - 1;
   const fewest = bounded && (bounded.complete || bounded.bound >= below)
-    ? `, the fewest: bpor explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
-    : `; bpor ran out of budget before exploring bound ${below}: a bug with fewer preemptions may exist`;
-  return `optimal DPOR after ${withThousands(executions)} executions, shown with ${plural(failure.preemptions)}${fewest}`;
+    ? `, the fewest: ${searchName} explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
+    : `; ${searchName} ran out of budget before exploring bound ${below}: a bug with fewer preemptions may exist`;
+  return `optimal DPOR after ${withThousands(executions)} executions, shown with ${counted(failure.preemptions, 'preemption')}${fewest}`;
 }

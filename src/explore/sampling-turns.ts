@@ -7,6 +7,7 @@ import { DfsStrategy } from './dfs.js';
 import { type DriveOptions, type FailingExecution, type Interlude, drive } from './driver.js';
 import { FocusedStrategy, threadsOfFailure } from './focused.js';
 import { PctStrategy } from './pct.js';
+import { counted } from '../numbers.js';
 
 export const SEARCH_ALONE_MS = 1_000;
 /** a sampling turn: as long as one slice of the search between two turns */
@@ -49,11 +50,10 @@ export class SamplingTurns {
     const fewer = await this.fewerPreemptions(sampled, Math.min(MINIMISE_MS, budgetMs));
     const failure = fewer ? await simplify(fewer) : sampled;
     const { preemptions } = failure;
-    const plural = (count: number) => `${count} preemption${count === 1 ? '' : 's'}`;
-    const minimised = fewer ? `; minimised from ${sampled.preemptions} to ${plural(preemptions)} by a bounded search on its threads` : '';
+    const minimised = fewer ? `; minimised from ${sampled.preemptions} to ${counted(preemptions, 'preemption')} by a bounded search on its threads` : '';
     // the bounds below the one the search was running were explored without a bug
     const fewest = preemptions > 0 && preemptions <= searchBound
-      ? `; no bug needs fewer than ${plural(preemptions)}: ${searchName} explored bound${preemptions > 1 ? `s 0-${preemptions - 1}` : ' 0'} without one` : '';
+      ? `; no bug needs fewer than ${counted(preemptions, 'preemption')}: ${searchName} explored bound${preemptions > 1 ? `s 0-${preemptions - 1}` : ' 0'} without one` : '';
     return { failure, foundBy: `${this.found}, taking turns with bound ${searchBound} of ${searchName}${minimised}${fewest}` };
   }
 

@@ -10,6 +10,7 @@ import pc from 'picocolors';
 import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
 import { FOUND_BY } from './guarantee.js';
+import { counted } from '../numbers.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -36,7 +37,7 @@ export function renderCheck(result: CheckResult, options: RenderOptions = {}): s
 
 export function renderTest(test: TestResult, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const stats = `${test.executions} execution${test.executions === 1 ? '' : 's'} · ${formatMs(test.elapsedMs)}`;
+  const stats = `${counted(test.executions, 'execution')} · ${formatMs(test.elapsedMs)}`;
   if (test.status === 'pass' && test.partial)
     return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c)}`;
   if (test.status === 'pass')
@@ -50,7 +51,7 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
 
 /** A bug found past maxBound, in one line: what fails, what it needs, how to replay it. */
 export function beyondBound(bug: Bug): string {
-  return `${headline(bug)}, needing ${bug.preemptions} preemption${bug.preemptions === 1 ? '' : 's'} (raise maxBound to fail on it; replay: ${bug.schedule})`;
+  return `${headline(bug)}, needing ${counted(bug.preemptions, 'preemption')} (raise maxBound to fail on it; replay: ${bug.schedule})`;
 }
 
 function renderWarnings(test: TestResult, c: Colors): string {
@@ -82,8 +83,7 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const width = widthOf(options);
   const where = bug.location ? ` at ${bug.location.file}:${bug.location.line}` : '';
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const spent = bug.delays === undefined ? count(bug.preemptions, 'preemption') : `${count(bug.delays, 'delay')} (${count(bug.preemptions, 'preemption')})`;
+  const spent = bug.delays === undefined ? counted(bug.preemptions, 'preemption') : `${counted(bug.delays, 'delay')} (${counted(bug.preemptions, 'preemption')})`;
   const lines = [
     c.bold(c.red(headline(bug))),
     c.dim(`${where.trim()}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''} · ${spent}`),

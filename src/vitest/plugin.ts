@@ -15,6 +15,7 @@ import type { Plugin } from 'vite';
 import { buildHarnessAsync } from '../compile/compile.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
+import { counted } from '../numbers.js';
 import { type PluginOptions, defaults } from '../options.js';
 import type { WeftMeta } from './runtime.js';
 
@@ -139,7 +140,7 @@ function summaryReporter(logger: Logger, root: string, reuse: boolean) {
             logger.log(`${pc.yellow('~')} ${relative(root, module.moduleId)} > ${test.fullName}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
         }
       if (reuse && reused > 0)
-        logger.log(`weft: ${reused} C test${reused === 1 ? '' : 's'} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);
+        logger.log(`weft: ${counted(reused, 'C test')} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);
     },
   };
 }
