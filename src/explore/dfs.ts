@@ -19,6 +19,7 @@ import { type Backtracking, Path } from './path.js';
 import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
+import { lowest } from './thread-mask.js';
 
 const PREFIX_CAP = 4096;
 
@@ -95,7 +96,7 @@ export class DfsStrategy implements Strategy, Backtracking {
     const threads = this.alternatives[node]!;
     if (threads !== 0) {
       this.alternatives[node] = threads & (threads - 1);
-      return this.resumeAt(node, 31 - Math.clz32(threads & -threads));
+      return this.resumeAt(node, lowest(threads));
     }
     const path = this.path;
     if (path.nextValue[node]! < path.valueCount[node]!) return this.resumeAt(node, path.nextValue[node]!++);
@@ -149,7 +150,7 @@ export class DfsStrategy implements Strategy, Backtracking {
         return;
       }
       const prefix = this.path.decision.slice(0, step + 1);
-      prefix[step] = 31 - Math.clz32(rest & -rest);
+      prefix[step] = lowest(rest);
       later.push(prefix);
       this.laterCount++;
     }

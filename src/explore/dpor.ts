@@ -19,6 +19,7 @@ import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { WakeupTrees } from './wakeup-tree.js';
+import { bit, lowest } from './thread-mask.js';
 
 export interface DporOptions extends StrategyOptions {
   name: string;
@@ -28,8 +29,6 @@ export interface DporOptions extends StrategyOptions {
   sleepSets: boolean;
 }
 
-const bit = (thread: number): number => 1 << thread;
-const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
 const noDecisions = new Uint16Array(0);
 
 export class DporStrategy implements Strategy, Backtracking {

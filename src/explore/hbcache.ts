@@ -25,8 +25,8 @@ import { MAX_THREADS } from '../addon/ops.js';
 import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { grown } from './typed-arrays.js';
+import { bit, lowest } from './thread-mask.js';
 
-const bit = (thread: number): number => 1 << thread;
 
 /** Memory limits (tests make them small to exercise what happens past them). */
 export interface HbCacheLimits {
@@ -180,7 +180,7 @@ export class HbCacheStrategy implements Strategy, Backtracking {
       }
     } else {
       for (let choices = path.enabled[node]! & ~path.done[node]!; choices !== 0; choices &= choices - 1) {
-        const thread = 31 - Math.clz32(choices & -choices);
+        const thread = lowest(choices);
         path.done[node]! |= bit(thread);
         if (this.closed.has(this.run.successorKey(this.state, thread, this.run.nextStep(this.state.counts, thread)))) continue;
         if (this.bounds.of(this.run, this.state, thread) <= this.bound) return path.resumeAt(node, thread);

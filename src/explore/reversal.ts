@@ -18,6 +18,7 @@ import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
+import { lowest } from './thread-mask.js';
 
 export class Reversal {
   /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
@@ -122,7 +123,7 @@ export class Reversal {
     const isLater = entry === this.length - 1;
     const step = this.steps[entry]!;
     for (let others = this.present & ~(1 << thread); others !== 0; others &= others - 1) {
-      const other = 31 - Math.clz32(others & -others);
+      const other = lowest(others);
       const reached = isLater ? this.laterClock[other]! : this.races.clockOf(step, other);
       if (reached >= this.races.clockOf(this.steps[this.first[other]!]!, other)) return false;
     }
