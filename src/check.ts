@@ -141,11 +141,6 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
 }
 
 type Run =
-  /**
-   * sampled: a sampler's words for what its runs covered, or for the run that found the bug;
-   * foundBy: how a bug was found when it was not by the bound iterations; strategy: the one whose result this is;
-   * beyondBound: a bug found that needs more preemptions than maxBound
-   */
   | (SearchResult & { races?: FailingExecution[]; visible?: string[] })
   | { error: string; executions: number; elapsedMs: number };
 
@@ -218,6 +213,11 @@ interface Search {
   executionsBefore: number;
 }
 
+/**
+ * sampled: a sampler's words for what its runs covered, or for the run that found the bug;
+ * foundBy: how a bug was found when it was not by the bound iterations; strategy: the one whose result this is;
+ * beyondBound: a bug found that needs more preemptions than maxBound
+ */
 type SearchResult = Exploration & { sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution };
 
 /**
