@@ -6,6 +6,7 @@ import { buildHarness } from '../src/compile/compile.js';
 import { type TestResult, checkAllInterleavings } from '../src/index.js';
 import { openHarness } from '../src/addon/addon.js';
 import { decodeReplay } from '../src/report/replay.js';
+import { WORDS } from '../src/explore/thread-set.js';
 import { fixture } from './support/harness.js';
 
 async function only(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}): Promise<TestResult> {
@@ -96,7 +97,7 @@ describe('executions are deterministic and start from the initial state', () => 
       const steps = trace.status[0]!;
       return Buffer.concat([
         trace.thread.slice(0, steps), trace.op.slice(0, steps), new Uint8Array(trace.object.slice(0, steps).buffer),
-        new Uint8Array(trace.value.slice(0, steps).buffer), new Uint8Array(trace.enabled.slice(0, steps).buffer),
+        new Uint8Array(trace.value.slice(0, steps).buffer), new Uint8Array(trace.enabled.slice(0, steps * WORDS).buffer),
         new Uint8Array(trace.pc.slice(0, steps).buffer), Buffer.from(harness.output()), Buffer.from([trace.status[1]!]),
       ]);
     };

@@ -14,6 +14,8 @@ import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, countSpent, threadsByCost,
 } from '../src/explore/strategy.js';
 import { WeftError } from '../src/errors.js';
+import { MAX_THREADS } from '../src/addon/ops.js';
+import { add, threadSets } from '../src/explore/thread-set.js';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 
 const binomial = (n: number, k: number): number => {
@@ -24,23 +26,31 @@ const binomial = (n: number, k: number): number => {
 };
 
 describe('what a decision costs', () => {
-  const costs = (kind: BoundKind, enabled: number, previous: number) => {
-    const byCost = new Uint32Array(32);
-    return Array.from(byCost.subarray(0, threadsByCost(kind, enabled, previous, byCost)));
+  /** [thread, cost] for each enabled thread, as threadsByCost lists them */
+  const costs = (kind: BoundKind, enabled: number[], previous: number) => {
+    const set = threadSets();
+    for (const thread of enabled) add(set, 0, thread);
+    const threads = new Uint16Array(MAX_THREADS);
+    const spent = new Uint16Array(MAX_THREADS);
+    const count = threadsByCost(kind, set, 0, previous, threads, spent);
+    return Array.from({ length: count }, (_, i) => [threads[i], spent[i]]);
   };
 
   it('delays: one per enabled thread skipped going round from round robin’s pick', () => {
     // T0 running, T0-T2 enabled: T0 goes on for free, T1 skips T0, T2 skips T0 and T1
-    expect(costs('delay', 0b111, 0)).toEqual([0b001, 0b010, 0b100]);
+    expect(costs('delay', [0, 1, 2], 0)).toEqual([[0, 0], [1, 1], [2, 2]]);
     // T1 running, T0-T3 enabled: round robin wraps round after T3
-    expect(costs('delay', 0b1111, 1)).toEqual([0b0010, 0b0100, 0b1000, 0b0001]);
+    expect(costs('delay', [0, 1, 2, 3], 1)).toEqual([[1, 0], [2, 1], [3, 2], [0, 3]]);
     // T1 blocked (or finished): round robin's pick is T2, the next after it; T0 costs one
-    expect(costs('delay', 0b101, 1)).toEqual([0b100, 0b001]);
+    expect(costs('delay', [0, 2], 1)).toEqual([[2, 0], [0, 1]]);
+    // past the first word of a thread set: T40 running, T3, T40 and T200 enabled
+    expect(costs('delay', [3, 40, 200], 40)).toEqual([[40, 0], [200, 1], [3, 2]]);
   });
 
   it('preemptions: switching away from an enabled thread costs one, whatever it skips; from a blocked one nothing', () => {
-    expect(costs('preemption', 0b111, 0)).toEqual([0b001, 0b110]);
-    expect(costs('preemption', 0b101, 1)).toEqual([0b101]);
+    expect(costs('preemption', [0, 1, 2], 0)).toEqual([[0, 0], [1, 1], [2, 1]]);
+    expect(costs('preemption', [0, 2], 1)).toEqual([[0, 0], [2, 0]]);
+    expect(costs('preemption', [5, 70, 255], 70)).toEqual([[5, 1], [70, 0], [255, 1]]);
   });
 });
 

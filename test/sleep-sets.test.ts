@@ -3,17 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { buildHarness } from '../src/compile/compile.js';
 import { type NativeHarness, openHarness } from '../src/addon/addon.js';
 import { Op, Outcome } from '../src/addon/ops.js';
+import { add, threadSets } from '../src/explore/thread-set.js';
 import { fixture } from './support/harness.js';
 
 const DRF = 0;
-const MAIN = 1; // thread 0's bit
+const MAIN = threadSets(); // thread 0 alone
+add(MAIN, 0, 0);
 
 const harnesses = new Map<string, NativeHarness>(); // one per build: a harness library is never unloaded
 
 function open(cflags = '') {
   const harness = harnesses.get(cflags) ?? openHarness(buildHarness(fixture('por/sleep_wake.c'), { cflags }).library);
   harnesses.set(cflags, harness);
-  const run = (decisions: number[], asleep?: number, asleepFrom?: number, planFrom?: number) => {
+  const run = (decisions: number[], asleep?: Uint32Array, asleepFrom?: number, planFrom?: number) => {
     const schedule = Uint16Array.from(decisions);
     const outcome = harness.run(0, schedule, schedule.length, 1000, DRF, 0, undefined, undefined, asleep, asleepFrom, planFrom);
     const trace = harness.trace();
@@ -60,7 +62,7 @@ describe('plans', () => {
   });
 
   it('and ends the plan from planFrom on: the default policy goes on', () => {
-    const { outcome, threads } = open()([0, 0, 0, 0], 0, 0, 3);
+    const { outcome, threads } = open()([0, 0, 0, 0], undefined, 0, 3);
     expect(outcome).toBe(Outcome.OK);
     expect(threads.slice(0, 4)).toEqual([0, 0, 0, 1]);
   });

@@ -9,13 +9,12 @@
 // A value that rests on a thread whose enabledness could not be judged yet
 // (HbExecution.enabledIn) is only kept until the runtime reports more: then it is
 // computed again.
-import { type Deadline, type Downset, type HbExecution, stateKey } from './hb-state.js';
-import { MAX_THREADS } from '../addon/ops.js';
+import { type Deadline, type Downset, HB_MAX_THREADS, type HbExecution, stateKey } from './hb-state.js';
 import { grown } from './typed-arrays.js';
 
 /** CB of a thread that cannot step from the state */
 export const DISABLED = 255;
-const STRIDE = MAX_THREADS;
+const STRIDE = HB_MAX_THREADS;
 /** rows kept between runs: past this many the memo starts afresh (memory stays flat) */
 const MEMO_CAP = 1 << 18;
 const INITIAL_ROWS = 4096;
@@ -145,7 +144,7 @@ export class ContextBounds {
         bestThread = thread;
       } else second = Math.min(second, base);
     }
-    for (let thread = 0; thread < MAX_THREADS; thread++) {
+    for (let thread = 0; thread < HB_MAX_THREADS; thread++) {
       if (!((enabled >>> thread) & 1)) {
         this.values[row + thread] = DISABLED;
         continue;

@@ -19,7 +19,7 @@ import { type Backtracking, Path } from './path.js';
 import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
-import { lowest } from './thread-mask.js';
+import { WORDS, add, clear, first, remove, threadSets } from './thread-set.js';
 
 const PREFIX_CAP = 4096;
 
@@ -30,12 +30,13 @@ export class DfsStrategy implements Strategy, Backtracking {
   private readonly kind: BoundKind;
   /** the current path: the last execution, then the alternative being tried */
   private readonly path: Path;
-  /** per path node: untried thread alternatives to take in this iteration (bit mask) */
+  /** per path node: untried thread alternatives to take in this iteration (a thread set at node * WORDS) */
   private readonly alternatives: Uint32Array;
   /** per path node: what the decisions before it spent of the bound */
   private readonly spent: Uint16Array;
-  /** a node's enabled threads by what choosing each costs (threadsByCost) */
-  private readonly byCost = new Uint32Array(MAX_THREADS);
+  /** a node's enabled threads and what choosing each costs (threadsByCost) */
+  private readonly threads = new Uint16Array(MAX_THREADS);
+  private readonly costs = new Uint16Array(MAX_THREADS);
   /** spent[] is known for the current path up to this step (a fresh prefix: only spent[0]) */
   private spentKnown = 0;
   private started = false;
@@ -55,7 +56,7 @@ export class DfsStrategy implements Strategy, Backtracking {
     this.maxBound = options.maxBound;
     this.kind = options.bound ?? 'preemption';
     this.path = new Path(options.capacity);
-    this.alternatives = new Uint32Array(options.capacity);
+    this.alternatives = threadSets(options.capacity);
     this.spent = new Uint16Array(options.capacity + 1);
   }
 
@@ -93,10 +94,10 @@ export class DfsStrategy implements Strategy, Backtracking {
 
   /** At a node: its next untried alternative, else its next value. */
   resumeFrom(node: number): Schedule | undefined {
-    const threads = this.alternatives[node]!;
-    if (threads !== 0) {
-      this.alternatives[node] = threads & (threads - 1);
-      return this.resumeAt(node, lowest(threads));
+    const thread = first(this.alternatives, node * WORDS);
+    if (thread >= 0) {
+      remove(this.alternatives, node * WORDS, thread);
+      return this.resumeAt(node, thread);
     }
     const path = this.path;
     if (path.nextValue[node]! < path.valueCount[node]!) return this.resumeAt(node, path.nextValue[node]!++);
@@ -114,46 +115,43 @@ export class DfsStrategy implements Strategy, Backtracking {
     const path = this.path;
     for (let step = path.length; step < execution.steps; step++) {
       path.record(execution, step);
-      this.alternatives[step] = 0;
+      const at = step * WORDS;
+      clear(this.alternatives, at);
       if (execution.op[step] === Op.CHOOSE) continue;
       const chosen = execution.thread[step]!;
-      const costs = threadsByCost(this.kind, execution.enabled[step]!, runningBefore(execution, step), this.byCost);
-      let alternatives = 0;
-      for (let cost = 0; cost < costs; cost++) {
-        const threads = this.byCost[cost]! & ~(1 << chosen);
-        const total = this.spent[step]! + cost;
-        if (total <= this.bound) alternatives |= threads;
-        else this.defer(step, threads, total);
+      const count = threadsByCost(this.kind, execution.enabled, at, runningBefore(execution, step), this.threads, this.costs);
+      for (let i = 0; i < count; i++) {
+        const thread = this.threads[i]!;
+        if (thread === chosen) continue;
+        const total = this.spent[step]! + this.costs[i]!;
+        if (total <= this.bound) add(this.alternatives, at, thread);
+        else this.defer(step, thread, total);
       }
-      this.alternatives[step] = alternatives;
     }
     path.length = execution.steps;
     // walking from the root, executions that spent less were counted before
     return !this.walkingFromRoot || this.spent[execution.steps] === this.bound;
   }
 
-  /** Choices that do not fit within this iteration's bound: prefixes for iteration `total`. */
-  private defer(step: number, threads: number, total: number): void {
-    if (threads === 0) return;
+  /** A choice that does not fit within this iteration's bound: a prefix for iteration `total`. */
+  private defer(step: number, thread: number, total: number): void {
     if (total > this.maxBound) {
       this.droppedBeyondMaxBound = true;
       return;
     }
     if (this.laterOverflowed) return;
+    if (this.laterCount === this.prefixCap) {
+      this.laterOverflowed = true;
+      this.laterPrefixes = [];
+      this.laterCount = 0;
+      return;
+    }
     const later = this.laterPrefixes[total] ?? [];
     this.laterPrefixes[total] = later;
-    for (let rest = threads; rest !== 0; rest &= rest - 1) {
-      if (this.laterCount === this.prefixCap) {
-        this.laterOverflowed = true;
-        this.laterPrefixes = [];
-        this.laterCount = 0;
-        return;
-      }
-      const prefix = this.path.decision.slice(0, step + 1);
-      prefix[step] = lowest(rest);
-      later.push(prefix);
-      this.laterCount++;
-    }
+    const prefix = this.path.decision.slice(0, step + 1);
+    prefix[step] = thread;
+    later.push(prefix);
+    this.laterCount++;
   }
 
   beyondMaxBound(): boolean {

@@ -12,14 +12,14 @@
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
-import { Op, ThreadState } from '../addon/ops.js';
+import { MAX_THREADS, Op, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { WakeupTrees } from './wakeup-tree.js';
-import { bit, lowest } from './thread-mask.js';
+import { WORDS, add, addAll, clear, copy, first, has, remove, removeAll, threadSets } from './thread-set.js';
 
 export interface DporOptions extends StrategyOptions {
   name: string;
@@ -43,9 +43,13 @@ export class DporStrategy implements Strategy, Backtracking {
 
   /** the current path: one node per step (its done: choices taken, or scheduled, at the node) */
   private readonly path: Path;
-  // per path node
+  // per path node (thread sets at node * WORDS)
   private readonly backtrack: Uint32Array; // choices still to take at the node
   private readonly sleep: Uint32Array;
+  /** a set worked on while judging one node */
+  private readonly scratch = threadSets();
+  /** the threads asleep that the last schedule hands the runtime */
+  private readonly asleep = threadSets();
   private readonly cost: Uint16Array; // preemptions before the node's choice
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
   private readonly tree: Int32Array;
@@ -63,8 +67,8 @@ export class DporStrategy implements Strategy, Backtracking {
     this.sleepSets = options.sleepSets;
     const n = options.capacity;
     this.path = new Path(n);
-    this.backtrack = new Uint32Array(n);
-    this.sleep = new Uint32Array(n);
+    this.backtrack = threadSets(n);
+    this.sleep = threadSets(n);
     this.cost = new Uint16Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
   }
@@ -95,10 +99,10 @@ export class DporStrategy implements Strategy, Backtracking {
     if (this.path.valueCount[node]! > 0) return this.resumeChoice(node);
     const sequence = this.takeWakeup(node);
     if (sequence >= 0) return this.resumeAt(node, this.trees.threadOf(sequence), sequence);
-    for (let pending = this.backtrack[node]! & ~this.path.done[node]!; pending !== 0; pending &= pending - 1) {
-      const thread = lowest(pending);
-      this.backtrack[node]! &= ~bit(thread);
-      if (this.schedule(node, thread)) return this.resumeAt(node, thread);
+    const at = node * WORDS;
+    for (let thread = first(this.backtrack, at); thread >= 0; thread = first(this.backtrack, at, thread + 1)) {
+      remove(this.backtrack, at, thread);
+      if (!has(this.path.done, at, thread) && this.schedule(node, thread)) return this.resumeAt(node, thread);
     }
     return undefined;
   }
@@ -120,11 +124,11 @@ export class DporStrategy implements Strategy, Backtracking {
     return undefined;
   }
 
-  /** Marks a CHOOSE node's value as taken; false when it was (values from 32 on are not remembered: a plan may repeat one). */
+  /** Marks a CHOOSE node's value as taken; false when it was (values from MAX_THREADS on are not remembered: a plan may repeat one). */
   private takeValue(node: number, value: number): boolean {
-    if (value >= 32) return true;
-    if (this.path.done[node]! & bit(value)) return false;
-    this.path.done[node]! |= bit(value);
+    if (value >= MAX_THREADS) return true;
+    if (has(this.path.done, node * WORDS, value)) return false;
+    add(this.path.done, node * WORDS, value);
     return true;
   }
 
@@ -135,7 +139,7 @@ export class DporStrategy implements Strategy, Backtracking {
     for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
       const thread = this.trees.threadOf(sequence);
       // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
-      if (!(this.path.enabled[node]! & bit(thread))) this.backtrackAt(node, thread);
+      if (!has(this.path.enabled, node * WORDS, thread)) this.backtrackAt(node, thread);
       else if (this.schedule(node, thread)) return sequence;
       this.trees.release(sequence);
     }
@@ -162,14 +166,19 @@ export class DporStrategy implements Strategy, Backtracking {
     if (!this.sleepSets) return { decisions: path.decision, length };
     // the threads asleep after the node, but for those its step wakes (the runtime judges
     // that, then keeps the set up to date as the run goes on past the decisions)
-    const asleep = path.valueCount[node]! > 0 ? this.sleep[node]! : (this.sleep[node]! | path.done[node]!) & ~bit(decision);
+    const { asleep } = this;
+    copy(asleep, 0, this.sleep, node * WORDS);
+    if (path.valueCount[node] === 0) {
+      addAll(asleep, 0, path.done, node * WORDS);
+      remove(asleep, 0, decision);
+    }
     return { decisions: path.decision, length, asleep, asleepFrom: node, planFrom: node + 1 };
   }
 
   /** Records choosing `thread` at `node`; true when it is to be explored (within the iteration's bound). */
   private schedule(node: number, thread: number): boolean {
-    if (this.path.done[node]! & bit(thread)) return false;
-    this.path.done[node]! |= bit(thread);
+    if (has(this.path.done, node * WORDS, thread)) return false;
+    add(this.path.done, node * WORDS, thread);
     if (this.cost[node]! + this.preempts(node, thread) <= this.bound) return true;
     this.droppedBeyondBound = true;
     return false;
@@ -184,7 +193,7 @@ export class DporStrategy implements Strategy, Backtracking {
   private preempts(node: number, thread: number): number {
     if (node === 0) return 0;
     const previous = this.path.runner[node - 1]!;
-    return thread !== previous && (this.path.enabled[node]! & bit(previous)) !== 0 ? 1 : 0;
+    return thread !== previous && has(this.path.enabled, node * WORDS, previous) ? 1 : 0;
   }
 
   observe(execution: ExecutionView): boolean {
@@ -215,20 +224,24 @@ export class DporStrategy implements Strategy, Backtracking {
   private addNode(execution: ExecutionView, step: number): boolean {
     const path = this.path;
     path.record(execution, step);
-    this.backtrack[step] = 0;
+    const at = step * WORDS;
+    clear(this.backtrack, at);
     if (!this.bounded) this.followPlan(execution, step);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, path.decision[step - 1]!) * (path.valueCount[step - 1] === 0 ? 1 : 0);
     }
-    this.sleep[step] = this.sleepSets && step > 0 ? this.sleepAfter(execution, step - 1) : 0;
+    if (this.sleepSets && step > 0) this.sleepAfter(execution, step - 1);
+    else clear(this.sleep, at);
     if (execution.op[step] === Op.CHOOSE) {
       // every value not taken, those below the first one taken too (a plan may take any first)
       path.nextValue[step] = 0;
       return true;
     }
     const thread = execution.thread[step]!;
-    if (!(this.sleep[step]! & bit(thread))) return true;
-    this.backtrack[step] = path.enabled[step]! & ~this.sleep[step]!; // take an awake thread instead
+    if (!has(this.sleep, at, thread)) return true;
+    // take an awake thread instead
+    copy(this.backtrack, at, path.enabled, at);
+    removeAll(this.backtrack, at, this.sleep, at);
     return false;
   }
 
@@ -243,16 +256,19 @@ export class DporStrategy implements Strategy, Backtracking {
     this.tree[step + 1] = next;
   }
 
-  /** Threads asleep after `node`: asleep or explored before at it, and not woken by its step. */
-  private sleepAfter(execution: ExecutionView, node: number): number {
-    if (this.path.valueCount[node]! > 0) return this.sleep[node]!;
-    let candidates = (this.sleep[node]! | this.path.done[node]!) & ~bit(this.path.runner[node]!);
-    let asleep = 0;
-    for (; candidates !== 0; candidates &= candidates - 1) {
-      const thread = lowest(candidates);
-      if (this.independentOfStep(execution, thread, node)) asleep |= bit(thread);
-    }
-    return asleep;
+  /** Sets the threads asleep after `node`: asleep or explored before at it, and not woken by its step. */
+  private sleepAfter(execution: ExecutionView, node: number): void {
+    const at = node * WORDS;
+    const after = at + WORDS;
+    copy(this.sleep, after, this.sleep, at);
+    if (this.path.valueCount[node]! > 0) return;
+    const candidates = this.scratch;
+    copy(candidates, 0, this.sleep, at);
+    addAll(candidates, 0, this.path.done, at);
+    remove(candidates, 0, this.path.runner[node]!);
+    clear(this.sleep, after);
+    for (let thread = first(candidates, 0); thread >= 0; thread = first(candidates, 0, thread + 1))
+      if (this.independentOfStep(execution, thread, node)) add(this.sleep, after, thread);
   }
 
   /** Whether what `thread` is about to do at `node` (judged by what it may do there) commutes with the step taken there. */
@@ -298,8 +314,9 @@ export class DporStrategy implements Strategy, Backtracking {
    */
   private reverseEnding(execution: ExecutionView, last: number): void {
     if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
-    for (let threads = this.path.enabled[last]! & ~bit(this.path.runner[last]!); threads !== 0; threads &= threads - 1)
-      this.reversePendingStep(execution, last, lowest(threads));
+    const at = last * WORDS;
+    for (let thread = first(this.path.enabled, at); thread >= 0; thread = first(this.path.enabled, at, thread + 1))
+      if (thread !== this.path.runner[last]) this.reversePendingStep(execution, last, thread);
   }
 
   /**
@@ -309,9 +326,10 @@ export class DporStrategy implements Strategy, Backtracking {
    */
   private reversePending(execution: ExecutionView, steps: number): void {
     const last = steps - 1;
-    const stoppedByEnding = accessOf(execution.op[last]!) === Access.GLOBAL ? this.path.enabled[last]! | bit(this.path.runner[last]!) : 0;
+    const ending = accessOf(execution.op[last]!) === Access.GLOBAL;
     for (let thread = 0; thread < execution.threadState.length; thread++) {
-      if (execution.threadState[thread] !== ThreadState.RUNNABLE || stoppedByEnding & bit(thread)) continue;
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
+      if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last])) continue;
       this.races.findPending(execution, steps, thread, (earlier) => this.reversePendingStep(execution, earlier, thread));
     }
   }
@@ -341,7 +359,7 @@ export class DporStrategy implements Strategy, Backtracking {
     // switching to the later thread there is free too, and lets it act before the earlier
     // thread's rivals that ran next (random-program seed 55 needs one such switch)
     for (let node = earlier - 1; node > 0 && this.path.runner[node] !== thread; node--)
-      if (!(this.path.enabled[node]! & bit(this.path.runner[node - 1]!))) this.backtrackAt(node, thread);
+      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread);
   }
 
   /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
@@ -352,8 +370,13 @@ export class DporStrategy implements Strategy, Backtracking {
     const v = this.reversal;
     // a thread asleep, explored or chosen at the node that v's execution can start with
     // (the thread that runs at the node is not one: its step there conflicts with v's last)
-    for (let threads = (this.sleep[node]! | this.path.done[node]! | this.backtrack[node]!) & ~bit(this.path.runner[node]!); threads !== 0; threads &= threads - 1) {
-      const thread = lowest(threads);
+    const at = node * WORDS;
+    const threads = this.scratch;
+    copy(threads, 0, this.sleep, at);
+    addAll(threads, 0, this.path.done, at);
+    addAll(threads, 0, this.backtrack, at);
+    remove(threads, 0, this.path.runner[node]!);
+    for (let thread = first(threads, 0); thread >= 0; thread = first(threads, 0, thread + 1)) {
       const { op, object, value } = this.nextEventOf(execution, thread, node);
       if (v.weakInitial(thread, op, object, value)) return;
     }
@@ -363,11 +386,14 @@ export class DporStrategy implements Strategy, Backtracking {
 
   private backtrackAt(node: number, thread: number): void {
     if (this.path.valueCount[node]! > 0) return;
-    const enabled = this.path.enabled[node]!;
-    const wanted = enabled & bit(thread) ? bit(thread) : enabled; // not enabled there: every choice
-    for (let choices = wanted & ~this.path.done[node]! & ~this.sleep[node]!; choices !== 0; choices &= choices - 1) {
-      const choice = lowest(choices);
-      this.backtrack[node]! |= bit(choice);
+    const at = node * WORDS;
+    const { enabled, done } = this.path;
+    if (has(enabled, at, thread)) {
+      if (!has(done, at, thread) && !has(this.sleep, at, thread)) add(this.backtrack, at, thread);
+      return;
     }
+    // not enabled there: every choice
+    for (let choice = first(enabled, at); choice >= 0; choice = first(enabled, at, choice + 1))
+      if (!has(done, at, choice) && !has(this.sleep, at, choice)) add(this.backtrack, at, choice);
   }
 }

@@ -42,8 +42,8 @@ export class FewestPreemptions {
   private values = new Float64Array(256);
   /** per step: its position among its thread's steps */
   private indexInThread = new Int32Array(256);
-  /** per step × MAX_THREADS: how many steps of each thread happen before it (itself included) */
-  private clocks = new Int32Array(256 * MAX_THREADS);
+  /** per step × width: how many steps of each thread happen before it (itself included) */
+  private clocks = new Int32Array(0);
   /** per thread × position: the step */
   private stepOf: Int32Array[] = Array.from({ length: MAX_THREADS }, () => new Int32Array(64));
   private readonly total = new Int32Array(MAX_THREADS);
@@ -232,7 +232,7 @@ export class FewestPreemptions {
   private ready(thread: number): boolean {
     const position = this.counts[thread]!;
     if (position >= this.total[thread]!) return false;
-    const clock = this.stepOf[thread]![position]! * MAX_THREADS;
+    const clock = this.stepOf[thread]![position]! * this.width;
     for (let other = 0; other < this.width; other++)
       if (other !== thread && this.counts[other]! < this.clocks[clock + other]!) return false;
     return true;
@@ -318,18 +318,18 @@ export class FewestPreemptions {
    */
   private orderSteps(): void {
     const n = this.length;
-    if (this.clocks.length < n * MAX_THREADS) this.clocks = new Int32Array(this.threads.length * MAX_THREADS);
+    if (this.clocks.length < n * this.width) this.clocks = new Int32Array(this.threads.length * this.width);
     const lastWriter = new Map<number, number>();
     const readersSince = new Map<number, number[]>();
     const wide: number[] = []; // ends of the execution and frees, in order
     for (let i = 0; i < n; i++) {
-      const own = i * MAX_THREADS;
+      const own = i * this.width;
       const thread = this.threads[i]!;
       const position = this.indexInThread[i]!;
       if (position > 0) {
-        const previous = this.stepOf[thread]![position - 1]! * MAX_THREADS;
-        this.clocks.copyWithin(own, previous, previous + MAX_THREADS);
-      } else this.clocks.fill(0, own, own + MAX_THREADS);
+        const previous = this.stepOf[thread]![position - 1]! * this.width;
+        this.clocks.copyWithin(own, previous, previous + this.width);
+      } else this.clocks.fill(0, own, own + this.width);
       const op = this.ops[i]!;
       const access = accessOf(op);
       if (access === Access.GLOBAL || touchesRange(op)) {
@@ -413,7 +413,7 @@ export class FewestPreemptions {
   }
 
   private join(own: number, step: number): void {
-    const theirs = step * MAX_THREADS;
+    const theirs = step * this.width;
     const { clocks } = this;
     for (let t = 0; t < this.width; t++) if (clocks[theirs + t]! > clocks[own + t]!) clocks[own + t] = clocks[theirs + t]!;
   }

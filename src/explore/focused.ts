@@ -6,6 +6,7 @@
 import { Access, accessOf, objectOf } from './dependence.js';
 import type { FailingExecution } from './driver.js';
 import type { ExecutionView, Schedule, Strategy } from './strategy.js';
+import { WORDS, add, copy, intersects, keepOnly, threadSets } from './thread-set.js';
 
 /** asleepFrom: a step no run reaches, so the threads asleep are never woken */
 const NEVER = 0xffffffff;
@@ -14,11 +15,15 @@ export class FocusedStrategy implements Strategy {
   readonly name: string;
   readonly bounded = true;
   private readonly enabled: Uint32Array;
+  /** every thread outside the focus */
+  private readonly others = threadSets();
   private view?: ExecutionView;
 
-  constructor(private readonly inner: Strategy, private readonly focus: number, capacity: number) {
+  /** `focus`: a thread set (threadsOfFailure) */
+  constructor(private readonly inner: Strategy, private readonly focus: Uint32Array, capacity: number) {
     this.name = inner.name;
-    this.enabled = new Uint32Array(capacity);
+    this.enabled = threadSets(capacity);
+    for (let w = 0; w < WORDS; w++) this.others[w] = ~focus[w]!;
   }
 
   beginBound(bound: number): boolean {
@@ -28,16 +33,16 @@ export class FocusedStrategy implements Strategy {
   next(): Schedule | undefined {
     const schedule = this.inner.next();
     if (schedule) {
-      schedule.asleep = ~this.focus >>> 0;
+      schedule.asleep = this.others;
       schedule.asleepFrom = NEVER;
     }
     return schedule;
   }
 
   observe(execution: ExecutionView): boolean {
-    for (let step = 0; step < execution.steps; step++) {
-      const enabled = execution.enabled[step]!;
-      this.enabled[step] = enabled & this.focus ? enabled & this.focus : enabled;
+    for (let at = 0; at < execution.steps * WORDS; at += WORDS) {
+      copy(this.enabled, at, execution.enabled, at);
+      if (intersects(this.enabled, at, this.focus, 0)) keepOnly(this.enabled, at, this.focus, 0);
     }
     this.view ??= { ...execution, enabled: this.enabled };
     this.view.steps = execution.steps;
@@ -51,21 +56,23 @@ export class FocusedStrategy implements Strategy {
 }
 
 /**
- * The threads a failure needs, as a mask: the failing thread, and every thread whose write
- * (or release) it read last, on each object it touched. 0 when no thread failed (a deadlock).
+ * The threads a failure needs, as a thread set: the failing thread, and every thread whose
+ * write (or release) it read last, on each object it touched. Empty when no thread failed
+ * (a deadlock).
  */
-export function threadsOfFailure(failure: FailingExecution): number {
+export function threadsOfFailure(failure: FailingExecution): Uint32Array {
   const { execution } = failure;
   const failing = failure.result.thread;
-  if (failing < 0) return 0;
+  const focus = threadSets();
+  if (failing < 0) return focus;
   const lastWriter = new Map<number, number>();
-  let focus = 1 << failing;
+  add(focus, 0, failing);
   for (let step = 0; step < execution.steps; step++) {
     const op = execution.op[step]!;
     const thread = execution.thread[step]!;
     const object = objectOf(op, execution.object[step]!);
     const writer = lastWriter.get(object);
-    if (thread === failing && writer !== undefined) focus |= 1 << writer;
+    if (thread === failing && writer !== undefined) add(focus, 0, writer);
     const access = accessOf(op);
     if (access === Access.WRITE || access === Access.RELEASE) lastWriter.set(object, thread);
   }

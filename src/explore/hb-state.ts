@@ -4,9 +4,17 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { MAX_THREADS, Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { WORDS } from './thread-set.js';
 import { Access, accessOf, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
+
+/**
+ * Threads hbcache explores at most: its sets of threads are 32-bit masks (the first word of
+ * a thread set). It refuses a harness with more (HbCacheStrategy); the other strategies take
+ * up to MAX_THREADS.
+ */
+export const HB_MAX_THREADS = 32;
 
 /** the object MAIN_RETURN / exit() write: they end every thread */
 const EVERYTHING = -1e9;
@@ -60,7 +68,7 @@ export class HbExecution {
   width = 0;
   private view!: ExecutionView;
   private index = new Int32Array(0); // per step: its position among its thread's steps
-  private clock = new Uint32Array(0); // per step × MAX_THREADS: steps of each thread before it, itself included
+  private clock = new Uint32Array(0); // per step × HB_MAX_THREADS: steps of each thread before it, itself included
   /** per step: its action's hash (two halves) */
   hashA = new Int32Array(0);
   hashB = new Int32Array(0);
@@ -69,15 +77,15 @@ export class HbExecution {
   private aloneAfter = new Uint8Array(0); // per step: the runtime let only its thread take the next one
   private asideAfter = new Uint8Array(0); // per step: the runtime set its thread aside after it (a spin)
   private capacity = 0;
-  readonly count = new Int32Array(MAX_THREADS);
-  private readonly createdAt = new Int32Array(MAX_THREADS);
+  readonly count = new Int32Array(HB_MAX_THREADS);
+  private readonly createdAt = new Int32Array(HB_MAX_THREADS);
   /** the blocks the execution frees: starts in order, their ends, the largest extent */
   private blockStarts: number[] = [];
   private blockEnds: number[] = [];
   private longestBlock = 0;
   /** per object: its writes in order */
   private readonly writes = new Map<number, number[]>();
-  private readonly scratch = new Int32Array(MAX_THREADS);
+  private readonly scratch = new Int32Array(HB_MAX_THREADS);
   /** state key -> the enabled threads the runtime reported there (kept across runs, up to OBSERVED_CAP states) */
   private readonly observed = new Map<number, number>();
 
@@ -93,8 +101,8 @@ export class HbExecution {
     let width = 1;
     const lastRead = new Map<number, number[]>();
     const lastWrite = new Map<number, number>();
-    const threadClock = new Uint32Array(MAX_THREADS * MAX_THREADS);
-    const latest = new Int32Array(MAX_THREADS).fill(-1);
+    const threadClock = new Uint32Array(HB_MAX_THREADS * HB_MAX_THREADS);
+    const latest = new Int32Array(HB_MAX_THREADS).fill(-1);
     this.findFreedBlocks(view);
     const { clock } = this;
     for (let i = 0; i < steps; i++) {
@@ -108,13 +116,13 @@ export class HbExecution {
       this.index[i] = this.count[thread]!;
       this.stepOf[thread * this.capacity + this.count[thread]!] = i;
       this.count[thread]!++;
-      const own = i * MAX_THREADS;
-      clock.set(threadClock.subarray(thread * MAX_THREADS, (thread + 1) * MAX_THREADS), own);
+      const own = i * HB_MAX_THREADS;
+      clock.set(threadClock.subarray(thread * HB_MAX_THREADS, (thread + 1) * HB_MAX_THREADS), own);
       clock[own + thread]!++;
       const join = (step: number) => {
-        for (let t = 0; t < MAX_THREADS; t++) if (clock[step * MAX_THREADS + t]! > clock[own + t]!) clock[own + t] = clock[step * MAX_THREADS + t]!;
+        for (let t = 0; t < HB_MAX_THREADS; t++) if (clock[step * HB_MAX_THREADS + t]! > clock[own + t]!) clock[own + t] = clock[step * HB_MAX_THREADS + t]!;
       };
-      if (accessOf(op) === Access.GLOBAL) for (let t = 0; t < MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
+      if (accessOf(op) === Access.GLOBAL) for (let t = 0; t < HB_MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
       this.forEachObject(op, view.object[i]!, view.value[i]!, (object, read) => {
         const written = lastWrite.get(object);
         if (written !== undefined) join(written);
@@ -131,7 +139,7 @@ export class HbExecution {
         if (chain) chain.push(i);
         else this.writes.set(object, [i]);
       });
-      threadClock.set(clock.subarray(own, own + MAX_THREADS), thread * MAX_THREADS);
+      threadClock.set(clock.subarray(own, own + HB_MAX_THREADS), thread * HB_MAX_THREADS);
       latest[thread] = i;
     }
     this.width = width;
@@ -168,10 +176,10 @@ export class HbExecution {
       if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
       // left out of the next enabled set although its next operation cannot block: set aside
       const next = this.nextOp(counts, thread);
-      if (next >= 0 && !mayBlock(next) && !((view.enabled[i + 1]! >>> thread) & 1)) this.asideAfter[i] = 1;
+      if (next >= 0 && !mayBlock(next) && !((view.enabled[(i + 1) * WORDS]! >>> thread) & 1)) this.asideAfter[i] = 1;
       // a data choice is taken right after its thread's step, whatever the section
       if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
-      if (view.op[i + 1] === Op.CHOOSE || view.enabled[i + 1] !== 1 << thread) continue;
+      if (view.op[i + 1] === Op.CHOOSE || view.enabled[(i + 1) * WORDS] !== 1 << thread) continue;
       this.aloneAfter[i] = 1;
       for (let other = 0; other < this.width; other++) {
         if (other === thread) continue;
@@ -200,10 +208,10 @@ export class HbExecution {
     const capacity = Math.max(steps, 256) * 2;
     this.capacity = capacity;
     this.index = new Int32Array(capacity);
-    this.clock = new Uint32Array(capacity * MAX_THREADS);
+    this.clock = new Uint32Array(capacity * HB_MAX_THREADS);
     this.hashA = new Int32Array(capacity);
     this.hashB = new Int32Array(capacity);
-    this.stepOf = new Int32Array(capacity * MAX_THREADS);
+    this.stepOf = new Int32Array(capacity * HB_MAX_THREADS);
     this.atomicAfter = new Uint8Array(capacity);
     this.aloneAfter = new Uint8Array(capacity);
     this.asideAfter = new Uint8Array(capacity);
@@ -320,7 +328,7 @@ export class HbExecution {
     for (let other = 0; other < this.width; other++) {
       if (other === thread || counts[other] === 0) continue;
       const last = this.stepAt(other, counts[other]! - 1);
-      if (this.clock[last * MAX_THREADS + thread]! >= position) return false;
+      if (this.clock[last * HB_MAX_THREADS + thread]! >= position) return false;
     }
     return true;
   }
@@ -329,7 +337,7 @@ export class HbExecution {
   private predecessorsIn(counts: Int32Array, step: number): boolean {
     const thread = this.view.thread[step]!;
     for (let other = 0; other < this.width; other++)
-      if (other !== thread && this.clock[step * MAX_THREADS + other]! > counts[other]!) return false;
+      if (other !== thread && this.clock[step * HB_MAX_THREADS + other]! > counts[other]!) return false;
     return true;
   }
 
@@ -463,7 +471,7 @@ export class HbExecution {
       while (start > 0 && this.aloneAfter[this.stepAt(thread, start - 1)]) start--;
       for (let other = 0; other < this.width && start < counts[thread]!; other++) {
         const last = other === thread ? -1 : this.stepAt(other, counts[other]! - 1);
-        if (last >= 0) start = Math.max(start, this.clock[last * MAX_THREADS + thread]!);
+        if (last >= 0) start = Math.max(start, this.clock[last * HB_MAX_THREADS + thread]!);
       }
       tailFrom[thread] = start;
     }
@@ -484,7 +492,7 @@ export class HbExecution {
       // past the cap a state counts as one no run went through: judged from the order alone
       if (this.observed.size >= OBSERVED_CAP) return;
       if (this.observed.has(key)) continue;
-      this.observed.set(key, this.view.enabled[i]!);
+      this.observed.set(key, this.view.enabled[i * WORDS]!);
       this.observations++;
     }
   }

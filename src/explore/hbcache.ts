@@ -20,12 +20,12 @@
 // spin it sets a thread aside depending on what ran between its reads, so one order of a
 // state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
-import { type Downset, Deadline, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
-import { MAX_THREADS } from '../addon/ops.js';
+import { type Downset, Deadline, HB_MAX_THREADS, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
+import { WeftError } from '../errors.js';
 import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { grown } from './typed-arrays.js';
-import { bit, lowest } from './thread-mask.js';
+import { WORDS, add, first, has } from './thread-set.js';
 
 
 /** Memory limits (tests make them small to exercise what happens past them). */
@@ -77,7 +77,7 @@ export class HbCacheStrategy implements Strategy, Backtracking {
   private readonly prefixB: Int32Array;
   /** the step of the last schedule the runtime may decline (-1: none) */
   private plannedStep = -1;
-  private readonly state: Downset = { counts: new Int32Array(MAX_THREADS), hashA: 0, hashB: 0 };
+  private readonly state: Downset = { counts: new Int32Array(HB_MAX_THREADS), hashA: 0, hashB: 0 };
   // Mark's explicit stack
   private markA = new Int32Array(1024);
   private markB = new Int32Array(1024);
@@ -179,9 +179,10 @@ export class HbCacheStrategy implements Strategy, Backtracking {
         if (!this.closed.has(this.run.successorKey(this.state, path.runner[node]!, node, value))) return path.resumeAt(node, value);
       }
     } else {
-      for (let choices = path.enabled[node]! & ~path.done[node]!; choices !== 0; choices &= choices - 1) {
-        const thread = lowest(choices);
-        path.done[node]! |= bit(thread);
+      const at = node * WORDS;
+      for (let thread = first(path.enabled, at); thread >= 0; thread = first(path.enabled, at, thread + 1)) {
+        if (has(path.done, at, thread)) continue;
+        add(path.done, at, thread);
         if (this.closed.has(this.run.successorKey(this.state, thread, this.run.nextStep(this.state.counts, thread)))) continue;
         if (this.bounds.of(this.run, this.state, thread) <= this.bound) return path.resumeAt(node, thread);
       }
@@ -211,6 +212,9 @@ export class HbCacheStrategy implements Strategy, Backtracking {
   }
 
   private learn(execution: ExecutionView): boolean {
+    if (execution.threadState[HB_MAX_THREADS] !== 0) {
+      throw new WeftError('limit', `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
+    }
     const planned = this.plannedStep;
     this.plannedStep = -1;
     const declined = planned >= 0 ? this.declinedAt(execution, planned) : -1;

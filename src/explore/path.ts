@@ -6,8 +6,9 @@
 // Which choices are left at a node is the strategy's policy (Backtracking); what each
 // strategy keeps per node besides (bounds spent, sleep sets, wakeup trees, state hashes)
 // stays in its own arrays.
-import { Op } from '../addon/ops.js';
+import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView, Schedule } from './strategy.js';
+import { WORDS, add, clear, copy, threadSets } from './thread-set.js';
 
 /** A strategy's say at one node of the path while backtracking. */
 export interface Backtracking {
@@ -23,9 +24,9 @@ export class Path {
   readonly decision: Uint16Array;
   /** the thread that executed the node's step */
   readonly runner: Uint8Array;
-  /** the threads enabled at the node */
+  /** the threads enabled at the node: a thread set at node * WORDS */
   readonly enabled: Uint32Array;
-  /** the choices taken at the node: threads, or a CHOOSE node's values below 32 (bit masks) */
+  /** the choices taken at the node, a set at node * WORDS: threads, or a CHOOSE node's values below MAX_THREADS */
   readonly done: Uint32Array;
   /** CHOOSE nodes: how many values there are (0 at a thread decision) */
   readonly valueCount: Uint32Array;
@@ -40,8 +41,8 @@ export class Path {
   constructor(capacity: number) {
     this.decision = new Uint16Array(capacity);
     this.runner = new Uint8Array(capacity);
-    this.enabled = new Uint32Array(capacity);
-    this.done = new Uint32Array(capacity);
+    this.enabled = threadSets(capacity);
+    this.done = threadSets(capacity);
     this.valueCount = new Uint32Array(capacity);
     this.nextValue = new Uint32Array(capacity);
   }
@@ -68,20 +69,22 @@ export class Path {
   /** Records node `step` from the execution: a CHOOSE node's next value is the one after the value taken. */
   record(execution: ExecutionView, step: number): void {
     const thread = execution.thread[step]!;
+    const at = step * WORDS;
     this.runner[step] = thread;
-    this.enabled[step] = execution.enabled[step]!;
+    copy(this.enabled, at, execution.enabled, at);
+    clear(this.done, at);
     if (execution.op[step] === Op.CHOOSE) {
       const value = execution.value[step]!;
       this.decision[step] = value;
       this.valueCount[step] = execution.object[step]!;
       this.nextValue[step] = value + 1;
-      this.done[step] = value < 32 ? 1 << value : 0;
+      if (value < MAX_THREADS) add(this.done, at, value);
       return;
     }
     this.decision[step] = thread;
     this.valueCount[step] = 0;
     this.nextValue[step] = 0;
-    this.done[step] = 1 << thread;
+    add(this.done, at, thread);
   }
 
   /** The deepest node past the fixed prefix where `policy` has a choice left: resumed there. Undefined: none left. */

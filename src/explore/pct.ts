@@ -26,8 +26,12 @@ export class PctStrategy extends Sampler {
 
   protected prepare(sample: Sample): void {
     const { priorities, changes, depth } = this;
-    // a random permutation of d .. d+MAX_THREADS-1: the threads a run creates get distinct random priorities
-    for (let thread = 0; thread < MAX_THREADS; thread++) {
+    // distinct random priorities from d up for the threads a run creates: a random permutation
+    // over as many threads as any run created so far, at least the first 32 (a run may create
+    // more than the last); threads beyond keep the priorities above, in id order
+    const permuted = Math.min(MAX_THREADS, Math.max(32, this.threads));
+    for (let thread = permuted; thread < MAX_THREADS; thread++) priorities[thread] = depth + thread;
+    for (let thread = 0; thread < permuted; thread++) {
       const other = this.random.below(thread + 1);
       priorities[thread] = priorities[other]!;
       priorities[other] = depth + thread;

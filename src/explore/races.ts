@@ -15,8 +15,8 @@ export type RaceHandler = (earlier: number, later: number) => void;
 export type PendingRaceHandler = (earlier: number, thread: number) => void;
 
 export class RaceFinder {
-  private clocks = new Uint32Array(0); // per step: its vector clock (MAX_THREADS entries)
-  private readonly threadClock = new Uint32Array(MAX_THREADS * MAX_THREADS);
+  private clocks = new Uint32Array(0); // per step: its vector clock (width entries)
+  private threadClock = new Uint32Array(0); // per thread: its clock (width entries)
   private readonly lastOfThread = new Int32Array(MAX_THREADS);
   /** per object, a linked list of the accesses to it (newest first) */
   private readonly newest = new Map<number, number>();
@@ -35,14 +35,15 @@ export class RaceFinder {
   /** the races of the step being analysed: reported once its clock is complete */
   private racing = new Int32Array(64);
   private racingCount = 0;
-  /** threads of the current execution: clock entries beyond are never read */
+  /** threads of the current execution: the length of a clock */
   private width = 0;
 
-  private reserve(steps: number): void {
+  private reserve(steps: number, width: number): void {
+    if (this.threadClock.length < width * width) this.threadClock = new Uint32Array(width * width);
     steps += 1; // a row past the last step: the clock of a pending step (findPending)
-    if (this.clocks.length >= steps * MAX_THREADS) return;
+    if (this.clocks.length >= steps * width) return;
     const size = Math.max(steps, 1024) * 2;
-    this.clocks = new Uint32Array(size * MAX_THREADS);
+    this.clocks = new Uint32Array(size * width);
     this.entryStep = new Int32Array(size * 2);
     this.entryAccess = new Uint8Array(size * 2);
     this.entryPrevious = new Int32Array(size * 2);
@@ -57,9 +58,9 @@ export class RaceFinder {
    * its analysis is kept, only the rest is redone.
    */
   find(execution: ExecutionView, steps: number, from: number, race: RaceHandler): void {
-    this.reserve(steps);
     let width = 0;
     for (let i = 0; i < steps; i++) width = Math.max(width, execution.thread[i]! + 1);
+    this.reserve(steps, width);
     const start = width === this.width ? Math.min(from, this.analysed, steps) : 0;
     this.width = width;
     this.rewind(execution, start);
@@ -68,8 +69,8 @@ export class RaceFinder {
       this.entriesBefore[i] = this.entries;
       const thread = execution.thread[i]!;
       const op = execution.op[i]!;
-      const own = i * MAX_THREADS;
-      const mine = thread * MAX_THREADS;
+      const own = i * width;
+      const mine = thread * width;
       for (let t = 0; t < width; t++) clocks[own + t] = threadClock[mine + t]!;
       clocks[own + thread]! += 1;
       const access = accessOf(op);
@@ -90,20 +91,20 @@ export class RaceFinder {
     else for (let e = this.entries - 1; e >= keep; e--) this.newest.set(this.entryObject[e]!, this.entryPrevious[e]!);
     this.entries = keep;
     while (this.freeCount > 0 && this.frees[this.freeCount - 1]! >= step) this.freeCount--;
-    this.threadClock.fill(0);
-    this.lastOfThread.fill(-1);
     const width = this.width;
+    this.threadClock.fill(0, 0, width * width);
+    this.lastOfThread.fill(-1);
     for (let i = step - 1; i >= 0; i--) {
       const thread = execution.thread[i]!;
       if (this.lastOfThread[thread] !== -1) continue;
       this.lastOfThread[thread] = i;
-      for (let t = 0; t < width; t++) this.threadClock[thread * MAX_THREADS + t] = this.clocks[i * MAX_THREADS + t]!;
+      for (let t = 0; t < width; t++) this.threadClock[thread * width + t] = this.clocks[i * width + t]!;
     }
   }
 
   /** Whether step `a` happens before step `b` (both already analysed). */
   happensBefore(execution: ExecutionView, a: number, b: number): boolean {
-    return this.ordered(execution, a, b * MAX_THREADS);
+    return this.ordered(execution, a, b * this.width);
   }
 
   /** Threads of the execution analysed: clock entries of others are never set. */
@@ -111,15 +112,15 @@ export class RaceFinder {
     return this.width;
   }
 
-  /** The clock value that thread `thread` had reached when step `step` ran. */
+  /** The clock value that thread `thread` had reached when step `step` ran (0 for a thread that never ran). */
   clockOf(step: number, thread: number): number {
-    return this.clocks[step * MAX_THREADS + thread]!;
+    return thread < this.width ? this.clocks[step * this.width + thread]! : 0;
   }
 
   /** step j happens before the step whose clock starts at `clock` */
   private ordered(execution: ExecutionView, j: number, clock: number): boolean {
     const thread = execution.thread[j]!;
-    return this.clocks[clock + thread]! >= this.clocks[j * MAX_THREADS + thread]!;
+    return this.clocks[clock + thread]! >= this.clocks[j * this.width + thread]!;
   }
 
   private join(into: number, from: number): void {
@@ -165,7 +166,7 @@ export class RaceFinder {
 
 
   private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number): void {
-    const own = i * MAX_THREADS;
+    const own = i * this.width;
     if (access === Access.ACQUIRE) {
       // Acquisitions race with earlier acquisitions not ordered before them by anything
       // but this lock's own release chain: judge against the clock before joining it.
@@ -175,7 +176,7 @@ export class RaceFinder {
         const earlier = this.entryAccess[e]!;
         if ((earlier !== Access.ACQUIRE && earlier !== Access.WRITE) || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
-        if (this.scratch[other]! < this.clocks[j * MAX_THREADS + other]!) this.noteRace(j);
+        if (this.scratch[other]! < this.clocks[j * this.width + other]!) this.noteRace(j);
       }
     }
     for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
@@ -185,7 +186,7 @@ export class RaceFinder {
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
       if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) this.noteRace(j);
-      this.join(own, j * MAX_THREADS);
+      this.join(own, j * this.width);
     }
   }
 
@@ -201,14 +202,14 @@ export class RaceFinder {
 
   /** Earlier frees of a block holding [start, start + extent): each is a write there. */
   private raceWithFrees(execution: ExecutionView, i: number, thread: number, start: number, extent: number, access: Access): void {
-    const own = i * MAX_THREADS;
+    const own = i * this.width;
     for (let f = this.freeCount - 1; f >= 0; f--) {
       const j = this.frees[f]!;
       const freed = execution.object[j]!;
       const inside = freed < start + extent && start < freed + extentOf(execution.op[j]!, execution.value[j]!);
       if (!inside || execution.thread[j] === thread || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
       if (access !== Access.ACQUIRE) this.noteRace(j);
-      this.join(own, j * MAX_THREADS);
+      this.join(own, j * this.width);
     }
   }
 
@@ -225,8 +226,8 @@ export class RaceFinder {
     const value = execution.pendingValue[thread]!;
     const access = potentialAccessOf(op);
     if (access === Access.NONE) return;
-    const own = steps * MAX_THREADS;
-    const mine = thread * MAX_THREADS;
+    const own = steps * this.width;
+    const mine = thread * this.width;
     for (let t = 0; t < this.width; t++) this.clocks[own + t] = this.threadClock[mine + t]!;
     this.clocks[own + thread]! += 1;
     this.racingCount = 0;
@@ -247,7 +248,7 @@ export class RaceFinder {
    * is with that step (no other thread can run between the two).
    */
   private raceWithEveryThread(execution: ExecutionView, i: number, thread: number): void {
-    const own = i * MAX_THREADS;
+    const own = i * this.width;
     for (let t = 0; t < this.width; t++) {
       let j = this.lastOfThread[t]!;
       while (j > 0 && execution.op[j] === Op.CHOOSE && execution.thread[j - 1] === t) j--;
@@ -259,6 +260,6 @@ export class RaceFinder {
       }
       if (!followed) this.noteRace(j);
     }
-    for (let r = 0; r < this.racingCount; r++) this.join(own, this.racing[r]! * MAX_THREADS);
+    for (let r = 0; r < this.racingCount; r++) this.join(own, this.racing[r]! * this.width);
   }
 }

@@ -18,7 +18,6 @@ import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
-import { lowest } from './thread-mask.js';
 
 export class Reversal {
   /** per entry of v: the execution's step (-1: a pending step that never ran), and what it does */
@@ -30,10 +29,10 @@ export class Reversal {
   private removed = new Uint8Array(256);
   private length = 0;
   private left = 0;
-  /** per thread: index of its first entry still in w, or -1 */
+  /** per thread: index of its first entry still in w, or -1 (no step in w) */
   private readonly first = new Int32Array(MAX_THREADS);
-  /** threads with a step in w */
-  private present = 0;
+  /** one past the highest thread with a step in v */
+  private threadsEnd = 0;
   private races!: RaceFinder;
   /** per thread: how far l's predecessors in v reach into its steps (a vector clock) */
   private readonly laterClock = new Uint32Array(MAX_THREADS);
@@ -78,7 +77,7 @@ export class Reversal {
   private start(races: RaceFinder): void {
     this.races = races;
     this.length = 0;
-    this.present = 0;
+    this.threadsEnd = 0;
     this.first.fill(-1);
   }
 
@@ -89,7 +88,7 @@ export class Reversal {
   private push(step: number, thread: number, op: number, object: number, value: number): void {
     if (this.length === this.steps.length) this.grow();
     if (this.first[thread] === -1) this.first[thread] = this.length;
-    this.present |= 1 << thread;
+    if (thread >= this.threadsEnd) this.threadsEnd = thread + 1;
     const i = this.length++;
     this.removed[i] = 0;
     this.steps[i] = step;
@@ -114,7 +113,7 @@ export class Reversal {
   }
 
   has(thread: number): boolean {
-    return (this.present & (1 << thread)) !== 0;
+    return this.first[thread] !== -1;
   }
 
   /** Whether `thread` (which has a step in w) starts w: no step of w happens before its first. */
@@ -122,10 +121,12 @@ export class Reversal {
     const entry = this.first[thread]!;
     const isLater = entry === this.length - 1;
     const step = this.steps[entry]!;
-    for (let others = this.present & ~(1 << thread); others !== 0; others &= others - 1) {
-      const other = lowest(others);
+    for (let other = 0; other < this.threadsEnd; other++) {
+      if (other === thread || this.first[other] === -1) continue;
+      const otherStep = this.steps[this.first[other]!]!;
+      if (otherStep < 0) continue; // a pending step that never ran: nothing reaches it
       const reached = isLater ? this.laterClock[other]! : this.races.clockOf(step, other);
-      if (reached >= this.races.clockOf(this.steps[this.first[other]!]!, other)) return false;
+      if (reached >= this.races.clockOf(otherStep, other)) return false;
     }
     return true;
   }
@@ -164,11 +165,9 @@ export class Reversal {
     this.removed[index] = 1;
     this.left--;
     this.first[thread] = -1;
-    this.present &= ~(1 << thread);
     for (let i = index + 1; i < this.length; i++) {
       if (this.threads[i] === thread) {
         this.first[thread] = i;
-        this.present |= 1 << thread;
         break;
       }
     }

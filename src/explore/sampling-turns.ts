@@ -7,6 +7,7 @@ import { DfsStrategy } from './dfs.js';
 import { type DriveOptions, type FailingExecution, type Interlude, drive } from './driver.js';
 import { FocusedStrategy, threadsOfFailure } from './focused.js';
 import { PctStrategy } from './pct.js';
+import { isEmpty } from './thread-set.js';
 import { counted } from '../numbers.js';
 
 export const SEARCH_ALONE_MS = 1_000;
@@ -60,7 +61,7 @@ export class SamplingTurns {
   private async fewerPreemptions(failure: FailingExecution, timeBudgetMs: number): Promise<FailingExecution | undefined> {
     const focus = threadsOfFailure(failure);
     const maxBound = failure.preemptions - 1;
-    if (focus === 0 || maxBound < 0 || timeBudgetMs <= 0) return undefined;
+    if (isEmpty(focus, 0) || maxBound < 0 || timeBudgetMs <= 0) return undefined;
     const capacity = this.harness.trace().capacity;
     const search = new FocusedStrategy(new DfsStrategy({ maxBound, capacity }), focus, capacity);
     const again = (await drive(this.harness, search, { ...this.options, maxBound, maxExecutions: Number.POSITIVE_INFINITY, timeBudgetMs })).failure;

@@ -2,13 +2,14 @@
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
 import { MAX_THREADS, Op } from '../addon/ops.js';
+import { WORDS, first, has, nextRoundRobin } from './thread-set.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
 export interface Schedule {
   decisions: Uint16Array;
   length: number;
-  /** sleep sets: threads asleep before step `asleepFrom`, for the runtime to avoid */
-  asleep?: number;
+  /** sleep sets: threads asleep before step `asleepFrom` (a thread set), for the runtime to avoid */
+  asleep?: Uint32Array;
   asleepFrom?: number;
   /** decisions from this step on are a plan, followed as far as the runtime allows */
   planFrom?: number;
@@ -33,6 +34,7 @@ export interface ExecutionView {
   op: Uint8Array;
   object: Float64Array;
   value: Float64Array;
+  /** per step, the threads that could have been chosen: a thread set of WORDS words at step * WORDS */
   enabled: Uint32Array;
   /** per thread at the end: 0 unused, 1 runnable (blocked or stopped), 2 finished */
   threadState: Uint8Array;
@@ -52,7 +54,7 @@ export function liveView(trace: TraceArrays): ExecutionView {
 export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
   return {
     steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
     pendingValue: trace.pendingValue.slice(),
   };
@@ -116,7 +118,7 @@ export function runningBefore(execution: ExecutionView, step: number): number {
  */
 export function isPreemption(execution: ExecutionView, step: number, thread: number): boolean {
   const previous = runningBefore(execution, step);
-  return thread !== previous && ((execution.enabled[step]! >>> previous) & 1) === 1;
+  return thread !== previous && has(execution.enabled, step * WORDS, previous);
 }
 
 /**
@@ -131,45 +133,50 @@ export type BoundKind = 'preemption' | 'delay';
 
 export const boundKinds: readonly BoundKind[] = ['preemption', 'delay'];
 
-/** Round robin's pick: `previous` while it is enabled, else the next enabled thread after it (the runtime's RunFlags.ROUND_ROBIN). */
-export function roundRobinChoice(enabled: number, previous: number): number {
-  let thread = previous;
-  while (((enabled >>> thread) & 1) === 0) thread = (thread + 1) % MAX_THREADS;
-  return thread;
+/** Round robin's pick among the set at `at`: `previous` while it is enabled, else the next enabled thread after it (the runtime's RunFlags.ROUND_ROBIN). */
+export function roundRobinChoice(enabled: Uint32Array, at: number, previous: number): number {
+  return has(enabled, at, previous) ? previous : nextRoundRobin(enabled, at, previous);
 }
 
 /**
- * The enabled threads by what deciding each at a step spends of a `kind` bound (the running
- * thread was `previous`): `byCost[c]` gets the mask of the threads that cost c. Returns how
- * many entries it filled. Preemptions: 0 for `previous` (or for all when it is not enabled),
- * 1 for the others. Delays: c for the c-th enabled thread going round from round robin's pick.
+ * The threads of the enabled set at `at`, each with what deciding it at a step spends of a
+ * `kind` bound (the running thread was `previous`): `threads[i]` costs `costs[i]`. Returns
+ * how many there are. Preemptions, in id order: 0 for `previous` (or for all when it is not
+ * enabled), 1 for the others. Delays: c for the c-th enabled thread going round from round
+ * robin's pick.
  */
-export function threadsByCost(kind: BoundKind, enabled: number, previous: number, byCost: Uint32Array): number {
+export function threadsByCost(
+  kind: BoundKind, enabled: Uint32Array, at: number, previous: number, threads: Uint16Array, costs: Uint16Array,
+): number {
+  let count = 0;
   if (kind === 'preemption') {
-    if (((enabled >>> previous) & 1) === 0) {
-      byCost[0] = enabled;
-      return 1;
+    const free = !has(enabled, at, previous); // the running thread cannot go on: every switch is free
+    for (let thread = first(enabled, at); thread >= 0; thread = first(enabled, at, thread + 1)) {
+      threads[count] = thread;
+      costs[count++] = free || thread === previous ? 0 : 1;
     }
-    byCost[0] = 1 << previous;
-    byCost[1] = enabled & ~(1 << previous);
-    return byCost[1] === 0 ? 1 : 2;
+    return count;
   }
-  let costs = 0;
-  for (let k = 0, thread = roundRobinChoice(enabled, previous); k < MAX_THREADS; k++, thread = (thread + 1) % MAX_THREADS)
-    if ((enabled >>> thread) & 1) byCost[costs++] = 1 << thread;
-  return costs;
+  const start = roundRobinChoice(enabled, at, previous);
+  if (start < 0) return 0;
+  for (let thread = start; count === 0 || thread !== start; thread = nextRoundRobin(enabled, at, thread)) {
+    threads[count] = thread;
+    costs[count] = count;
+    count++;
+  }
+  return count;
 }
 
-const scratch = new Uint32Array(MAX_THREADS);
+const scratchThreads = new Uint16Array(MAX_THREADS);
+const scratchCosts = new Uint16Array(MAX_THREADS);
 
 /** What the decision taken at `step` spent of a `kind` bound (a weft_choose value spends nothing). */
 export function spentAt(kind: BoundKind, execution: ExecutionView, step: number): number {
   if (step === 0 || execution.op[step] === Op.CHOOSE) return 0;
-  const costs = threadsByCost(kind, execution.enabled[step]!, runningBefore(execution, step), scratch);
   const thread = execution.thread[step]!;
-  let cost = 0;
-  while (cost < costs && ((scratch[cost]! >>> thread) & 1) === 0) cost++;
-  return cost;
+  const count = threadsByCost(kind, execution.enabled, step * WORDS, runningBefore(execution, step), scratchThreads, scratchCosts);
+  for (let i = 0; i < count; i++) if (scratchThreads[i] === thread) return scratchCosts[i]!;
+  return 0;
 }
 
 /** What the whole execution spent of a `kind` bound: its preemptions, or its delays. */

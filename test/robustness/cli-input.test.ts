@@ -73,15 +73,15 @@ describe('a harness bigger than weft explores', () => {
     const file = writeHarness(`#include <pthread.h>
 #include <weft.h>
 static void *work(void *unused) { return unused; }
-WEFT_TEST(forty_threads) {
-  pthread_t threads[40];
-  for (int i = 0; i < 40; i++) pthread_create(&threads[i], 0, work, 0);
-  for (int i = 0; i < 40; i++) pthread_join(threads[i], 0);
+WEFT_TEST(main_and_256_threads) {
+  pthread_t threads[256];
+  for (int i = 0; i < 256; i++) pthread_create(&threads[i], 0, work, 0);
+  for (int i = 0; i < 256; i++) pthread_join(threads[i], 0);
 }
-`, 'forty_threads.c');
+`, 'main_and_256_threads.c');
     const run = runCli(['check', file, '--json']);
     expect(run.status).toBe(2);
     const test = JSON.parse(run.stdout).tests[0];
-    expect(test).toMatchObject({ status: 'error', error: expect.stringMatching(/more than 32 threads \(main included\): weft explores at most 32/) });
+    expect(test).toMatchObject({ status: 'error', error: expect.stringMatching(/more than 256 threads \(main included\): weft explores at most 256/) });
   });
 });

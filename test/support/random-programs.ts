@@ -36,6 +36,12 @@ export interface ProgramShape {
   threadExit: boolean;
   assertion: boolean;
   mainEnd: 'join' | 'return' | 'exit' | 'pthread_exit';
+  /**
+   * Threads main first creates and joins one at a time, each creation in an SV-COMP atomic
+   * section so that no choice arises: the program's own threads then get runtime ids from
+   * padding + 1 on (31: main in the first word of a thread set, the others in the second).
+   */
+  padding: number;
 }
 
 function generator(seed: number): () => number {
@@ -73,6 +79,7 @@ export function randomShape(seed: number): ProgramShape {
     threadExit: chance(0.2),
     assertion: chance(0.2),
     mainEnd: (['join', 'join', 'return', 'exit', 'pthread_exit'] as const)[Math.floor(random() * 5)]!,
+    padding: 0,
   };
 }
 
@@ -223,7 +230,18 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   for (let t = 1; t < shape.threads; t++) {
     lines.push(`static void *thread${t}(void *unused) {`, '  (void)unused;', ...bodies[t]!.map((line) => `  ${line}`), '  return NULL;', '}');
   }
-  lines.push('int main(void) {', `  pthread_t threads[${shape.threads}];`, ...setup.map((line) => `  ${line}`));
+  if (shape.padding > 0) {
+    lines.push('void __VERIFIER_atomic_begin(void);', 'void __VERIFIER_atomic_end(void);');
+    lines.push('static void *padding(void *unused) {', '  return unused;', '}');
+  }
+  lines.push('int main(void) {', `  pthread_t threads[${shape.threads}];`);
+  if (shape.padding > 0) {
+    lines.push(
+      `  for (int i = 0; i < ${shape.padding}; i++) {`, '    pthread_t padded;', '    __VERIFIER_atomic_begin();',
+      '    pthread_create(&padded, NULL, padding, NULL);', '    __VERIFIER_atomic_end();', '    pthread_join(padded, NULL);', '  }',
+    );
+  }
+  lines.push(...setup.map((line) => `  ${line}`));
   for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
   lines.push(...bodies[0]!.map((line) => `  ${line}`));
   for (let t = 1; t < shape.threads; t++) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);

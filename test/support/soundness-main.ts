@@ -1,9 +1,12 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
 // --strategies checks only the strategies named (default: all); dfs always runs as the truth.
+// --padding N gives every program N threads first that add no choice (ProgramShape.padding),
+// so that its own threads have ids past the first word of a thread set; then the default
+// leaves out hbcache, which explores at most HB_MAX_THREADS threads.
 //
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
@@ -15,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
 import { randomProgram, randomShape } from './random-programs.js';
 import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
@@ -43,11 +47,11 @@ function count(value: string | undefined, name: string, fallback: number): numbe
   return n;
 }
 
-async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined): Promise<Totals> {
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, padding: number): Promise<Totals> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
   const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
-    const shape = randomShape(seed);
+    const shape = { ...randomShape(seed), padding };
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
@@ -79,13 +83,14 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, chunk: { type: 'boolean' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
 const bound = count(values.bound, 'bound', 3);
 const limit = count(values.limit, 'limit', 5_000);
-const only = values.strategies?.split(',');
+const padding = count(values.padding, 'padding', 0);
+const only = values.strategies?.split(',') ?? (padding + 3 > HB_MAX_THREADS ? strategyNames().filter((name) => name !== 'hbcache') : undefined);
 const unknown = only?.filter((name) => !strategyNames().includes(name)) ?? [];
 if (unknown.length > 0) {
   console.error(`--strategies: unknown ${unknown.join(', ')} (known: ${strategyNames().join(', ')})`);
@@ -93,7 +98,7 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only);
+  const totals = await checkSeeds(first, seeds, bound, limit, only, padding);
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -102,7 +107,7 @@ const started = Date.now();
 const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], dfsTruncated: 0, runs: {} };
 for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
-  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--chunk'];
+  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
@@ -129,7 +134,7 @@ function listed(seeds: number[], what: string): string {
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
