@@ -301,7 +301,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
   }
 
   // run(test, decisions: Uint16Array, length, maxSteps, mode, flags, nondetDomain: Float64Array,
-  //     visible: Float64Array, asleep, asleepFrom, planFrom, sampleSeed,
+  //     visible: Float64Array, asleep: Uint32Array (a thread set), asleepFrom, planFrom, sampleSeed,
   //     priorities: Uint32Array, priorityChanges: Uint32Array) -> outcome code
   Napi::Value Run(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -326,7 +326,15 @@ class Harness : public Napi::ObjectWrap<Harness> {
       options.visible_count = static_cast<uint32_t>(visible.ElementLength());
       options.visible = visible.Data();
     }
-    options.asleep = info.Length() > 8 && info[8].IsNumber() ? info[8].As<Napi::Number>().Uint32Value() : 0;
+    options.asleep = nullptr;
+    if (info.Length() > 8 && info[8].IsTypedArray()) {
+      Napi::Uint32Array asleep = info[8].As<Napi::Uint32Array>();
+      if (asleep.ElementLength() < WEFT_THREAD_WORDS) {
+        Napi::RangeError::New(env, "run: asleep needs one word per 32 threads").ThrowAsJavaScriptException();
+        return env.Undefined();
+      }
+      options.asleep = asleep.Data();
+    }
     options.asleep_from = info.Length() > 9 && info[9].IsNumber() ? info[9].As<Napi::Number>().Uint32Value() : 0;
     options.plan_from = info.Length() > 10 && info[10].IsNumber() ? info[10].As<Napi::Number>().Uint32Value() : length;
     options.sample_seed = info.Length() > 11 && info[11].IsNumber() ? static_cast<uint64_t>(info[11].As<Napi::Number>().Int64Value()) : 0;
@@ -393,7 +401,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
     trace.Set("bits", View<Napi::BigUint64Array>(env, t->bits, t->capacity));
     trace.Set("size", View<Napi::Uint8Array>(env, t->size, t->capacity));
-    trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity));
+    trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity * WEFT_THREAD_WORDS));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
     trace.Set("capacity", t->capacity);
     // every thread at the end of the last execution: state and the operation it was about to do

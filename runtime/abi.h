@@ -7,8 +7,10 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 11
-#define WEFT_MAX_THREADS 32
+#define WEFT_ABI_VERSION 12
+#define WEFT_MAX_THREADS 256
+/* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
+#define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */
 #define WEFT_MESSAGE_SIZE 1024
 #define WEFT_OUTPUT_SIZE (64 * 1024)
@@ -44,8 +46,9 @@ struct weft_run_options {
   const double *nondet_domain;
   uint32_t visible_count;      /* drf mode: plain accesses to these addresses are scheduling */
   const double *visible;       /* points (racy locations, so that their effects are explored) */
-  uint32_t asleep;             /* sleep sets (sleep.c): threads asleep before step asleep_from, */
-  uint32_t asleep_from;        /* which the default policy runs only when no other is enabled */
+  const uint32_t *asleep;      /* sleep sets (sleep.c): a thread set (or NULL: none) asleep before */
+  uint32_t asleep_from;        /* step asleep_from, which the default policy runs only when no
+                                  other is enabled; copied at the start of the run */
   uint32_t plan_from;          /* decisions from this step on are a plan: where one asks for a
                                   thread the runtime does not allow, the default policy takes over */
   /* WEFT_RUN_SAMPLE (strategies random, pct): a seeded generator draws each choice's value
@@ -67,7 +70,8 @@ struct weft_trace {
   double *value;     /* value read/written/returned; the decision for CHOOSE */
   uint64_t *bits;    /* the same value's exact bits (value is exact only up to 2^53) */
   uint8_t *size;     /* bytes of memory the value was read from or written to; 0: not memory */
-  uint32_t *enabled; /* bit i set: thread i could have been chosen at this step */
+  uint32_t *enabled; /* capacity thread sets: step s's at enabled[s * WEFT_THREAD_WORDS], thread i
+                        set if it could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
 };
 

@@ -9,6 +9,8 @@
 
 #include "runtime.h"
 
+/* Counts only: which threads wait, and which of them may take a pending signal, is kept
+ * in the threads (cond_waiting, cond_eligible), as sets of 256 threads would not fit. */
 struct cond_state {
   uint32_t waiters;  /* threads waiting and not yet woken */
   uint32_t eligible; /* waiters that may take one of the pending wake-ups */
@@ -18,8 +20,15 @@ _Static_assert(sizeof(struct cond_state) <= sizeof(pthread_cond_t), "cond state 
 
 static inline struct cond_state *state_of(const void *cond) { return WEFT_OBJECT_STATE(struct cond_state, cond); }
 
-static int signalled(const struct cond_state *c, const struct thread *t, uint32_t id) {
-  return t->woken || (c->pending > 0 && (c->eligible >> id & 1));
+static int signalled(const struct cond_state *c, const struct thread *t) {
+  return t->woken || (c->pending > 0 && t->cond_eligible);
+}
+
+/* the threads waiting on `cond` lose their claim to its signals */
+static void make_ineligible(pthread_cond_t *cond) {
+  struct runtime *r = weft_rt;
+  for (uint32_t i = 0; i < r->thread_count; i++)
+    if (r->threads[i].cond_waiting == (uintptr_t)cond) r->threads[i].cond_eligible = 0;
 }
 
 int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
@@ -27,7 +36,7 @@ int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)(uintptr_t)(pending->argument >> 2 << 2);
   if (m->__data.__owner != 0) return 0;
   if (pending->argument & WEFT_ATTEMPT_TIMED || r->flags & WEFT_RUN_SPURIOUS_WAKEUPS) return 1;
-  return signalled(state_of((const void *)pending->object), &r->threads[thread], thread);
+  return signalled(state_of((const void *)pending->object), &r->threads[thread]);
 }
 
 WEFT_HIDDEN int weft_pthread_cond_init(pthread_cond_t *cond, const pthread_condattr_t *attributes) {
@@ -52,18 +61,26 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   struct cond_state *c = state_of(cond);
   struct thread *t = &r->threads[self];
   uint32_t depth = mutex_release_all(m);
-  c->waiters |= 1u << self;
+  c->waiters++;
+  t->cond_waiting = (uintptr_t)cond;
   t->woken = 0;
   sched_yield_current(); /* the waiter sleeps: the others go first */
   sched_point(WEFT_OP_COND_WAKE, (uintptr_t)cond, (uintptr_t)m | attempt, pc);
   int result = 0;
   if (t->woken) t->woken = 0;
-  else if (signalled(c, t, self)) c->pending--;
+  else if (signalled(c, t)) c->pending--;
   else if (attempt & WEFT_ATTEMPT_TIMED) result = ETIMEDOUT;
   /* else a spurious wake-up */
-  c->waiters &= ~(1u << self);
-  c->eligible &= ~(1u << self);
-  if (c->pending == 0 || (c->eligible & c->waiters) == 0) c->pending = c->eligible = 0;
+  if (t->cond_waiting) { /* not woken by a broadcast, which forgot its waiters */
+    t->cond_waiting = 0;
+    c->waiters--;
+    if (t->cond_eligible) c->eligible--;
+    t->cond_eligible = 0;
+  }
+  if (c->pending == 0 || c->eligible == 0) {
+    if (c->eligible) make_ineligible(cond);
+    c->pending = c->eligible = 0;
+  }
   mutex_acquire(m, depth);
   return result;
 }
@@ -88,7 +105,14 @@ WEFT_HIDDEN int weft_pthread_cond_signal(pthread_cond_t *cond) {
   struct cond_state *c = state_of(cond);
   if (c->waiters) {
     c->pending++;
-    c->eligible |= c->waiters;
+    struct runtime *r = weft_rt;
+    for (uint32_t i = 0; i < r->thread_count; i++) {
+      struct thread *t = &r->threads[i];
+      if (t->cond_waiting == (uintptr_t)cond && !t->cond_eligible) {
+        t->cond_eligible = 1;
+        c->eligible++;
+      }
+    }
   }
   return 0;
 }
@@ -97,8 +121,13 @@ WEFT_HIDDEN int weft_pthread_cond_broadcast(pthread_cond_t *cond) {
   sched_point(WEFT_OP_COND_BROADCAST, (uintptr_t)cond, 0, WEFT_CALLER_PC());
   struct cond_state *c = state_of(cond);
   struct runtime *r = weft_rt;
-  for (uint32_t i = 0; i < r->thread_count; i++)
-    if (c->waiters >> i & 1) r->threads[i].woken = 1;
+  for (uint32_t i = 0; i < r->thread_count; i++) {
+    struct thread *t = &r->threads[i];
+    if (t->cond_waiting != (uintptr_t)cond) continue;
+    t->woken = 1;
+    t->cond_waiting = 0;
+    t->cond_eligible = 0;
+  }
   *c = (struct cond_state){0, 0, 0};
   return 0;
 }

@@ -13,7 +13,8 @@ WEFT_HIDDEN int weft_pthread_key_create(pthread_key_t *key, void (*destructor)(v
     if (r->keys[k].used) continue;
     r->keys[k] = (struct key){1, destructor};
     spin_note_effect();
-    for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++) r->threads[t].specific[k] = NULL;
+    /* threads created later start with no values (thread_spawn) */
+    for (uint32_t t = 0; t < r->thread_count; t++) r->threads[t].specific[k] = NULL;
     *key = k;
     return 0;
   }

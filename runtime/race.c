@@ -16,9 +16,17 @@
 
 #define SYNC_SLOTS 4096u /* a power of two */
 
-static inline uint32_t epoch(uint32_t thread, uint32_t clock) { return clock << 5 | thread; }
-static inline uint32_t epoch_thread(uint32_t e) { return e & 31; }
-static inline uint32_t epoch_clock(uint32_t e) { return e >> 5; }
+/* An epoch is a thread's clock above its id. A thread's own clock grows by at most 3 per
+ * step (the step itself, and two synchronisations of a condition wait, or one and a
+ * release), so a bounded execution cannot overflow the clock bits; release fences are no
+ * steps, and race_on_fence stops a thread that runs so many that it could. */
+#define EPOCH_THREAD_BITS 8
+#define EPOCH_CLOCK_LIMIT (1u << (32 - EPOCH_THREAD_BITS))
+_Static_assert(WEFT_MAX_THREADS <= 1u << EPOCH_THREAD_BITS, "a thread id fits an epoch");
+_Static_assert(3ull * WEFT_TRACE_CAPACITY < EPOCH_CLOCK_LIMIT / 2, "steps cannot overflow an epoch's clock");
+static inline uint32_t epoch(uint32_t thread, uint32_t clock) { return clock << EPOCH_THREAD_BITS | thread; }
+static inline uint32_t epoch_thread(uint32_t e) { return e & ((1u << EPOCH_THREAD_BITS) - 1); }
+static inline uint32_t epoch_clock(uint32_t e) { return e >> EPOCH_THREAD_BITS; }
 
 int race_open(char *error, uint32_t error_size) {
   struct runtime *r = weft_rt;
@@ -32,19 +40,47 @@ int race_open(char *error, uint32_t error_size) {
   return 0;
 }
 
-void race_reset(void) {
-  struct runtime *r = weft_rt;
-  memset(r->clocks, 0, sizeof r->clocks);
-  memset(r->fence_release, 0, sizeof r->fence_release);
-  memset(r->pending_acquire, 0, sizeof r->pending_acquire);
-  r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
-  memset(&r->sync_overflow, 0, sizeof r->sync_overflow);
-  r->sync_generation++;
+/* Clocks are only as wide as the execution's threads: an execution with n threads writes
+ * the first n entries of the first n clocks and no others, so these are all that the next
+ * one clears. Sync clocks are cleared when their slot is taken, up to their width. */
+static void clear(struct vclock *clock, uint32_t n) { memset(clock->at, 0, n * sizeof clock->at[0]); }
+
+static void copy(struct vclock *into, const struct vclock *from, uint32_t n) {
+  memcpy(into->at, from->at, n * sizeof into->at[0]);
 }
 
-static void join(struct vclock *into, const struct vclock *from) {
-  for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++)
+static void join(struct vclock *into, const struct vclock *from, uint32_t n) {
+  for (uint32_t t = 0; t < n; t++)
     if (from->at[t] > into->at[t]) into->at[t] = from->at[t];
+}
+
+static void sync_clear(struct sync_clock *s) {
+  clear(&s->clock, s->width);
+  s->width = 0;
+  s->release_head = 0;
+}
+
+static void sync_copy(struct sync_clock *s, const struct vclock *from, uint32_t n) {
+  copy(&s->clock, from, n);
+  s->width = n;
+}
+
+static void sync_join(struct sync_clock *s, const struct vclock *from, uint32_t n) {
+  join(&s->clock, from, n);
+  s->width = n;
+}
+
+void race_reset(void) {
+  struct runtime *r = weft_rt;
+  uint32_t n = r->thread_count; /* the last execution's */
+  for (uint32_t t = 0; t < n; t++) {
+    clear(&r->clocks[t], n);
+    clear(&r->fence_release[t], n);
+    clear(&r->pending_acquire[t], n);
+  }
+  r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
+  sync_clear(&r->sync_overflow);
+  r->sync_generation++;
 }
 
 static struct sync_clock *sync_clock_of(uintptr_t object) {
@@ -55,8 +91,7 @@ static struct sync_clock *sync_clock_of(uintptr_t object) {
     if (s->generation != r->sync_generation) {
       s->generation = r->sync_generation;
       s->object = object;
-      s->release_head = 0;
-      memset(&s->clock, 0, sizeof s->clock);
+      sync_clear(s);
       return s;
     }
     if (s->object == object) return s;
@@ -70,8 +105,8 @@ static void synchronise(uint32_t thread, uintptr_t object) {
   struct runtime *r = weft_rt;
   struct sync_clock *s = sync_clock_of(object);
   struct vclock *mine = &r->clocks[thread];
-  join(mine, &s->clock);
-  s->clock = *mine;
+  join(mine, &s->clock, r->thread_count);
+  sync_copy(s, mine, r->thread_count);
   mine->at[thread]++;
 }
 
@@ -92,7 +127,7 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
     case WEFT_OP_ATOMIC_CAS_FAIL:
       return;
     case WEFT_OP_THREAD_JOIN:
-      join(&r->clocks[thread], &r->clocks[pending->object]);
+      join(&r->clocks[thread], &r->clocks[pending->object], r->thread_count);
       return;
     case WEFT_OP_COND_WAIT:
     case WEFT_OP_COND_WAKE:
@@ -104,13 +139,12 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
   }
 }
 
+/* the child's fence_release and pending_acquire are still all 0 (race_reset) */
 void race_on_create(uint32_t parent, uint32_t child) {
   struct runtime *r = weft_rt;
-  r->clocks[child] = r->clocks[parent];
+  copy(&r->clocks[child], &r->clocks[parent], r->thread_count);
   r->clocks[child].at[child] = 1;
   r->clocks[parent].at[parent]++;
-  memset(&r->fence_release[child], 0, sizeof r->fence_release[child]);
-  memset(&r->pending_acquire[child], 0, sizeof r->pending_acquire[child]);
 }
 
 /* The memory orders of ThreadSanitizer's interface; compilers may set flag bits above
@@ -126,7 +160,7 @@ static int releases(int order) { return order >= ORDER_RELEASE; }
 /* the thread's clock is published: its later accesses must not look ordered before it */
 static void publish(struct vclock *into, uint32_t thread) {
   struct vclock *mine = &weft_rt->clocks[thread];
-  *into = *mine;
+  copy(into, mine, weft_rt->thread_count);
   mine->at[thread]++;
 }
 
@@ -141,21 +175,21 @@ static int drf_execution(const struct runtime *r) { return r && r->in_execution 
 void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int mo) {
   struct runtime *r = weft_rt;
   if (!drf_execution(r)) return;
-  uint32_t self = r->current;
+  uint32_t self = r->current, n = r->thread_count;
   int order = order_of(mo);
   struct sync_clock *location = sync_clock_of(object);
   if (kind != RACE_ATOMIC_STORE)
-    join(acquires(order) ? &r->clocks[self] : &r->pending_acquire[self], &location->clock);
+    join(acquires(order) ? &r->clocks[self] : &r->pending_acquire[self], &location->clock, n);
   if (kind == RACE_ATOMIC_LOAD) return;
   struct vclock released;
   if (releases(order)) publish(&released, self);
-  else released = r->fence_release[self];
+  else copy(&released, &r->fence_release[self], n);
   if (kind == RACE_ATOMIC_RMW) {
-    join(&location->clock, &released);
+    sync_join(location, &released, n);
     return;
   }
-  if (location->release_head == self + 1 && !releases(order)) join(&location->clock, &released);
-  else location->clock = released;
+  if (location->release_head == self + 1 && !releases(order)) sync_join(location, &released, n);
+  else sync_copy(location, &released, n);
   location->release_head = self + 1;
 }
 
@@ -166,8 +200,13 @@ void race_on_fence(int mo) {
   if (!drf_execution(r)) return;
   uint32_t self = r->current;
   int order = order_of(mo);
-  if (acquires(order)) join(&r->clocks[self], &r->pending_acquire[self]);
-  if (releases(order)) publish(&r->fence_release[self], self);
+  if (acquires(order)) join(&r->clocks[self], &r->pending_acquire[self], r->thread_count);
+  if (releases(order)) {
+    if (WEFT_UNLIKELY(r->clocks[self].at[self] >= EPOCH_CLOCK_LIMIT / 2))
+      execution_fail(WEFT_OUTCOME_LIMIT, 0, "thread %u runs more than %u release fences: race detection's clocks "
+                     "would overflow", self, EPOCH_CLOCK_LIMIT / 2 - 3 * WEFT_TRACE_CAPACITY);
+    publish(&r->fence_release[self], self);
+  }
 }
 
 int race_visible(uintptr_t address) {

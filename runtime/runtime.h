@@ -33,6 +33,16 @@
  * sem_t, …): static initialisers are all zeros, and restoring the globals resets them. */
 #define WEFT_OBJECT_STATE(type, object) ((type *)(void *)(object))
 
+/* A set of threads, in abi.h's layout. An execution with n threads uses only the first
+ * thread_words(n) words: loops stop there (most harnesses need one), the rest stay 0. */
+struct thread_set {
+  uint32_t words[WEFT_THREAD_WORDS];
+};
+static inline uint32_t thread_words(uint32_t thread_count) { return (thread_count + 31) >> 5; }
+static inline int set_has(const struct thread_set *s, uint32_t thread) { return s->words[thread >> 5] >> (thread & 31) & 1; }
+static inline void set_add(struct thread_set *s, uint32_t thread) { s->words[thread >> 5] |= 1u << (thread & 31); }
+static inline void set_remove(struct thread_set *s, uint32_t thread) { s->words[thread >> 5] &= ~(1u << (thread & 31)); }
+
 #define THREAD_STATE_ENUM(name) THREAD_##name,
 enum thread_state { WEFT_THREAD_STATES(THREAD_STATE_ENUM) };
 #undef THREAD_STATE_ENUM
@@ -53,6 +63,8 @@ struct thread {
   uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */
+  uint8_t cond_eligible; /* waiting on cond_waiting: may take one of its pending signals (cond.c) */
+  uintptr_t cond_waiting; /* the condition variable it waits on and no broadcast woke it from; 0 none */
   struct pending pending;
   uint32_t event;       /* trace index of the step it is executing */
   uintptr_t unrecorded_write; /* sc mode: address of its last plain write, whose value */
@@ -85,12 +97,13 @@ struct vclock {
 struct sync_clock {
   uintptr_t object;
   uint32_t generation; /* stale when not the current execution's */
+  uint32_t width;      /* clock entries from this one on are 0 (cleared when the slot is taken) */
   uint32_t release_head; /* an atomic: 1 + the thread whose store heads its release sequence, 0 none */
   struct vclock clock;   /* an atomic: what its release sequence publishes */
 };
 
 /* per 4 bytes of shared memory (shadow.c): the last write and the last read, as epochs
- * (clock << 5 | thread, 0 = none), with the code offset of the access and which of the
+ * (clock << 8 | thread, 0 = none), with the code offset of the access and which of the
  * 4 bytes it touched (neighbouring fields of a struct or array do not race); for the
  * heap also whether the bytes belong to a live block */
 #define SHADOW_GRANULE 4
@@ -138,7 +151,9 @@ struct runtime {
   struct key keys[WEFT_MAX_KEYS];
   struct tls_blocks tls;
 
-  struct vclock clocks[WEFT_MAX_THREADS]; /* each thread's vector clock */
+  /* each thread's vector clock; only the first thread_count entries of the first
+   * thread_count clocks are ever non-zero (race_reset clears that much) */
+  struct vclock clocks[WEFT_MAX_THREADS];
   struct vclock fence_release[WEFT_MAX_THREADS];   /* its clock at its last release fence */
   struct vclock pending_acquire[WEFT_MAX_THREADS]; /* released to its relaxed loads, joined at an acquire fence */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
@@ -147,7 +162,8 @@ struct runtime {
   struct shadow_cell *data_shadow, *heap_shadow;
   const double *visible;
   uint32_t visible_count;
-  uint32_t asleep;      /* sleep.c: threads the default policy avoids, until a step wakes them */
+  struct thread_set asleep; /* sleep.c: threads the default policy avoids, until a step wakes them */
+  uint8_t asleep_any;       /* asleep is not empty */
   uint32_t asleep_from; /* the first step that may wake them */
   uint32_t plan_from;   /* decisions from this step on are a plan, followed while allowed */
   uint64_t sample_state; /* WEFT_RUN_SAMPLE: the generator that draws threads and choices */

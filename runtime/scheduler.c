@@ -15,8 +15,6 @@
 #include "runtime.h"
 
 
-static inline uint32_t bit(uint32_t thread) { return 1u << thread; }
-
 int enabled_always(const struct pending *pending, uint32_t thread) {
   (void)pending, (void)thread;
   return 1;
@@ -31,13 +29,33 @@ static int pending_enabled(const struct thread *thread, uint32_t id) {
   return op_enabled[thread->pending.op](&thread->pending, id);
 }
 
-static uint32_t enabled_mask(const struct runtime *r) {
-  uint32_t mask = 0;
+/* every word of `set`: the trace keeps them all */
+static void enabled_set(const struct runtime *r, struct thread_set *set) {
+  memset(set, 0, sizeof *set);
   for (uint32_t i = 0; i < r->thread_count; i++) {
     const struct thread *t = &r->threads[i];
-    if (t->state == THREAD_RUNNABLE && pending_enabled(t, i)) mask |= bit(i);
+    if (t->state == THREAD_RUNNABLE && pending_enabled(t, i)) set_add(set, i);
   }
-  return mask;
+}
+
+static int set_empty(const struct thread_set *set, uint32_t words) {
+  for (uint32_t w = 0; w < words; w++)
+    if (set->words[w]) return 0;
+  return 1;
+}
+
+/* the lowest thread of a set that is not empty */
+static uint32_t set_lowest(const struct thread_set *set, uint32_t words) {
+  uint32_t w = 0;
+  while (!set->words[w] && w + 1 < words) w++;
+  return w << 5 | (uint32_t)__builtin_ctz(set->words[w]);
+}
+
+/* the set holds a thread other than `thread` */
+static int set_has_other(const struct thread_set *set, uint32_t words, uint32_t thread) {
+  for (uint32_t w = 0; w < words; w++)
+    if (set->words[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
+  return 0;
 }
 
 /* Ops after which what other threads read may have changed (spin detection); the
@@ -47,19 +65,29 @@ static int may_write(uint8_t op) {
   return can != WEFT_ACCESS_NONE && can != WEFT_ACCESS_READ && !(op_flags[op] & WEFT_OPF_NOTES_WRITE);
 }
 
-/* the first thread of the mask after `thread` in id order, wrapping round (to `thread` itself last) */
-static uint32_t next_round_robin(uint32_t thread, uint32_t mask) {
-  uint32_t after = mask & ~(bit(thread) | (bit(thread) - 1));
-  return (uint32_t)__builtin_ctz(after ? after : mask);
+/* the first thread of the set after `thread` in id order, wrapping round (to `thread` itself last) */
+static uint32_t next_round_robin(uint32_t thread, const struct thread_set *set, uint32_t words) {
+  uint32_t w = thread >> 5;
+  /* 2u << 31 is 0: nothing above thread 31 of a word */
+  uint32_t after = set->words[w] & ~((2u << (thread & 31)) - 1);
+  if (after) return w << 5 | (uint32_t)__builtin_ctz(after);
+  for (uint32_t v = w + 1; v < words; v++)
+    if (set->words[v]) return v << 5 | (uint32_t)__builtin_ctz(set->words[v]);
+  return set_lowest(set, words);
 }
 
-static uint32_t default_choice(const struct runtime *r, uint32_t mask, int after_yield) {
-  uint32_t awake = mask & ~r->asleep;
-  if (awake) mask = awake;
+static uint32_t default_choice(const struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
+  struct thread_set awake;
+  if (WEFT_UNLIKELY(r->asleep_any)) {
+    uint32_t any = 0;
+    for (uint32_t w = 0; w < words; w++) any |= awake.words[w] = set->words[w] & ~r->asleep.words[w];
+    if (any) set = &awake;
+  }
   uint32_t current = r->current;
-  if (after_yield || (r->flags & WEFT_RUN_ROUND_ROBIN && !(mask & bit(current)))) return next_round_robin(current, mask);
-  if (mask & bit(current)) return current;
-  return (uint32_t)__builtin_ctz(mask);
+  if (after_yield || (r->flags & WEFT_RUN_ROUND_ROBIN && !set_has(set, current)))
+    return next_round_robin(current, set, words);
+  if (set_has(set, current)) return current;
+  return set_lowest(set, words);
 }
 
 /* xorshift64*: the sampling runs' generator (its state is never 0) */
@@ -72,38 +100,55 @@ static uint64_t sample_draw(struct runtime *r) {
   return x * 0x2545F4914F6CDD1DULL;
 }
 
-static uint32_t highest_priority(const struct runtime *r, uint32_t mask) {
-  uint32_t best = (uint32_t)__builtin_ctz(mask);
-  for (uint32_t rest = mask & (mask - 1); rest; rest &= rest - 1) {
-    uint32_t thread = (uint32_t)__builtin_ctz(rest);
-    if (r->priorities[thread] > r->priorities[best]) best = thread;
-  }
+/* the lowest-numbered of the enabled threads of highest priority */
+static uint32_t highest_priority(const struct runtime *r, const struct thread_set *set, uint32_t words) {
+  uint32_t best = set_lowest(set, words);
+  for (uint32_t w = 0; w < words; w++)
+    for (uint32_t rest = set->words[w]; rest; rest &= rest - 1) {
+      uint32_t thread = w << 5 | (uint32_t)__builtin_ctz(rest);
+      if (r->priorities[thread] > r->priorities[best]) best = thread;
+    }
   return best;
 }
 
-static uint32_t sample_choice(struct runtime *r, uint32_t mask) {
+static uint32_t sample_choice(struct runtime *r, const struct thread_set *set, uint32_t words) {
   if (!r->by_priority) {
-    uint32_t skip = (uint32_t)(sample_draw(r) % (uint32_t)__builtin_popcount(mask));
-    while (skip--) mask &= mask - 1;
-    return (uint32_t)__builtin_ctz(mask);
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < words; w++) count += (uint32_t)__builtin_popcount(set->words[w]);
+    uint32_t skip = (uint32_t)(sample_draw(r) % count);
+    /* the skip-th enabled thread in id order */
+    for (uint32_t w = 0;; w++) {
+      uint32_t word = set->words[w], in_word = (uint32_t)__builtin_popcount(word);
+      if (skip >= in_word) {
+        skip -= in_word;
+        continue;
+      }
+      while (skip--) word &= word - 1;
+      return w << 5 | (uint32_t)__builtin_ctz(word);
+    }
   }
-  uint32_t next = highest_priority(r, mask);
+  uint32_t next = highest_priority(r, set, words);
   /* a change point reached (a choice step may have passed it): the thread about to run drops */
   while (r->next_priority_change < r->priority_change_count &&
          r->priority_changes[2 * r->next_priority_change] <= r->step) {
     r->priorities[next] = r->priority_changes[2 * r->next_priority_change + 1];
     r->next_priority_change++;
-    next = highest_priority(r, mask);
+    next = highest_priority(r, set, words);
   }
   return next;
 }
 
-static uint32_t policy_choice(struct runtime *r, uint32_t mask, int after_yield) {
-  return r->flags & WEFT_RUN_SAMPLE ? sample_choice(r, mask) : default_choice(r, mask, after_yield);
+static uint32_t policy_choice(struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
+  return r->flags & WEFT_RUN_SAMPLE ? sample_choice(r, set, words) : default_choice(r, set, words, after_yield);
 }
 
-static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double object, double value,
-                        uint32_t enabled, uintptr_t pc) {
+/* the trace's enabled set of a step: decide() builds it there in place */
+static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t step) {
+  return (struct thread_set *)(void *)&r->trace.enabled[(size_t)step * WEFT_THREAD_WORDS];
+}
+
+/* the step's enabled set is in the trace already */
+static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double object, double value, uintptr_t pc) {
   uint32_t step = r->step++;
   r->trace.thread[step] = (uint8_t)thread;
   r->trace.op[step] = op;
@@ -111,7 +156,6 @@ static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double o
   r->trace.value[step] = value;
   r->trace.bits[step] = (uint64_t)(int64_t)value;
   r->trace.size[step] = 0;
-  r->trace.enabled[step] = enabled;
   r->trace.pc[step] = pc ? (uint32_t)(pc - r->library_base) : 0;
   /* every step starts a new epoch of its thread, so that race.c can tell after which
    * step an access ran (extra increments order nothing: happens-before is unchanged) */
@@ -144,17 +188,22 @@ static void decide(struct runtime *r) {
   if (WEFT_UNLIKELY(r->access_unwritten)) access_log_complete(r);
   if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
   /* the current thread ran the last decided step (steps since are its weft_choose values) */
-  if (WEFT_UNLIKELY(r->asleep) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
+  if (WEFT_UNLIKELY(r->asleep_any) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
 
-  uint32_t mask = enabled_mask(r);
+  struct thread_set *set = trace_enabled(r, r->step);
+  uint32_t words = thread_words(r->thread_count);
+  enabled_set(r, set);
   /* an atomic section (SV-COMP) keeps its thread running while it can */
-  if (r->atomic_depth && (mask & bit(r->current))) mask = bit(r->current);
+  if (r->atomic_depth && set_has(set, r->current)) {
+    memset(set, 0, sizeof *set);
+    set_add(set, r->current);
+  }
   int after_yield = current->yielded;
   if (after_yield) {
     current->yielded = 0;
-    if (mask & ~bit(r->current)) mask &= ~bit(r->current);
+    if (set_has_other(set, words, r->current)) set_remove(set, r->current);
   }
-  if (WEFT_UNLIKELY(mask == 0)) {
+  if (WEFT_UNLIKELY(set_empty(set, words))) {
     for (uint32_t i = 0; i < r->thread_count; i++)
       if (r->threads[i].state == THREAD_RUNNABLE) execution_end(WEFT_OUTCOME_DEADLOCK, 0);
     execution_end(WEFT_OUTCOME_OK, 0);
@@ -163,7 +212,7 @@ static void decide(struct runtime *r) {
   uint32_t next;
   if (r->step < r->decision_count) {
     next = r->decisions[r->step];
-    if (WEFT_UNLIKELY(next >= WEFT_MAX_THREADS || !(mask & bit(next)))) {
+    if (WEFT_UNLIKELY(next >= WEFT_MAX_THREADS || !set_has(set, next))) {
       if (r->step < r->plan_from)
         execution_fail(WEFT_OUTCOME_DIVERGENCE, 0,
                        "step %u: the schedule asks for thread %u, which is not enabled here "
@@ -173,10 +222,10 @@ static void decide(struct runtime *r) {
       /* a planned step the runtime does not allow here (its thread just yielded, or another
        * is in an atomic section): the plan ends, the default policy goes on */
       r->decision_count = r->step;
-      next = policy_choice(r, mask, after_yield);
+      next = policy_choice(r, set, words, after_yield);
     }
   } else {
-    next = policy_choice(r, mask, after_yield);
+    next = policy_choice(r, set, words, after_yield);
   }
 
   struct thread *chosen = &r->threads[next];
@@ -185,7 +234,7 @@ static void decide(struct runtime *r) {
   /* spin detection: a write, or another thread running, changes the state a loop sees */
   if (may_write(chosen->pending.op) || next != r->current) r->effect_epoch++;
   record_step(r, next, chosen->pending.op, (double)chosen->pending.object,
-              (double)(int64_t)chosen->pending.argument, mask, chosen->pending.pc);
+              (double)(int64_t)chosen->pending.argument, chosen->pending.pc);
   if (next != r->current) switch_to(r, next);
 }
 
@@ -242,7 +291,10 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   } else if (r->flags & WEFT_RUN_SAMPLE) {
     value = (uint32_t)(sample_draw(r) % n);
   }
-  record_step(r, r->current, WEFT_OP_CHOOSE, n, value, bit(r->current), pc);
+  struct thread_set *set = trace_enabled(r, r->step);
+  memset(set, 0, sizeof *set);
+  set_add(set, r->current);
+  record_step(r, r->current, WEFT_OP_CHOOSE, n, value, pc);
   return value;
 }
 
@@ -251,11 +303,12 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
   result->steps = r->step;
   result->outcome = outcome;
   result->thread = (int32_t)r->current;
-  result->thread_count = r->thread_count;
   result->library_base = (double)r->library_base;
   result->heap_base = (double)(uintptr_t)r->heap_base;
   if (pc) result->pc = (uint32_t)(pc - r->library_base);
-  for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++) {
+  /* the threads of the last execution whose entries this one does not overwrite are cleared */
+  uint32_t written = r->thread_count > result->thread_count ? r->thread_count : result->thread_count;
+  for (uint32_t i = 0; i < written; i++) {
     const struct thread *t = &r->threads[i];
     int live = i < r->thread_count;
     result->thread_state[i] = live ? t->state : THREAD_UNUSED;
@@ -264,6 +317,7 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
     result->pending_value[i] = live ? (double)(int64_t)t->pending.argument : 0;
     result->pending_pc[i] = live && t->pending.pc ? (uint32_t)(t->pending.pc - r->library_base) : 0;
   }
+  result->thread_count = r->thread_count;
 }
 
 void execution_end(uint32_t outcome, uintptr_t pc) {
@@ -326,7 +380,9 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   r->nondet_count = options->nondet_count;
   r->visible = options->visible;
   r->visible_count = options->visible_count;
-  r->asleep = options->asleep;
+  if (options->asleep) memcpy(&r->asleep, options->asleep, sizeof r->asleep);
+  else memset(&r->asleep, 0, sizeof r->asleep);
+  r->asleep_any = !set_empty(&r->asleep, WEFT_THREAD_WORDS);
   r->asleep_from = options->asleep_from;
   r->plan_from = options->plan_from < length ? options->plan_from : length;
   /* splitmix64 of the seed: nearby seeds start far apart, and the state is never 0 */

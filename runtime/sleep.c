@@ -51,10 +51,15 @@ static int conflict(const struct touches *a, const struct touches *b) {
 void sleep_wake(struct runtime *r, uint32_t step) {
   uint8_t op = r->trace.op[step];
   struct touches done = touches_of(op, op_access[op], (uint64_t)r->trace.object[step], (uint64_t)(int64_t)r->trace.value[step]);
-  for (uint32_t asleep = r->asleep; asleep; asleep &= asleep - 1) {
-    uint32_t id = (uint32_t)__builtin_ctz(asleep);
-    const struct pending *next = &r->threads[id].pending;
-    struct touches pending = touches_of(next->op, op_can[next->op], next->object, next->argument);
-    if (conflict(&done, &pending)) r->asleep &= ~(1u << id);
+  uint32_t any = 0;
+  for (uint32_t w = 0; w < WEFT_THREAD_WORDS; w++) {
+    for (uint32_t asleep = r->asleep.words[w]; asleep; asleep &= asleep - 1) {
+      uint32_t id = w << 5 | (uint32_t)__builtin_ctz(asleep);
+      const struct pending *next = &r->threads[id].pending;
+      struct touches pending = touches_of(next->op, op_can[next->op], next->object, next->argument);
+      if (conflict(&done, &pending)) set_remove(&r->asleep, id);
+    }
+    any |= r->asleep.words[w];
   }
+  r->asleep_any = any != 0;
 }

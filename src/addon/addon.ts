@@ -21,6 +21,8 @@ export interface TraceArrays {
   bits: BigUint64Array;
   /** bytes of memory each value was read from or written to; 0: not a memory value */
   size: Uint8Array;
+  /** per step a thread set of MAX_THREADS / 32 words: step s's is at [s * words, (s + 1) * words),
+   * thread t its bit t & 31 of word t >> 5, set when t could have been chosen there */
   enabled: Uint32Array;
   pc: Uint32Array;
   capacity: number;
@@ -91,8 +93,9 @@ export interface NativeHarness {
   tests(): TestInfo[];
   /**
    * One execution: `decisions` for the first `length` steps, then the default policy,
-   * which runs the threads in the mask `asleep` (asleep before step `asleepFrom`, until a
-   * conflicting step wakes them: sleep sets) only when no other thread is enabled. The
+   * which runs the threads in the set `asleep` (MAX_THREADS / 32 words, thread t bit t & 31
+   * of word t >> 5; absent: none; asleep before step `asleepFrom`, until a conflicting step
+   * wakes them: sleep sets) only when no other thread is enabled. The
    * decisions from step `planFrom` on are a plan: where one asks for a thread the runtime
    * does not allow there (it just yielded), the default policy takes over. With flag
    * SAMPLE, a generator seeded by `sampleSeed` replaces the default policy: it draws each
@@ -102,7 +105,7 @@ export interface NativeHarness {
    */
   run(
     test: number, decisions: Uint16Array, length: number, maxSteps: number, mode: number, flags?: number,
-    nondetDomain?: Float64Array, visible?: Float64Array, asleep?: number, asleepFrom?: number, planFrom?: number,
+    nondetDomain?: Float64Array, visible?: Float64Array, asleep?: Uint32Array, asleepFrom?: number, planFrom?: number,
     sampleSeed?: number, priorities?: Uint32Array, priorityChanges?: Uint32Array,
   ): number;
   trace(): TraceArrays;
