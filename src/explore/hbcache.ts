@@ -21,7 +21,8 @@
 // state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HB_MAX_THREADS, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
-import { WeftError } from '../errors.js';
+import { Outcome } from '../addon/ops.js';
+import { UnexplorableHarnessError } from './driver.js';
 import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { grown } from './typed-arrays.js';
@@ -213,7 +214,7 @@ export class HbCacheStrategy implements Strategy, Backtracking {
 
   private learn(execution: ExecutionView): boolean {
     if (execution.threadState[HB_MAX_THREADS] !== 0) {
-      throw new WeftError('limit', `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
+      throw new UnexplorableHarnessError(Outcome.LIMIT, `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
     }
     const planned = this.plannedStep;
     this.plannedStep = -1;
