@@ -204,7 +204,7 @@ export const optionSchema = {
   strategy: {
     kind: choice(strategyChoices), default: defaultStrategy, cli: { flag: '--strategy' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: "`auto`: `optimal` first, for a quarter of the budget (2 s without one; all of it when `maxBound` is `unbounded`): when it finishes, every interleaving was explored, whatever the bound; when it does not, `bpor` explores bound by bound, with PCT samples taking turns once a bound runs over 1 s; when it finds a bug, `bpor` explores the bounds below the bug's preemptions, so that the bug shown has the fewest; " +
-      "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count; at most 32 threads); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; " +
+      "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; " +
       '`random`: samples runs, a uniformly random thread at each step; `pct`: samples runs by PCT (random priorities, `pctDepth` − 1 change points), each bug of that depth hit with a stated probability per run. The samplers stop on their budget and never claim completeness',
   },
   seed: {
