@@ -194,6 +194,7 @@ struct runtime {
   unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
 
   struct weft_trace trace;
+  uint32_t trace_words; /* words of a thread set any step of the trace ever used (scheduler.c) */
   struct weft_logged_access access_log[WEFT_ACCESS_LOG_SIZE];
   uint32_t access_count;
   uint32_t access_unwritten; /* 1 + the log entry of a write whose value is not in memory yet */
