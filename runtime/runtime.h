@@ -188,6 +188,7 @@ struct runtime {
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
   size_t stack_slot_size, stack_guard_size;
+  uint32_t stacks_guarded; /* slots whose guard region is protected: those of threads ever started */
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
 
