@@ -48,11 +48,12 @@ static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
   r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
   r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
   if (!r->stacks) return -1;
-  for (uint32_t i = 0; i < WEFT_MAX_THREADS; i++)
-    if (mprotect(r->stacks + i * r->stack_slot_size, GUARD_SIZE, PROT_NONE) != 0) {
-      snprintf(error, error_size, "cannot protect a stack guard region: %s", strerror(errno));
-      return -1;
-    }
+  /* the main thread's guard; the others' when their slot is first used (thread_spawn) */
+  if (mprotect(r->stacks, GUARD_SIZE, PROT_NONE) != 0) {
+    snprintf(error, error_size, "cannot protect a stack guard region: %s", strerror(errno));
+    return -1;
+  }
+  r->stacks_guarded = 1;
   return 0;
 }
 

@@ -188,12 +188,14 @@ struct runtime {
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
   size_t stack_slot_size, stack_guard_size;
+  uint32_t stacks_guarded; /* slots whose guard region is protected: those of threads ever started */
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
 
   unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
 
   struct weft_trace trace;
+  uint32_t trace_words; /* words of a thread set any step of the trace ever used (scheduler.c) */
   struct weft_logged_access access_log[WEFT_ACCESS_LOG_SIZE];
   uint32_t access_count;
   uint32_t access_unwritten; /* 1 + the log entry of a write whose value is not in memory yet */

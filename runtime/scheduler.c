@@ -25,34 +25,57 @@ typedef int (*enabled_fn)(const struct pending *pending, uint32_t thread);
 static const enabled_fn op_enabled[WEFT_OP_COUNT] = {WEFT_OPS(WEFT_OP_ENABLED)};
 #undef WEFT_OP_ENABLED
 
+/* The set helpers and the default policy take the number of words that can be non-zero;
+ * inlined into decide() twice, once with a constant 1, they cost a harness of up to 32
+ * threads no loop over words. */
+#define SET_INLINE static inline __attribute__((always_inline))
+
 static int pending_enabled(const struct thread *thread, uint32_t id) {
   return op_enabled[thread->pending.op](&thread->pending, id);
 }
 
-/* every word of `set`: the trace keeps them all */
-static void enabled_set(const struct runtime *r, struct thread_set *set) {
-  memset(set, 0, sizeof *set);
-  for (uint32_t i = 0; i < r->thread_count; i++) {
-    const struct thread *t = &r->threads[i];
-    if (t->state == THREAD_RUNNABLE && pending_enabled(t, i)) set_add(set, i);
-  }
+/* A step's set in the trace: its first `words` words, and 0 in the words up to the most
+ * any step of this trace ever used (a small harness writes one word a step, not all). */
+SET_INLINE void clear_trace_words(struct runtime *r, struct thread_set *set, uint32_t words) {
+  if (WEFT_UNLIKELY(words > r->trace_words)) r->trace_words = words;
+  for (uint32_t w = words; w < r->trace_words; w++) set->words[w] = 0;
 }
 
-static int set_empty(const struct thread_set *set, uint32_t words) {
+SET_INLINE void enabled_set(struct runtime *r, struct thread_set *set, uint32_t words) {
+  uint32_t count = r->thread_count;
+  for (uint32_t w = 0; w < words; w++) {
+    uint32_t first = w << 5, in_word = count - first < 32 ? count - first : 32, bits = 0;
+    for (uint32_t i = 0; i < in_word; i++) {
+      const struct thread *t = &r->threads[first + i];
+      if (t->state == THREAD_RUNNABLE && pending_enabled(t, first + i)) bits |= 1u << i;
+    }
+    set->words[w] = bits;
+  }
+  clear_trace_words(r, set, words);
+}
+
+/* the set of the one thread in the trace */
+SET_INLINE void only(struct runtime *r, struct thread_set *set, uint32_t words, uint32_t thread) {
+  for (uint32_t w = 0; w < words; w++) set->words[w] = 0;
+  clear_trace_words(r, set, words);
+  set_add(set, thread);
+}
+
+SET_INLINE int set_empty(const struct thread_set *set, uint32_t words) {
   for (uint32_t w = 0; w < words; w++)
     if (set->words[w]) return 0;
   return 1;
 }
 
 /* the lowest thread of a set that is not empty */
-static uint32_t set_lowest(const struct thread_set *set, uint32_t words) {
+SET_INLINE uint32_t set_lowest(const struct thread_set *set, uint32_t words) {
   uint32_t w = 0;
   while (!set->words[w] && w + 1 < words) w++;
   return w << 5 | (uint32_t)__builtin_ctz(set->words[w]);
 }
 
 /* the set holds a thread other than `thread` */
-static int set_has_other(const struct thread_set *set, uint32_t words, uint32_t thread) {
+SET_INLINE int set_has_other(const struct thread_set *set, uint32_t words, uint32_t thread) {
   for (uint32_t w = 0; w < words; w++)
     if (set->words[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
   return 0;
@@ -66,7 +89,7 @@ static int may_write(uint8_t op) {
 }
 
 /* the first thread of the set after `thread` in id order, wrapping round (to `thread` itself last) */
-static uint32_t next_round_robin(uint32_t thread, const struct thread_set *set, uint32_t words) {
+SET_INLINE uint32_t next_round_robin(uint32_t thread, const struct thread_set *set, uint32_t words) {
   uint32_t w = thread >> 5;
   /* 2u << 31 is 0: nothing above thread 31 of a word */
   uint32_t after = set->words[w] & ~((2u << (thread & 31)) - 1);
@@ -76,7 +99,7 @@ static uint32_t next_round_robin(uint32_t thread, const struct thread_set *set, 
   return set_lowest(set, words);
 }
 
-static uint32_t default_choice(const struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
+SET_INLINE uint32_t default_choice(const struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
   struct thread_set awake;
   if (WEFT_UNLIKELY(r->asleep_any)) {
     uint32_t any = 0;
@@ -138,7 +161,7 @@ static uint32_t sample_choice(struct runtime *r, const struct thread_set *set, u
   return next;
 }
 
-static uint32_t policy_choice(struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
+SET_INLINE uint32_t policy_choice(struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
   return r->flags & WEFT_RUN_SAMPLE ? sample_choice(r, set, words) : default_choice(r, set, words, after_yield);
 }
 
@@ -180,24 +203,12 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
   t->unrecorded_write = 0;
 }
 
-/* Picks the thread that executes the next step and switches to it. Returns in the
- * calling thread once it is chosen again. */
-static void decide(struct runtime *r) {
-  struct thread *current = &r->threads[r->current];
-  if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
-  if (WEFT_UNLIKELY(r->access_unwritten)) access_log_complete(r);
-  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
-  /* the current thread ran the last decided step (steps since are its weft_choose values) */
-  if (WEFT_UNLIKELY(r->asleep_any) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
-
+/* The thread that executes the next step, its enabled set recorded in the trace. */
+SET_INLINE uint32_t pick(struct runtime *r, struct thread *current, uint32_t words) {
   struct thread_set *set = trace_enabled(r, r->step);
-  uint32_t words = thread_words(r->thread_count);
-  enabled_set(r, set);
+  enabled_set(r, set, words);
   /* an atomic section (SV-COMP) keeps its thread running while it can */
-  if (r->atomic_depth && set_has(set, r->current)) {
-    memset(set, 0, sizeof *set);
-    set_add(set, r->current);
-  }
+  if (r->atomic_depth && set_has(set, r->current)) only(r, set, words, r->current);
   int after_yield = current->yielded;
   if (after_yield) {
     current->yielded = 0;
@@ -227,6 +238,20 @@ static void decide(struct runtime *r) {
   } else {
     next = policy_choice(r, set, words, after_yield);
   }
+  return next;
+}
+
+/* Picks the thread that executes the next step and switches to it. Returns in the
+ * calling thread once it is chosen again. */
+static void decide(struct runtime *r) {
+  struct thread *current = &r->threads[r->current];
+  if (WEFT_UNLIKELY(current->unrecorded_write)) finish_write_record(r, current);
+  if (WEFT_UNLIKELY(r->access_unwritten)) access_log_complete(r);
+  if (WEFT_UNLIKELY(r->step >= r->max_steps)) execution_end(step_limit_outcome(r), 0);
+  /* the current thread ran the last decided step (steps since are its weft_choose values) */
+  if (WEFT_UNLIKELY(r->asleep_any) && r->step > 0 && current->event >= r->asleep_from) sleep_wake(r, current->event);
+
+  uint32_t next = WEFT_LIKELY(r->thread_count <= 32) ? pick(r, current, 1) : pick(r, current, thread_words(r->thread_count));
 
   struct thread *chosen = &r->threads[next];
   chosen->event = r->step;
@@ -292,8 +317,7 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
     value = (uint32_t)(sample_draw(r) % n);
   }
   struct thread_set *set = trace_enabled(r, r->step);
-  memset(set, 0, sizeof *set);
-  set_add(set, r->current);
+  only(r, set, thread_words(r->thread_count), r->current);
   record_step(r, r->current, WEFT_OP_CHOOSE, n, value, pc);
   return value;
 }

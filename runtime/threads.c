@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime.h"
 
@@ -14,6 +15,12 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   if (id >= WEFT_MAX_THREADS)
     execution_fail(WEFT_OUTCOME_LIMIT, pc, "the harness starts more than %d threads (main included): weft explores at most %d",
                    WEFT_MAX_THREADS, WEFT_MAX_THREADS);
+  /* a guard region costs a system call: made once a harness first starts that many threads */
+  if (WEFT_UNLIKELY(id >= r->stacks_guarded)) {
+    if (mprotect(r->stacks + (size_t)id * r->stack_slot_size, r->stack_guard_size, PROT_NONE) != 0)
+      execution_fail(WEFT_OUTCOME_LIMIT, pc, "cannot protect the stack guard region of thread %u: %s", id, strerror(errno));
+    r->stacks_guarded = id + 1;
+  }
   struct thread *t = &r->threads[id];
   memset(t, 0, sizeof *t);
   t->state = THREAD_RUNNABLE;
