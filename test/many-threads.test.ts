@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
-import { runCli, writeHarness } from './support/harness.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 
 /**
  * Main first starts and joins `idle` threads one at a time (each alone: no choice), so that
@@ -87,6 +87,20 @@ describe('more than 32 threads', () => {
     const replay = runCli(['replay', file, '--schedule', bug!.schedule, '--json']);
     expect(replay.status).toBe(1);
     expect(JSON.parse(replay.stdout).tests[0]).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 1 } });
+  });
+
+  it('race detection tells threads 100 and 150 of 161 apart', async () => {
+    const test = (await checkAllInterleavings(fixture('threads/race_far_threads.c'))).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', strategy: 'optimal', bug: { kind: 'race' } });
+    expect(test.bug!.message).toMatch(/^data race on shared: T(100|150) writes at .*, unordered with T(100|150)'s write/);
+  });
+
+  it('release/acquire orders threads 40 and 90 of 101; relaxed atomics leave their data race', async () => {
+    const { tests } = await checkAllInterleavings(fixture('threads/far_message_passing.c'));
+    expect(tests.find((test) => test.name === 'release_acquire')).toMatchObject({ status: 'pass', complete: true });
+    const relaxed = tests.find((test) => test.name === 'relaxed_races')!;
+    expect(relaxed).toMatchObject({ status: 'fail', bug: { kind: 'race' } });
+    expect(relaxed.bug!.message).toMatch(/^data race on data: T90 reads at .*, unordered with T40's write/);
   });
 
   it('hbcache refuses more than 32 threads with exit 2, naming its limit', () => {
