@@ -8,7 +8,7 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/compile/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
-import { type Strategy, liveView } from '../src/explore/strategy.js';
+import { type Strategy, liveView, viewRun } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
@@ -122,7 +122,7 @@ async function classesOf(file: string, cflags: string, maxBound: number, makeStr
           schedule.asleep, schedule.asleepFrom, schedule.planFrom,
         );
         expect(outcome).toBe(0);
-        view.steps = trace.status[0]!;
+        viewRun(view, trace.status[0]!, outcome);
         await yieldEvery50Ms();
         if (strategy.observe(view)) classes.push(happensBeforeClass(view));
       }

@@ -6,7 +6,7 @@
 import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
-import { type BoundKind, type ExecutionView, type Strategy, copyOfView, countSpent, decisionAt, liveView } from './strategy.js';
+import { type BoundKind, type ExecutionView, type Strategy, copyOfView, countSpent, decisionAt, liveView, viewRun } from './strategy.js';
 
 export interface DriveOptions {
   test: number;
@@ -115,8 +115,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
         sample ? options.flags | RunFlags.SAMPLE : options.flags, options.nondetDomain,
         options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
-      view.steps = status[0]!;
-      view.outcome = outcome;
+      viewRun(view, status[0]!, outcome);
       if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
         executions++;
         if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);

@@ -93,7 +93,7 @@ export class RaceFinder {
     while (this.freeCount > 0 && this.frees[this.freeCount - 1]! >= step) this.freeCount--;
     const width = this.width;
     this.threadClock.fill(0, 0, width * width);
-    this.lastOfThread.fill(-1);
+    this.lastOfThread.fill(-1, 0, width); // threads past the width never ran: never read
     for (let i = step - 1; i >= 0; i--) {
       const thread = execution.thread[i]!;
       if (this.lastOfThread[thread] !== -1) continue;

@@ -30,7 +30,7 @@ export class Reversal {
   private length = 0;
   private left = 0;
   /** per thread: index of its first entry still in w, or -1 (no step in w) */
-  private readonly first = new Int32Array(MAX_THREADS);
+  private readonly first = new Int32Array(MAX_THREADS).fill(-1);
   /** one past the highest thread with a step in v */
   private threadsEnd = 0;
   private races!: RaceFinder;
@@ -77,8 +77,8 @@ export class Reversal {
   private start(races: RaceFinder): void {
     this.races = races;
     this.length = 0;
+    this.first.fill(-1, 0, this.threadsEnd); // beyond, every entry is -1 already
     this.threadsEnd = 0;
-    this.first.fill(-1);
   }
 
   private pushStep(execution: ExecutionView, step: number): void {

@@ -2,7 +2,7 @@
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
 import { MAX_THREADS, Op } from '../addon/ops.js';
-import { WORDS, first, has, nextRoundRobin } from './thread-set.js';
+import { WORDS, first, has, nextRoundRobin, noteThreads } from './thread-set.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
 export interface Schedule {
@@ -50,6 +50,13 @@ export function liveView(trace: TraceArrays): ExecutionView {
   return { steps: 0, outcome: 0, thread, op, object, value, enabled, threadState, pendingOp, pendingObject, pendingValue };
 }
 
+/** Points a live view at the run that just ended, and makes thread sets cover its threads. */
+export function viewRun(view: ExecutionView, steps: number, outcome: number): void {
+  view.steps = steps;
+  view.outcome = outcome;
+  noteThreads(view.threadState);
+}
+
 /** A copy of the first `steps` steps of the execution that just ran, kept past the next run. */
 export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
   return {
@@ -67,7 +74,7 @@ export interface StrategyOptions {
   /** samplers (random, pct): the first run's seed, and pct's depth */
   seed?: number;
   pctDepth?: number;
-  /** room for decisions: the longest execution */
+  /** room for decisions: the longest execution (maxSteps) */
   capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */
   deadline?: number;

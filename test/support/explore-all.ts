@@ -6,7 +6,7 @@
 import { buildHarness } from '../../src/compile/compile.js';
 import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
-import { type ExecutionView, liveView } from '../../src/explore/strategy.js';
+import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
@@ -89,8 +89,7 @@ async function explore(
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
-      view.steps = trace.status[0]!;
-      view.outcome = outcome;
+      viewRun(view, trace.status[0]!, outcome);
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
       const fingerprint = happensBeforeClass(view);
       if (!explorer.observe(view)) {
