@@ -7,6 +7,7 @@ import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
+import { threadsBench } from './threads.js';
 import { vitestBench } from './vitest.js';
 
 const sections: [string, () => Promise<void>][] = [
@@ -20,6 +21,7 @@ const sections: [string, () => Promise<void>][] = [
   ['vitest', vitestBench],
   ['memory', memoryBench],
   ['random', randomBench],
+  ['threads', threadsBench],
 ];
 
 const only = process.argv[2];
