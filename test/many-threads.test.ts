@@ -89,6 +89,29 @@ describe('more than 32 threads', () => {
     expect(JSON.parse(replay.stdout).tests[0]).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 1 } });
   });
 
+  it('one harness, 3 threads in some executions and 34 in others: optimal runs each of the 4 classes once', async () => {
+    // threads 1 and the last store to x (2 orders); the others store to their own slots
+    const file = writeHarness(`#include <pthread.h>
+#include <weft.h>
+static int x, slot[34];
+static void *store(void *arg) {
+  long id = (long)arg;
+  __atomic_store_n(id == 1 || id == 99 ? &x : &slot[id], (int)id, __ATOMIC_SEQ_CST);
+  return 0;
+}
+WEFT_TEST(three_or_thirty_four) {
+  int count = weft_choose(2) ? 34 : 3;
+  pthread_t threads[34];
+  for (long i = 1; i < count; i++) pthread_create(&threads[i], 0, store, (void *)(i == count - 1 ? 99 : i));
+  for (int i = 1; i < count; i++) pthread_join(threads[i], 0);
+}
+`, 'three_or_thirty_four.c');
+    for (const strategy of ['optimal', 'auto']) {
+      const test = await check(file, { strategy, maxBound: Number.POSITIVE_INFINITY });
+      expect(test, strategy).toMatchObject({ status: 'pass', complete: true, executions: 4, redundantRuns: 0 });
+    }
+  });
+
   it('race detection tells threads 100 and 150 of 161 apart', async () => {
     const test = (await checkAllInterleavings(fixture('threads/race_far_threads.c'))).tests[0]!;
     expect(test).toMatchObject({ status: 'fail', strategy: 'optimal', bug: { kind: 'race' } });

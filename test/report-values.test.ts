@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAllInterleavings, renderBug } from '../src/index.js';
 import type { Bug, BugStep } from '../src/report/bug.js';
 import { toJson } from '../src/report/json.js';
+import { nameOf } from '../src/report/dwarf.js';
 import { fixture, runCli } from './support/harness.js';
 
 const shown = (steps: BugStep[]) => steps.filter((step) => step.valueText !== undefined).map((step) => `${step.op} ${step.target} = ${step.valueText}`);
@@ -67,6 +68,16 @@ describe('values by type, names by field', () => {
     const bug = (await checkAllInterleavings(fixture('report/refobj.test.c'), { mode: 'sc' })).tests[0]!.bug!;
     const decrement = bug.steps.find((step) => step.op === 'read');
     expect(decrement).toMatchObject({ target: 'shared.refs', location: { file: 'fixtures/report/refobj.c', line: 9 }, source: 'object->refs--;' });
+  });
+});
+
+describe("names from readelf's debug info", () => {
+  it('reads a name behind every form of string reference, offset 0 (written without 0x) included', () => {
+    expect(nameOf('(indirect string, offset: 0): shared')).toBe('shared');
+    expect(nameOf('(indirect string, offset: 0x5d): counter')).toBe('counter');
+    expect(nameOf('(indirect line string, offset: 0x1a): harness.c')).toBe('harness.c');
+    expect(nameOf('(offset: 0x2f): lock')).toBe('lock');
+    expect(nameOf('slot')).toBe('slot');
   });
 });
 

@@ -177,9 +177,9 @@ function variableOf(die: Die, byOffset: Map<number, Die>): Variable | undefined 
   return { name: nameOf(name), address: parseInt(location[1]!, 16), ...(type !== undefined ? { type } : {}) };
 }
 
-/** "(indirect string, offset: 0x1a5): name" or "name" */
-function nameOf(value: string): string {
-  return value.replace(/^\((?:indirect (?:line )?string, )?offset: 0x[0-9a-f]+\):\s*/, '');
+/** "(indirect string, offset: 0x1a5): name", "(indirect string, offset: 0): name" (readelf writes offset 0 without 0x) or "name" */
+export function nameOf(value: string): string {
+  return value.replace(/^\((?:indirect (?:line )?string, )?offset: (?:0x[0-9a-f]+|\d+)\):\s*/, '');
 }
 
 function numberOf(value: string | undefined): number | undefined {
