@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 12
+#define WEFT_ABI_VERSION 13
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -73,6 +73,8 @@ struct weft_trace {
   uint32_t *enabled; /* capacity thread sets: step s's at enabled[s * WEFT_THREAD_WORDS], thread i
                         set if it could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
+  uint32_t *cas_fails; /* per step a thread set, like enabled: bit i set when thread i is about to
+                          compare-exchange and would fail (only read) if it ran at this step */
 };
 
 /* a thread's state, as weft_result.thread_state reports it at the end of an execution */

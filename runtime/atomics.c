@@ -51,6 +51,7 @@
   static int cas##bits(volatile type *a, type *expected_in, type v, int mo, int fail_mo,          \
                        uintptr_t pc) {                                                             \
     type expected = *expected_in;                                                                  \
+    sched_expect((uint64_t)(int64_t)expected, sizeof(type));                                       \
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     type old = *a;                                                                                 \

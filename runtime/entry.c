@@ -58,7 +58,7 @@ static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
 }
 
 static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_t error_size) {
-  size_t per_step = sizeof(uint8_t) * 3 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * (2 + WEFT_THREAD_WORDS);
+  size_t per_step = sizeof(uint8_t) * 3 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * (2 + 2 * WEFT_THREAD_WORDS);
   char *memory = map_or_report(per_step * capacity + 64, "the trace", error, error_size);
   if (!memory) return -1;
   struct weft_trace *trace = &r->trace;
@@ -67,7 +67,8 @@ static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_
   trace->value = trace->object + capacity;
   trace->bits = (uint64_t *)(trace->value + capacity);
   trace->enabled = (uint32_t *)(trace->bits + capacity);
-  trace->pc = trace->enabled + (size_t)capacity * WEFT_THREAD_WORDS;
+  trace->cas_fails = trace->enabled + (size_t)capacity * WEFT_THREAD_WORDS;
+  trace->pc = trace->cas_fails + (size_t)capacity * WEFT_THREAD_WORDS;
   r->step_clock = trace->pc + capacity;
   trace->thread = (uint8_t *)(r->step_clock + capacity);
   trace->op = trace->thread + capacity;

@@ -52,6 +52,9 @@ struct pending {
   uintptr_t object;
   uint64_t argument;
   uintptr_t pc;
+  /* a compare-exchange: the value it expects, and its size in bytes (sched_expect) */
+  uint64_t expected;
+  uint8_t size;
 };
 
 struct thread {
@@ -221,6 +224,8 @@ WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
 WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
+WEFT_HIDDEN void sched_expect(uint64_t expected, uint8_t size);
+WEFT_HIDDEN int sched_cas_would_fail(const struct pending *pending);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
 WEFT_HIDDEN void access_log_complete(struct runtime *r);

@@ -41,16 +41,28 @@ SET_INLINE void clear_trace_words(struct runtime *r, struct thread_set *set, uin
   for (uint32_t w = words; w < r->trace_words; w++) set->words[w] = 0;
 }
 
-SET_INLINE void enabled_set(struct runtime *r, struct thread_set *set, uint32_t words) {
+/* The enabled threads, and among them those about to compare-exchange that would fail here
+ * (the explorer judges such a step as the read it is: trace.cas_fails). */
+SET_INLINE void enabled_set(struct runtime *r, struct thread_set *set, struct thread_set *fails, uint32_t words) {
   uint32_t count = r->thread_count;
   for (uint32_t w = 0; w < words; w++) {
-    uint32_t first = w << 5, in_word = count - first < 32 ? count - first : 32, bits = 0;
+    uint32_t first = w << 5, in_word = count - first < 32 ? count - first : 32, bits = 0, failing = 0;
     for (uint32_t i = 0; i < in_word; i++) {
       const struct thread *t = &r->threads[first + i];
-      if (t->state == THREAD_RUNNABLE && pending_enabled(t, first + i)) bits |= 1u << i;
+      if (t->state != THREAD_RUNNABLE || !pending_enabled(t, first + i)) continue;
+      bits |= 1u << i;
+      if (WEFT_UNLIKELY(t->pending.op == WEFT_OP_ATOMIC_CAS) && sched_cas_would_fail(&t->pending)) failing |= 1u << i;
     }
     set->words[w] = bits;
+    fails->words[w] = failing;
   }
+  clear_trace_words(r, set, words);
+  clear_trace_words(r, fails, words);
+}
+
+/* the empty set in the trace */
+SET_INLINE void none(struct runtime *r, struct thread_set *set, uint32_t words) {
+  for (uint32_t w = 0; w < words; w++) set->words[w] = 0;
   clear_trace_words(r, set, words);
 }
 
@@ -170,6 +182,10 @@ static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t
   return (struct thread_set *)(void *)&r->trace.enabled[(size_t)step * WEFT_THREAD_WORDS];
 }
 
+static inline struct thread_set *trace_cas_fails(const struct runtime *r, uint32_t step) {
+  return (struct thread_set *)(void *)&r->trace.cas_fails[(size_t)step * WEFT_THREAD_WORDS];
+}
+
 /* the step's enabled set is in the trace already */
 static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double object, double value, uintptr_t pc) {
   uint32_t step = r->step++;
@@ -206,7 +222,7 @@ static void finish_write_record(struct runtime *r, struct thread *t) {
 /* The thread that executes the next step, its enabled set recorded in the trace. */
 SET_INLINE uint32_t pick(struct runtime *r, struct thread *current, uint32_t words) {
   struct thread_set *set = trace_enabled(r, r->step);
-  enabled_set(r, set, words);
+  enabled_set(r, set, trace_cas_fails(r, r->step), words);
   /* an atomic section (SV-COMP) keeps its thread running while it can */
   if (r->atomic_depth && set_has(set, r->current)) only(r, set, words, r->current);
   int after_yield = current->yielded;
@@ -288,6 +304,29 @@ void sched_record_value(uint64_t value, uint8_t size) {
   r->trace.size[step] = size;
 }
 
+void sched_expect(uint64_t expected, uint8_t size) {
+  struct runtime *r = weft_rt;
+  if (WEFT_LIKELY(r && r->in_execution)) {
+    struct pending *pending = &current_thread()->pending;
+    pending->expected = expected;
+    pending->size = size;
+  }
+}
+
+/* A pending compare-exchange would fail now: its location holds another value than it
+ * expects. Read only where the memory is surely there (the harness's data, the heap in
+ * use); elsewhere it may succeed, for all the scheduler knows. */
+int sched_cas_would_fail(const struct pending *pending) {
+  struct runtime *r = weft_rt;
+  uintptr_t start = pending->object, end = start + pending->size;
+  int readable = (start - r->data_start < r->data_end - r->data_start && end <= r->data_end) ||
+                 (heap_contains(start) && heap_contains(end - 1));
+  if (!readable || pending->size > sizeof(uint64_t)) return 0;
+  uint64_t now = 0, expected = pending->expected;
+  memcpy(&now, (const void *)start, pending->size);
+  return memcmp(&now, &expected, pending->size) != 0;
+}
+
 void sched_record_op(uint8_t op) {
   struct runtime *r = weft_rt;
   if (WEFT_LIKELY(r && r->in_execution)) r->trace.op[current_thread()->event] = op;
@@ -318,6 +357,7 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   }
   struct thread_set *set = trace_enabled(r, r->step);
   only(r, set, thread_words(r->thread_count), r->current);
+  none(r, trace_cas_fails(r, r->step), thread_words(r->thread_count));
   record_step(r, r->current, WEFT_OP_CHOOSE, n, value, pc);
   return value;
 }

@@ -8,7 +8,7 @@
  *
  * What conflicts comes from ops.h's table, as for the explorer (src/explore/dependence.ts
  * reads the same table). A pending operation is judged by what it can do (the `can`
- * column: a compare-exchange may write), a done step by what it did. */
+ * column: a compare-exchange may write, unless it would fail now), a done step by what it did. */
 #include "runtime.h"
 
 static int conflicting(uint8_t a, uint8_t b) {
@@ -56,7 +56,10 @@ void sleep_wake(struct runtime *r, uint32_t step) {
     for (uint32_t asleep = r->asleep.words[w]; asleep; asleep &= asleep - 1) {
       uint32_t id = w << 5 | (uint32_t)__builtin_ctz(asleep);
       const struct pending *next = &r->threads[id].pending;
-      struct touches pending = touches_of(next->op, op_can[next->op], next->object, next->argument);
+      /* a compare-exchange that would fail only reads (its location has not changed since,
+       * or the step that changed it conflicts anyway) */
+      uint8_t can = next->op == WEFT_OP_ATOMIC_CAS && sched_cas_would_fail(next) ? WEFT_ACCESS_READ : op_can[next->op];
+      struct touches pending = touches_of(next->op, can, next->object, next->argument);
       if (conflict(&done, &pending)) set_remove(&r->asleep, id);
     }
     any |= r->asleep.words[w];

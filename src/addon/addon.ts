@@ -24,6 +24,8 @@ export interface TraceArrays {
   /** per step a thread set of MAX_THREADS / 32 words: step s's is at [s * words, (s + 1) * words),
    * thread t its bit t & 31 of word t >> 5, set when t could have been chosen there */
   enabled: Uint32Array;
+  /** per step a thread set like enabled's: the threads about to compare-exchange that would fail (only read) there */
+  casFails: Uint32Array;
   pc: Uint32Array;
   capacity: number;
   /** [steps, outcome] of the last execution */

@@ -38,8 +38,8 @@ export class DporStrategy implements Strategy, Backtracking {
   private readonly races = new RaceFinder();
   private readonly reversal = new Reversal();
   private readonly trees = new WakeupTrees();
-  /** what a thread is about to do (nextEventOf fills it in) */
-  private readonly event = { op: 0, object: 0, value: 0 };
+  /** what a thread is about to do (nextEventOf fills it in), and the access it makes if it does it at the node */
+  private readonly event: { op: number; object: number; value: number; access: Access } = { op: 0, object: 0, value: 0, access: Access.NONE };
 
   /** the current path: one node per step (its done: choices taken, or scheduled, at the node) */
   private readonly path: Path;
@@ -273,25 +273,31 @@ export class DporStrategy implements Strategy, Backtracking {
 
   /** Whether what `thread` is about to do at `node` (judged by what it may do there) commutes with the step taken there. */
   private independentOfStep(execution: ExecutionView, thread: number, node: number): boolean {
-    const { op, object, value } = this.nextEventOf(execution, thread, node);
+    const { op, object, value, access } = this.nextEventOf(execution, thread, node);
     const done = execution.op[node]!;
-    return !stepsConflict(op, object, value, potentialAccessOf(op), done, execution.object[node]!, execution.value[node]!, accessOf(done));
+    return !stepsConflict(op, object, value, access, done, execution.object[node]!, execution.value[node]!, accessOf(done));
   }
 
-  /** What `thread` (not the one running at `node`) does next: its next step, or the op it was left pending at. */
-  private nextEventOf(execution: ExecutionView, thread: number, node: number): { op: number; object: number; value: number } {
+  /**
+   * What `thread` (not the one running at `node`) does next: its next step, or the op it was
+   * left pending at; and the access it makes if it takes that step before the node's: what
+   * the op may do, but for a compare-exchange the runtime saw would fail there — a read.
+   */
+  private nextEventOf(execution: ExecutionView, thread: number, node: number): { op: number; object: number; value: number; access: Access } {
     const event = this.event;
+    event.op = execution.pendingOp[thread]!;
+    event.object = execution.pendingObject[thread]!;
+    event.value = 0;
     for (let step = node + 1; step < execution.steps; step++) {
       if (execution.thread[step] === thread && execution.op[step] !== Op.CHOOSE) {
         event.op = execution.op[step]!;
         event.object = execution.object[step]!;
         event.value = execution.value[step]!;
-        return event;
+        break;
       }
     }
-    event.op = execution.pendingOp[thread]!;
-    event.object = execution.pendingObject[thread]!;
-    event.value = 0;
+    const cas = event.op === Op.ATOMIC_CAS || event.op === Op.ATOMIC_CAS_FAIL;
+    event.access = cas && has(execution.casFails, node * WORDS, thread) ? Access.READ : potentialAccessOf(event.op);
     return event;
   }
 
@@ -377,8 +383,8 @@ export class DporStrategy implements Strategy, Backtracking {
     addAll(threads, 0, this.backtrack, at);
     remove(threads, 0, this.path.runner[node]!);
     for (let thread = first(threads, 0); thread >= 0; thread = first(threads, 0, thread + 1)) {
-      const { op, object, value } = this.nextEventOf(execution, thread, node);
-      if (v.weakInitial(thread, op, object, value)) return;
+      const { op, object, value, access } = this.nextEventOf(execution, thread, node);
+      if (v.weakInitial(thread, op, object, value, access)) return;
     }
     if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
     this.trees.insert(this.tree[node]!, v);

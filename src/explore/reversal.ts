@@ -14,7 +14,7 @@
 //
 // Buffers are reused from one race to the next: nothing is allocated per race.
 import { MAX_THREADS, Op } from '../addon/ops.js';
-import { accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
+import { type Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
@@ -131,9 +131,8 @@ export class Reversal {
     return true;
   }
 
-  /** Whether a step of a thread absent from w (placed before w: judged by what it may do) commutes with every step of w. */
-  commutesWith(op: number, object: number, value: number): boolean {
-    const placed = potentialAccessOf(op);
+  /** Whether a step of a thread absent from w (placed before w, where it makes access `placed`) commutes with every step of w. */
+  commutesWith(op: number, object: number, value: number, placed: Access): boolean {
     const last = this.length - 1;
     for (let i = 0; i < this.length; i++) {
       if (this.removed[i]) continue;
@@ -145,11 +144,11 @@ export class Reversal {
   }
 
   /**
-   * A weak initial of w: running `thread` first (its next step is op/object/value)
-   * leads to an execution that w extends.
+   * A weak initial of w: running `thread` first (its next step is op/object/value, making
+   * access `placed` there: by default what the op may do) leads to an execution that w extends.
    */
-  weakInitial(thread: number, op: number, object: number, value: number): boolean {
-    return this.has(thread) ? this.startsWith(thread) : this.commutesWith(op, object, value);
+  weakInitial(thread: number, op: number, object: number, value: number, placed = potentialAccessOf(op)): boolean {
+    return this.has(thread) ? this.startsWith(thread) : this.commutesWith(op, object, value, placed);
   }
 
   /** Whether `thread`'s first step in w is a data choice exactly when `op` is one, and then takes `value`. */

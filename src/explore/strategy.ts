@@ -36,6 +36,8 @@ export interface ExecutionView {
   value: Float64Array;
   /** per step, the threads that could have been chosen: a thread set of WORDS words at step * WORDS */
   enabled: Uint32Array;
+  /** per step, a thread set likewise: the threads about to compare-exchange that would fail there (a read) */
+  casFails: Uint32Array;
   /** per thread at the end: 0 unused, 1 runnable (blocked or stopped), 2 finished */
   threadState: Uint8Array;
   /** per thread at the end: the operation it was about to execute, its object and value */
@@ -46,8 +48,8 @@ export interface ExecutionView {
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, enabled, threadState, pendingOp, pendingObject, pendingValue } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, enabled, threadState, pendingOp, pendingObject, pendingValue };
+  const { thread, op, object, value, enabled, casFails, threadState, pendingOp, pendingObject, pendingValue } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, enabled, casFails, threadState, pendingOp, pendingObject, pendingValue };
 }
 
 /** Points a live view at the run that just ended, and makes thread sets cover its threads. */
@@ -61,7 +63,7 @@ export function viewRun(view: ExecutionView, steps: number, outcome: number): vo
 export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
   return {
     steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
     pendingValue: trace.pendingValue.slice(),
   };
