@@ -30,6 +30,14 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     expect(test).toMatchObject({ executions: 2 ** readers, complete: true });
   });
 
+  it('a compare-exchange that can only fail is a read: one execution per class dfs sees (27), none twice', async () => {
+    const dfs = await exploreAll(fixture('por/failing_cas.c'), 'dfs', Infinity, 'drf');
+    const optimal = await exploreAll(fixture('por/failing_cas.c'), 'optimal', Infinity, 'drf');
+    expect(dfs.classes.size).toBe(27);
+    expect(optimal).toMatchObject({ executions: 27, repeats: 0, wasted: 0 });
+    expect(optimal.classes).toEqual(dfs.classes);
+  });
+
   it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
     const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7', maxBound: Infinity });
     expect(test).toMatchObject({ executions: 1, complete: true });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHarness } from '../src/compile/compile.js';
 import { type NativeHarness, openHarness } from '../src/addon/addon.js';
 import { Op, Outcome } from '../src/addon/ops.js';
-import { add, threadSets } from '../src/explore/thread-set.js';
+import { WORDS, add, has, threadSets } from '../src/explore/thread-set.js';
 import { fixture } from './support/harness.js';
 
 const DRF = 0;
@@ -46,6 +46,15 @@ describe('sleep sets in the runtime', () => {
     const { threads, ops } = run([0, 0, 1], MAIN, 2);
     expect(ops[3]).toBe(Op.ATOMIC_LOAD);
     expect(threads[5]).toBe(0);
+  });
+
+  it('a compare-exchange that would fail is a read: a load does not wake it; one that would succeed is woken', () => {
+    const failing = open('-DREAD_X -DCAS_X=5');
+    expect(failing([0, 0, 1], MAIN, 2).threads[5]).toBe(2);
+    expect(has(harnesses.get('-DREAD_X -DCAS_X=5')!.trace().casFails, 2 * WORDS, 0)).toBe(true);
+    const succeeding = open('-DREAD_X -DCAS_X=0');
+    expect(succeeding([0, 0, 1], MAIN, 2).threads[5]).toBe(0);
+    expect(has(harnesses.get('-DREAD_X -DCAS_X=0')!.trace().casFails, 2 * WORDS, 0)).toBe(false);
   });
 
   it('runs a sleeping thread when no other is enabled', () => {
