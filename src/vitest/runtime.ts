@@ -4,12 +4,18 @@ import { readFileSync } from 'node:fs';
 
 import { BuildError } from '../compile/errors.js';
 import { buildHarness } from '../compile/compile.js';
-import { type CheckOptions, type TestResult, checkAllInterleavings } from '../check.js';
+import type { CheckOptions, TestResult } from '../check.js';
 import { borrowHarness, returnHarness } from '../addon/harness-pool.js';
 import type { Bug, BugLocation } from '../report/bug.js';
-import { beyondBound, renderBug } from '../report/render.js';
 import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
 import { withThousands } from '../numbers.js';
+
+/**
+ * The explorer and the renderer, loaded only when a test is explored: a test whose pass is
+ * reused (most of a warm run, each file in a fresh worker) needs neither.
+ */
+const explorer = () => import('../check.js');
+const renderer = () => import('../report/render.js');
 
 /** The tests of a C file, in source order, with their lines (builds it: cached). */
 export function listTests(file: string, options: CheckOptions): { name: string; line: number }[] {
@@ -93,7 +99,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     const replayed = await replayRemembered(file, name, options, last.failure);
     if (replayed.status === 'fail') {
       if (sameBug(signature(replayed.bug!), last.failure))
-        throw failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
+        throw await failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
       replayedDifferently = replayed.bug!;
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
@@ -103,20 +109,22 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     if (last.partial) meta.weftPartial = last.partial;
     return;
   }
+  const { checkAllInterleavings } = await explorer();
   const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
-  const differently = replayedDifferently && `the remembered counterexample now fails differently: ${firstLine(replayedDifferently)}`;
+  const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
   if (result.status === 'fail') {
     rememberFailure(key, result.bug!);
-    throw failureError(file, name, result.bug!, settings, differently);
+    throw await failureError(file, name, result.bug!, settings, differently);
   }
   if (replayedDifferently) {
     // the replay is a real failing execution: never let a bounded exploration pass over it
     rememberFailure(key, replayedDifferently);
-    throw failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
+    throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
   if (result.beyondBound) {
+    const { beyondBound } = await renderer();
     console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
   }
   if (result.partial) {
@@ -129,6 +137,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
 async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature): Promise<TestResult> {
+  const { checkAllInterleavings } = await explorer();
   const replay = async (schedule: string) => (await checkAllInterleavings(file, { ...options, test: name, replay: schedule })).tests[0]!;
   const replayed = await replay(failure.schedule);
   if (replayed.status === 'fail' && failure.consequence) {
@@ -138,7 +147,7 @@ async function replayRemembered(file: string, name: string, options: CheckOption
   return replayed;
 }
 
-const firstLine = (bug: Bug) => renderBug(bug, { color: false }).split('\n')[0];
+const firstLine = async (bug: Bug) => (await renderer()).renderBug(bug, { color: false }).split('\n')[0];
 
 const PROGRESS_EVERY_MS = 2000;
 
@@ -157,7 +166,8 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
  * The bug as the test's error. Its code frame is the bug's own location: for a data race
  * the racy access (both accesses are stack frames), then where its consequence fails.
  */
-function failureError(file: string, name: string, bug: Bug, settings: RunSettings, note?: string): InterleavingError {
+async function failureError(file: string, name: string, bug: Bug, settings: RunSettings, note?: string): Promise<InterleavingError> {
+  const { renderBug } = await renderer();
   const headline = `${note ? `${note}\n` : ''}${renderBug(bug, { color: false })}`;
   const raceAccesses = bug.kind === 'race' ? bug.race.accesses.flatMap((access) => (access.location ? [access.location] : [])).reverse() : [];
   const locations = [bug.location, ...raceAccesses, bug.consequence?.location].filter((location): location is BugLocation => location !== undefined);
