@@ -68,8 +68,7 @@ SET_INLINE void none(struct runtime *r, struct thread_set *set, uint32_t words) 
 
 /* the set of the one thread in the trace */
 SET_INLINE void only(struct runtime *r, struct thread_set *set, uint32_t words, uint32_t thread) {
-  for (uint32_t w = 0; w < words; w++) set->words[w] = 0;
-  clear_trace_words(r, set, words);
+  none(r, set, words);
   set_add(set, thread);
 }
 

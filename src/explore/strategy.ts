@@ -183,6 +183,7 @@ const scratchCosts = new Uint16Array(MAX_THREADS);
 export function spentAt(kind: BoundKind, execution: ExecutionView, step: number): number {
   if (step === 0 || execution.op[step] === Op.CHOOSE) return 0;
   const thread = execution.thread[step]!;
+  if (kind === 'preemption') return isPreemption(execution, step, thread) ? 1 : 0;
   const count = threadsByCost(kind, execution.enabled, step * WORDS, runningBefore(execution, step), scratchThreads, scratchCosts);
   for (let i = 0; i < count; i++) if (scratchThreads[i] === thread) return scratchCosts[i]!;
   return 0;

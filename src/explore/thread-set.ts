@@ -39,12 +39,6 @@ export function clear(sets: Uint32Array, at: number): void {
   for (let w = 0; w < wordsInUse; w++) sets[at + w] = 0;
 }
 
-/** Makes the set at `at` hold `thread` alone. */
-export function only(sets: Uint32Array, at: number, thread: number): void {
-  clear(sets, at);
-  add(sets, at, thread);
-}
-
 export function isEmpty(sets: Uint32Array, at: number): boolean {
   for (let w = 0; w < wordsInUse; w++) if (sets[at + w] !== 0) return false;
   return true;
@@ -70,11 +64,6 @@ export function first(sets: Uint32Array, at: number, from = 0): number {
 export function nextRoundRobin(sets: Uint32Array, at: number, thread: number): number {
   const after = first(sets, at, thread + 1);
   return after >= 0 ? after : first(sets, at);
-}
-
-export function equal(a: Uint32Array, aAt: number, b: Uint32Array, bAt: number): boolean {
-  for (let w = 0; w < wordsInUse; w++) if (a[aAt + w] !== b[bAt + w]) return false;
-  return true;
 }
 
 export function copy(to: Uint32Array, toAt: number, from: Uint32Array, fromAt: number): void {
