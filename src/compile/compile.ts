@@ -125,44 +125,85 @@ function runSteps<T>(steps: Steps<T>): T {
   return next.value;
 }
 
-async function runStepsAsync<T>(steps: Steps<T>): Promise<T> {
-  let next = steps.next();
-  while (!next.done) {
-    let result: CommandResult;
-    try {
-      result = await runToolAsync(next.value.command, next.value.args);
-    } catch (error) {
-      next = steps.throw(error);
-      continue;
-    }
-    next = steps.next(result);
+/** Builds running tools at once in this process, and those waiting for a core (urgent ones first). */
+let runningBuilds = 0;
+const waitingBuilds: { urgent: boolean; start(): void }[] = [];
+
+/**
+ * Cores a build may use: all of them when something waits for it, and one fewer for
+ * builds ahead of need, which leave a core to the work that is waiting.
+ */
+const coresFor = (urgent: boolean) => (urgent ? availableParallelism() : Math.max(1, availableParallelism() - 1));
+
+async function takeCore(urgent: boolean): Promise<void> {
+  if (runningBuilds < coresFor(urgent) && (urgent || waitingBuilds.length === 0)) {
+    runningBuilds++;
+    return;
   }
-  return next.value;
+  await new Promise<void>((start) => {
+    const waiting = { urgent, start };
+    const firstAhead = waitingBuilds.findIndex((other) => !other.urgent);
+    waitingBuilds.splice(urgent && firstAhead >= 0 ? firstAhead : waitingBuilds.length, 0, waiting);
+  });
+}
+
+function releaseCore(): void {
+  runningBuilds--;
+  for (let next = waitingBuilds[0]; next && runningBuilds < coresFor(next.urgent); next = waitingBuilds[0]) {
+    waitingBuilds.shift();
+    runningBuilds++;
+    next.start();
+  }
+}
+
+/**
+ * Runs a build's tools without blocking. A build holds a core only while it runs tools (a
+ * cache hit needs none), and says it compiles once it has one.
+ */
+async function runStepsAsync<T>(build: (onCompile: () => void) => Steps<T>, hooks: AsyncBuildHooks): Promise<T> {
+  let holdsCore = false;
+  let compiles = false;
+  const steps = build(() => (compiles = true));
+  try {
+    let next = steps.next();
+    while (!next.done) {
+      if (!holdsCore) {
+        await takeCore(hooks.urgent ?? false);
+        holdsCore = true;
+      }
+      if (compiles) {
+        hooks.onCompile?.();
+        compiles = false;
+      }
+      let result: CommandResult;
+      try {
+        result = await runToolAsync(next.value.command, next.value.args);
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      next = steps.next(result);
+    }
+    return next.value;
+  } finally {
+    if (holdsCore) releaseCore();
+  }
 }
 
 export function buildHarness(file: string, options: BuildOptions = {}): BuiltHarness {
   return runSteps(buildSteps(file, options));
 }
 
-/** Builds running at once in this process, and those waiting for a core. */
-let runningBuilds = 0;
-const waitingBuilds: (() => void)[] = [];
-
 export interface AsyncBuildHooks {
   /** called when the build really compiles (not found in the cache), once it has a core */
   onCompile?: () => void;
+  /** something waits for this build now: it goes before builds started ahead of need */
+  urgent?: boolean;
 }
 
-/** buildHarness without blocking: at most one build per core runs at a time. */
+/** buildHarness without blocking: at most one build per core runs its tools at a time. */
 export async function buildHarnessAsync(file: string, options: BuildOptions = {}, hooks: AsyncBuildHooks = {}): Promise<BuiltHarness> {
-  if (runningBuilds >= availableParallelism()) await new Promise<void>((resolve) => waitingBuilds.push(resolve));
-  runningBuilds++;
-  try {
-    return await runStepsAsync(buildSteps(file, options, hooks.onCompile));
-  } finally {
-    runningBuilds--;
-    waitingBuilds.shift()?.();
-  }
+  return runStepsAsync((onCompile) => buildSteps(file, options, onCompile), hooks);
 }
 
 function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void): Steps<BuiltHarness> {

@@ -30,7 +30,8 @@ export interface WeftPluginOptions extends PluginOptions {
 }
 
 const runtimeModule = fileURLToPath(new URL('./runtime.js', import.meta.url));
-const weftDist = fileURLToPath(new URL('..', import.meta.url));
+/** weft's own compiled modules, wherever the package is (a string pattern would only match under node_modules). */
+const weftDist = new RegExp(`^${fileURLToPath(new URL('..', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 const DEPENDENCY = '?weft-dependency';
 
 /** What a C test may take beyond its time budget: replays, simplifying a counterexample, a hang's watchdog. */
@@ -57,6 +58,10 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
   let logger: Logger = { log: (message) => console.error(message) };
   let root = process.cwd();
+  /** C tests being built ahead of their load */
+  const warming = new Map<string, Promise<void>>();
+  /** header → the C tests that include it (from their last builds) */
+  const includedBy = new Map<string, Set<string>>();
   return {
     name: 'weft',
     enforce: 'pre',
@@ -76,30 +81,63 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     configureVitest({ vitest }: { vitest: VitestLike }) {
       logger = vitest.logger;
       root = vitest.config.root;
-      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse));
+      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
+        async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
+          for (const { moduleId } of await runOrder(vitest, specifications)) if (isCTest(moduleId)) warm(moduleId);
+        },
+      });
+    },
+    // a changed C test, or a header one includes, starts building at once, while Vitest
+    // waits out its watch debounce and starts a worker
+    watchChange(id) {
+      const file = id.split('?')[0]!;
+      if (isCTest(file)) warm(file);
+      for (const test of includedBy.get(file) ?? []) warm(test);
     },
     async load(id) {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
       const file = id.split('?')[0]!;
       if (!isCTest(file)) return null;
-      const source = await readFile(file, 'utf8');
-      let options: CheckOptions = { ...defaultOptions };
-      let setupError: { message: string; line: number } | undefined;
-      try {
-        options = { ...defaultOptions, ...parseFileOptions(source, file) };
-      } catch (error) {
-        setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
-      }
-      let headers: string[] = [];
-      try {
-        const built = await buildHarnessAsync(file, options, { onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
-        headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
-      } catch {
-        // the test module reports the build error, with its location, as a failing test
-      }
+      await warming.get(file);
+      const { source, options, setupError, headers } = await prepare(file, true);
+      for (const header of headers) includedBy.set(header, new Set([...(includedBy.get(header) ?? []), file]));
       return testModule(file, source, headers, options, { reuse }, setupError);
     },
   };
+
+  /** The file's options and a build of it (from the cache when nothing it reads changed). */
+  async function prepare(file: string, urgent = false) {
+    const source = await readFile(file, 'utf8');
+    let options: CheckOptions = { ...defaultOptions };
+    let setupError: { message: string; line: number } | undefined;
+    try {
+      options = { ...defaultOptions, ...parseFileOptions(source, file) };
+    } catch (error) {
+      setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
+    }
+    let headers: string[] = [];
+    try {
+      const built = await buildHarnessAsync(file, options, {
+        urgent,
+        onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`),
+      });
+      headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
+    } catch {
+      // the test module reports the build error, with its location, as a failing test
+    }
+    return { source, options, setupError, headers };
+  }
+
+  /**
+   * Builds a C test ahead of Vitest's request for it, into the build cache: files wait for
+   * one worker each, and the cores it leaves idle compile the ones to come. `load` still
+   * builds for itself (a cache hit), so a file changed meanwhile is never run stale.
+   */
+  function warm(file: string): void {
+    if (warming.has(file)) return;
+    const started = prepare(file).then(() => undefined, () => undefined).finally(() => warming.delete(file));
+    warming.set(file, started);
+  }
 }
 
 /** Options as JavaScript source: JSON, but Infinity (maxBound unbounded, no budget) stays Infinity, not null. */
@@ -112,7 +150,32 @@ function optionsLiteral(options: CheckOptions): string {
 /** The parts of Vitest's own object the plugin uses (its type is not a dependency of weft). */
 interface VitestLike {
   logger: Logger;
-  config: { root: string; reporters: unknown[] };
+  config: {
+    root: string;
+    reporters: unknown[];
+    shard?: unknown;
+    sequence: { sequencer: new (vitest: never) => SequencerLike };
+  };
+}
+interface TestSpecificationLike {
+  moduleId: string;
+}
+interface SequencerLike {
+  shard(specifications: readonly TestSpecificationLike[]): Promise<TestSpecificationLike[]>;
+  sort(specifications: readonly TestSpecificationLike[]): Promise<TestSpecificationLike[]>;
+}
+
+/**
+ * The files of a run in the order its workers take them: this run's shard, sorted by
+ * Vitest's own sequencer (the configured one). As given, if that cannot be known.
+ */
+async function runOrder(vitest: VitestLike, specifications: readonly TestSpecificationLike[]): Promise<readonly TestSpecificationLike[]> {
+  try {
+    const sequencer = new vitest.config.sequence.sequencer(vitest as never);
+    return await sequencer.sort(vitest.config.shard ? await sequencer.shard(specifications) : specifications);
+  } catch {
+    return specifications;
+  }
 }
 
 interface TestCaseLike {
