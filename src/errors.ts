@@ -25,16 +25,31 @@ export type WeftErrorCode =
   // exploring: the harness behaves differently on one schedule, or needs more than weft can explore
   | 'nondeterministic' | 'limit';
 
+/**
+ * The classes an error was made as, its own and those it extends, by name: one process can
+ * hold two copies of weft (the Vitest runtime's bundle beside the package's modules), and
+ * `instanceof` holds across them. The native addon throws as whichever copy loaded it last.
+ */
+const madeAs = Symbol.for('weft.error.classes');
+
 export class WeftError extends Error {
   /** what went wrong, for programs: stable across messages */
   readonly code: WeftErrorCode;
   /** the status `weft` exits with when this error ends it */
   readonly exitStatus: number = ExitStatus.INPUT;
+  declare readonly [madeAs]: readonly string[];
 
   constructor(code: WeftErrorCode, message: string) {
     super(message);
     this.name = 'WeftError';
     this.code = code;
+    const classes: string[] = [];
+    for (let made: unknown = new.target; typeof made === 'function' && made !== Error; made = Object.getPrototypeOf(made)) classes.push(made.name);
+    Object.defineProperty(this, madeAs, { value: classes }); // not enumerable: not shown with the error
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && ((value as Partial<WeftError>)[madeAs]?.includes(this.name) ?? false);
   }
 }
 

@@ -12,6 +12,7 @@ import { checkAllInterleavings } from '../src/check.js';
 import { ExitStatus, WeftError } from '../src/errors.js';
 import { openHarness } from '../src/addon/addon.js';
 import { ReplayFormatError } from '../src/report/replay.js';
+import { packageRoot } from '../src/paths.js';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 
 async function refusal(promise: Promise<unknown>): Promise<WeftError> {
@@ -56,6 +57,25 @@ describe('the binding throws WeftErrors', () => {
     writeFileSync(file, 'this is not an ELF file');
     expect(() => openHarness(file)).toThrow(WeftError);
     expect(() => openHarness(file)).toThrow(/^cannot load harness: .*not-elf\.so/);
+  });
+
+  it('are WeftErrors of every copy of weft in the process (the Vitest runtime is a bundle of its own)', async () => {
+    const bundled = (await import(join(packageRoot, 'dist', 'src', 'vitest', 'bundle', 'runtime.js'))) as typeof import('../src/vitest/runtime.js');
+    // the bundle's copy of the loader registers its own error class with the binding
+    expect(bundled.listTests(fixture('lost_update.c'), {}).length).toBeGreaterThan(0);
+    const file = join(dirname(writeHarness('', 'unused.c')), 'not-elf.so');
+    writeFileSync(file, 'this is not an ELF file');
+    expect(() => openHarness(file)).toThrow(WeftError);
+    let missing: unknown;
+    try {
+      bundled.listTests(fixture('does_not_exist.c'), {});
+    } catch (caught) {
+      missing = caught;
+    }
+    expect(missing).toBeInstanceOf(BuildError);
+    expect(missing).toBeInstanceOf(WeftError);
+    expect(missing).not.toBeInstanceOf(ReplayFormatError);
+    expect(new Error('not weft')).not.toBeInstanceOf(WeftError);
   });
 
   it('keeps weft-internal misuse a TypeError (a bug, shown with its stack)', () => {

@@ -5,6 +5,7 @@
 //   import { defineConfig } from 'vitest/config'
 //   import weft from 'weft/vitest'
 //   export default defineConfig({ plugins: [weft({ maxBound: 2 })] })
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,10 @@ export interface WeftPluginOptions extends PluginOptions {
   reuse?: boolean;
 }
 
-const runtimeModule = fileURLToPath(new URL('./runtime.js', import.meta.url));
+/** What generated test modules import: the bundled runtime (scripts/bundle-vitest-runtime.mjs), else its modules. */
+const runtimeModule = [new URL('./bundle/runtime.js', import.meta.url), new URL('./runtime.js', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((path) => existsSync(path))!;
 /** weft's own compiled modules, wherever the package is (a string pattern would only match under node_modules). */
 const weftDist = new RegExp(`^${fileURLToPath(new URL('..', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 const DEPENDENCY = '?weft-dependency';
@@ -161,8 +165,8 @@ interface TestSpecificationLike {
   moduleId: string;
 }
 interface SequencerLike {
-  shard(specifications: readonly TestSpecificationLike[]): Promise<TestSpecificationLike[]>;
-  sort(specifications: readonly TestSpecificationLike[]): Promise<TestSpecificationLike[]>;
+  shard(specifications: readonly TestSpecificationLike[]): readonly TestSpecificationLike[] | PromiseLike<readonly TestSpecificationLike[]>;
+  sort(specifications: readonly TestSpecificationLike[]): readonly TestSpecificationLike[] | PromiseLike<readonly TestSpecificationLike[]>;
 }
 
 /**
