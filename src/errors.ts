@@ -49,6 +49,7 @@ export class WeftError extends Error {
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof asks about, a subclass too
     return typeof value === 'object' && value !== null && ((value as Partial<WeftError>)[madeAs]?.includes(this.name) ?? false);
   }
 }
