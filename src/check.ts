@@ -127,7 +127,8 @@ export async function checkAllInterleavings(file: string, given: CheckOptions = 
     }
     const results: TestResult[] = [];
     // the compiler may emit the test descriptors in any order: run them in source order
-    const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => a.file.localeCompare(b.file) || a.line - b.line);
+    // (file names by code unit: localeCompare would load ICU's collation, 14 ms on first use)
+    const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     for (const [index, test] of inSourceOrder) {
       if (wanted && !wanted.includes(test.name)) continue;
       const run = replay

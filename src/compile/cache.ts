@@ -9,7 +9,7 @@
 // file or none. The cache directory is private to its user: a directory another user
 // could write is refused, since whoever can write it chooses the code a check runs.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -27,9 +27,30 @@ export function hashText(...parts: string[]): string {
   return hash.digest('hex');
 }
 
+/**
+ * How old a file's last change must be before its hash is remembered by its stamp: a
+ * timestamp has the granularity of the kernel's clock tick, so a file written twice within
+ * one tick can keep its stamp (and its size) with new content. Git's "racily clean" rule.
+ */
+const SETTLED_MS = 2000;
+
+/** Hashes of files, by path, with the stamp (inode, size, change times) they were read at. */
+const settledHashes = new Map<string, { stamp: string; hash: string }>();
+
+/**
+ * The SHA-256 of a file's content; undefined if it cannot be read. A build is looked up
+ * several times per test (listing, each test, its check): a file unchanged since it was
+ * last hashed in this process, by its stamp, is not read again.
+ */
 export function hashFile(path: string): string | undefined {
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
+    const status = statSync(path, { bigint: true });
+    const stamp = `${status.ino}:${status.size}:${status.mtimeNs}:${status.ctimeNs}`;
+    const known = settledHashes.get(path);
+    if (known?.stamp === stamp) return known.hash;
+    const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
+    if (Date.now() - Number(status.ctimeMs) > SETTLED_MS) settledHashes.set(path, { stamp, hash });
+    return hash;
   } catch {
     return undefined;
   }

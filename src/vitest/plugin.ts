@@ -7,12 +7,13 @@
 //   export default defineConfig({ plugins: [weft({ maxBound: 2 })] })
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
+import { defaultCacheDirectory } from '../compile/cache.js';
 import { buildHarnessAsync } from '../compile/compile.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
@@ -71,7 +72,11 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     enforce: 'pre',
     config(config) {
       const test = (config as { test?: { include?: string[] } }).test ?? {};
+      const cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory(config.root ?? process.cwd()));
       return {
+        // weft's own writes (libraries, remembered results) are no edits of the user's: a
+        // cache inside the project would otherwise feed the watcher and delay each rerun
+        server: { watch: { ignored: [`${cache}/**`] } },
         test: {
           include: [...(test.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']), ...include],
           // weft's own modules load natively, once per worker, wherever weft is installed (a
