@@ -296,20 +296,23 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
     if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
   }
   yield* compile([]);
-  // readelf, not nm: nm loads the LTO plugin first, a quarter of a small build
-  const symbols = symbolTable((yield tool('readelf', ['-sW', object])).stdout);
+  let listing = yield* inspect(object);
+  const symbols = symbolTable(listing.symbols);
   // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
   // reach_error (reaching it is the error, whatever its body, even inlined), must be
   // seen: instrument function calls
   const errorFunctions = definedErrorFunctions(symbols.defined);
-  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) yield* compile(['-finstrument-functions']);
+  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) {
+    yield* compile(['-finstrument-functions']);
+    listing = yield* inspect(object);
+  }
   for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
   // whatever the flags did, an object without the instrumentation would pass unchecked
   if (!symbols.undefined.includes('__tsan_init'))
     throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
   yield* refuseUnsupported(object, symbols.undefined);
-  yield* refuseStaticTls(object);
-  const constructors = yield* constructorsIntoExecutions(object);
+  yield* refuseStaticTls(object, listing.relocations);
+  const constructors = yield* constructorsIntoExecutions(object, listing.sections);
   const table = join(work, `redefine-${index}.txt`);
   writeFileSync(table, redefinitionTable(usesSvcomp([...symbols.defined, ...symbols.undefined])));
   // a static reach_error becomes global, so that the runtime's weak one resolves to it
@@ -329,13 +332,37 @@ export function parseDepfile(text: string): string[] {
     .map((path) => path.replace(/\\ /g, ' '));
 }
 
-/** `readelf -sW` output (Num: Value Size Type Bind Vis Ndx Name), split into defined and undefined symbols; sections and files left out */
-function symbolTable(readelfOutput: string): { defined: string[]; undefined: string[] } {
+/** An object's section headers, symbol table and relocations: one objdump run (nm would load the LTO plugin first, a quarter of a small build). */
+interface ObjectListing {
+  sections: string;
+  symbols: string;
+  relocations: string;
+}
+
+function* inspect(object: string): Steps<ObjectListing> {
+  const listed = yield tool('objdump', ['-h', '-t', '-r', object]);
+  if (listed.status !== 0) throw new BuildError('toolchain', `objdump failed: ${listed.stderr.trim()}`);
+  const text = listed.stdout;
+  const symbolsAt = text.indexOf('\nSYMBOL TABLE:');
+  const relocationsAt = text.indexOf('\nRELOCATION RECORDS FOR');
+  const end = (at: number) => (at < 0 ? text.length : at);
+  return {
+    sections: text.slice(0, end(symbolsAt)),
+    symbols: symbolsAt < 0 ? '' : text.slice(symbolsAt, end(relocationsAt)),
+    relocations: relocationsAt < 0 ? '' : text.slice(relocationsAt),
+  };
+}
+
+/**
+ * `objdump -t` lines (value, flags, section, size, name), split into defined and undefined
+ * symbols; section and file symbols (flag d or f) left out.
+ */
+function symbolTable(listing: string): { defined: string[]; undefined: string[] } {
   const table = { defined: [] as string[], undefined: [] as string[] };
-  for (const line of readelfOutput.split('\n')) {
-    const [, type, section, symbol] = /^\s*\d+:\s+\S+\s+\S+\s+(\S+)\s+\S+\s+\S+\s+(\S+)\s+(\S+)/.exec(line) ?? [];
-    if (!symbol || type === 'SECTION' || type === 'FILE') continue;
-    (section === 'UND' ? table.undefined : table.defined).push(symbol);
+  for (const line of listing.split('\n')) {
+    const [, flags = '', section, symbol] = /^[0-9a-f]+ (.{7}) (\S+)\t[0-9a-f]+\s+(?:\.hidden |\.protected |\.internal )?(\S+)/.exec(line) ?? [];
+    if (!symbol || /[df]/.test(flags)) continue;
+    (section === '*UND*' ? table.undefined : table.defined).push(symbol);
   }
   return table;
 }
@@ -354,8 +381,8 @@ function* refuseUnsupported(object: string, undefinedSymbols: readonly string[])
  * model, TLS descriptors) would be shared by every harness thread: refuse them. */
 const staticTlsRelocation = /^[0-9a-f]+\s+R_X86_64_(GOTTPOFF|TPOFF32|TPOFF64|GOTPC32_TLSDESC|TLSDESC_CALL)\s+([^\s+-]+)/m;
 
-function* refuseStaticTls(object: string): Steps<void> {
-  const match = staticTlsRelocation.exec((yield tool('objdump', ['-r', object])).stdout);
+function* refuseStaticTls(object: string, relocations: string): Steps<void> {
+  const match = staticTlsRelocation.exec(relocations);
   if (!match) return;
   const variable = match[2] ?? '';
   const location = yield* useSite(object, variable);
@@ -376,8 +403,8 @@ const instrumentationConstructors = '.init_array.00099';
  * Destructors would run when the checker exits, and constructor priorities would need an
  * order across files: both are refused.
  */
-function* constructorsIntoExecutions(object: string): Steps<string[]> {
-  const sections = [...(yield tool('objdump', ['-h', object])).stdout.matchAll(/^\s*\d+\s+(\S+)/gm)].map((match) => match[1] ?? '');
+function* constructorsIntoExecutions(object: string, headers: string): Steps<string[]> {
+  const sections = [...headers.matchAll(/^\s*\d+\s+(\S+)/gm)].map((match) => match[1] ?? '');
   for (const section of sections) {
     const refusal = /^\.(fini_array|dtors)/.test(section)
       ? 'destructors (__attribute__((destructor))) are not supported by weft: they would run when the checker exits, not when an execution ends: clean up at the end of the test'
