@@ -14,7 +14,7 @@ import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory } from '../compile/cache.js';
-import { buildHarnessAsync } from '../compile/compile.js';
+import { buildElsewhere, stopBuilder } from '../compile/build-process.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
@@ -65,8 +65,6 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   let root = process.cwd();
   /** C tests being built ahead of their load */
   const warming = new Map<string, Promise<void>>();
-  /** header → the C tests that include it (from their last builds) */
-  const includedBy = new Map<string, Set<string>>();
   return {
     name: 'weft',
     enforce: 'pre',
@@ -90,18 +88,12 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     configureVitest({ vitest }: { vitest: VitestLike }) {
       logger = vitest.logger;
       root = vitest.config.root;
+      vitest.onClose(stopBuilder);
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
           for (const { moduleId } of await runOrder(vitest, specifications)) if (isCTest(moduleId)) warm(moduleId);
         },
       });
-    },
-    // a changed C test, or a header one includes, starts building at once, while Vitest
-    // waits out its watch debounce and starts a worker
-    watchChange(id) {
-      const file = id.split('?')[0]!;
-      if (isCTest(file)) warm(file);
-      for (const test of includedBy.get(file) ?? []) warm(test);
     },
     async load(id) {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
@@ -109,7 +101,6 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (!isCTest(file)) return null;
       await warming.get(file);
       const { source, options, setupError, headers } = await prepare(file, true);
-      for (const header of headers) includedBy.set(header, new Set([...(includedBy.get(header) ?? []), file]));
       return testModule(file, source, headers, options, { reuse }, setupError);
     },
   };
@@ -124,16 +115,9 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     } catch (error) {
       setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
     }
-    let headers: string[] = [];
-    try {
-      const built = await buildHarnessAsync(file, options, {
-        urgent,
-        onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`),
-      });
-      headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
-    } catch {
-      // the test module reports the build error, with its location, as a failing test
-    }
+    // a failed build is reported by the test module, with its location, as a failing test
+    const built = await buildElsewhere(file, options, { urgent, onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
+    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/'));
     return { source, options, setupError, headers };
   }
 
@@ -159,6 +143,7 @@ function optionsLiteral(options: CheckOptions): string {
 /** The parts of Vitest's own object the plugin uses (its type is not a dependency of weft). */
 interface VitestLike {
   logger: Logger;
+  onClose(close: () => void): void;
   config: {
     root: string;
     reporters: unknown[];
