@@ -11,7 +11,8 @@ import { Watcher } from '../test/support/watcher.js';
 import { printTable } from './table.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20);
-const EDITS = 5;
+const EDITS = 7;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const vitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const plugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
 
@@ -64,7 +65,12 @@ function createSuite(kind: 'c' | 'ts', files: number): Suite {
 
 const environment = (suite: Suite) => ({ ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(suite.dir, '.cache') });
 
-function runSuite(suite: Suite): { seconds: number; lines: number } {
+interface Run {
+  seconds: number;
+  lines: number;
+}
+
+function runSuite(suite: Suite): Run {
   const started = performance.now();
   const result = spawnSync(process.execPath, [vitest, 'run'], { cwd: suite.dir, encoding: 'utf8', env: environment(suite), timeout: 300_000 });
   const seconds = (performance.now() - started) / 1000;
@@ -113,12 +119,22 @@ export async function vitestBench(): Promise<void> {
   const rows: (string | number)[][] = [];
   const suites = { c: createSuite('c', FILES), ts: createSuite('ts', FILES) };
   try {
-    const cold = { c: runSuite(suites.c), ts: runSuite(suites.ts) };
-    const warm = { c: runSuite(suites.c), ts: runSuite(suites.ts) };
-    rows.push([`vitest run, ${FILES} files x 3 tests, cold (s)`, cold.c.seconds, cold.ts.seconds, cold.c.seconds / cold.ts.seconds]);
-    rows.push(['  output lines, cold', cold.c.lines, cold.ts.lines, cold.c.lines - cold.ts.lines]);
-    rows.push([`vitest run, warm (s)`, warm.c.seconds, warm.ts.seconds, warm.c.seconds / warm.ts.seconds]);
-    rows.push(['  output lines, warm', warm.c.lines, warm.ts.lines, warm.c.lines - warm.ts.lines]);
+    // C and TypeScript runs alternate, so that the machine's load falls on both alike
+    const runs = { cold: { c: [] as Run[], ts: [] as Run[] }, warm: { c: [] as Run[], ts: [] as Run[] } };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of ['c', 'ts'] as const) {
+        rmSync(join(suites[kind].dir, '.cache'), { recursive: true, force: true });
+        runs.cold[kind].push(runSuite(suites[kind]));
+      }
+      for (const kind of ['c', 'ts'] as const) runs.warm[kind].push(runSuite(suites[kind]));
+    }
+    for (const [name, measured] of Object.entries(runs)) {
+      const c = median(measured.c.map((run) => run.seconds));
+      const ts = median(measured.ts.map((run) => run.seconds));
+      const lines = { c: median(measured.c.map((run) => run.lines)), ts: median(measured.ts.map((run) => run.lines)) };
+      rows.push([`vitest run, ${FILES} files x 3 tests, ${name} (s, median of ${ROUNDS})`, c, ts, c / ts]);
+      rows.push([`  output lines, ${name}`, lines.c, lines.ts, lines.c - lines.ts]);
+    }
   } finally {
     for (const suite of Object.values(suites)) rmSync(suite.dir, { recursive: true, force: true });
   }

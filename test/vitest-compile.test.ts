@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { BuildError } from '../src/compile/errors.js';
-import { buildElsewhere, stopBuilder } from '../src/compile/build-process.js';
 import { buildHarness, buildHarnessAsync } from '../src/compile/compile.js';
 import { fixture, removeAfterAll } from './support/harness.js';
 
@@ -50,30 +49,5 @@ describe('buildHarnessAsync', () => {
     }
     expect((failure as BuildError).message).toBe((blocking as BuildError).message);
     expect((failure as BuildError).location?.line).toBeGreaterThan(0);
-  });
-});
-
-describe('the builder process (the plugin builds there: a fork of it is cheap, of Vite is not)', () => {
-  it('builds into the cache the blocking build reads, says when it compiles, and answers a failed build with nothing', async () => {
-    const cacheDirectory = freshCache();
-    let compiling = 0;
-    const built = await buildElsewhere(fixture('lost_update.c'), { cacheDirectory }, { onCompile: () => compiling++ });
-    expect(compiling).toBe(1);
-    const again = buildHarness(fixture('lost_update.c'), { cacheDirectory });
-    expect(again.cached).toBe(true);
-    expect(built?.dependencies).toEqual(again.dependencies);
-    expect(await buildElsewhere(fixture('core/compile_error.c'), { cacheDirectory })).toBeUndefined();
-  });
-
-  it('finishes here the builds of a builder that is gone', async () => {
-    const cacheDirectory = freshCache();
-    const building = buildElsewhere(fixture('locked_counter.c'), { cacheDirectory });
-    stopBuilder();
-    const built = await building;
-    expect(built?.dependencies).toContain(fixture('locked_counter.c'));
-    expect(buildHarness(fixture('locked_counter.c'), { cacheDirectory }).cached).toBe(true);
-    // and a new builder serves the next build
-    expect(await buildElsewhere(fixture('lost_update.c'), { cacheDirectory })).toBeDefined();
-    stopBuilder();
   });
 });

@@ -14,7 +14,7 @@ import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory } from '../compile/cache.js';
-import { buildElsewhere, stopBuilder } from '../compile/build-process.js';
+import { buildHarnessAsync } from '../compile/compile.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
@@ -88,7 +88,6 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     configureVitest({ vitest }: { vitest: VitestLike }) {
       logger = vitest.logger;
       root = vitest.config.root;
-      vitest.onClose(stopBuilder);
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
           for (const { moduleId } of await runOrder(vitest, specifications)) if (isCTest(moduleId)) warm(moduleId);
@@ -115,9 +114,16 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     } catch (error) {
       setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
     }
-    // a failed build is reported by the test module, with its location, as a failing test
-    const built = await buildElsewhere(file, options, { urgent, onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
-    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/'));
+    let headers: string[] = [];
+    try {
+      const built = await buildHarnessAsync(file, options, {
+        urgent,
+        onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`),
+      });
+      headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
+    } catch {
+      // the test module reports the build error, with its location, as a failing test
+    }
     return { source, options, setupError, headers };
   }
 
@@ -143,7 +149,6 @@ function optionsLiteral(options: CheckOptions): string {
 /** The parts of Vitest's own object the plugin uses (its type is not a dependency of weft). */
 interface VitestLike {
   logger: Logger;
-  onClose(close: () => void): void;
   config: {
     root: string;
     reporters: unknown[];
