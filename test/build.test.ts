@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { libraryTests, recordLibraryTests } from '../src/compile/cache.js';
 import { buildHarness, parseDepfile } from '../src/compile/compile.js';
 import { BuildError } from '../src/compile/errors.js';
 import { refusalReason } from '../src/compile/symbols.js';
@@ -30,6 +31,16 @@ describe('the build cache', () => {
     expect(third.cached).toBe(false);
     expect(third.hash).not.toBe(first.hash);
     expect(buildHarness(file, { cacheDirectory, cflags: '-DEXTRA=1' }).cached).toBe(false);
+  });
+
+  it('keeps the tests a library declares beside it, and ignores a list it cannot trust', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(first) {}\nWEFT_TEST(second) {}\n');
+    const { library } = buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') });
+    expect(libraryTests(library)).toBeUndefined();
+    recordLibraryTests(library, [{ name: 'first', line: 2 }, { name: 'second', line: 3 }]);
+    expect(libraryTests(library)).toEqual([{ name: 'first', line: 2 }, { name: 'second', line: 3 }]);
+    writeFileSync(`${library}.tests.json`, '[{"name":"first"}]');
+    expect(libraryTests(library)).toBeUndefined();
   });
 
   it('reports a compile error as one BuildError with its location', () => {

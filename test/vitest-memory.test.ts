@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { libraryTests } from '../src/compile/cache.js';
 import { fixture } from './support/harness.js';
 import { type Watcher, createProject, testsInReport, withJsonReport } from './support/vitest-project.js';
 
@@ -139,6 +140,12 @@ ${tests}
     expect(remembered).toHaveLength(24);
     for (const name of remembered)
       expect(JSON.parse(readFileSync(join(project.dir, '.cache', 'last-results', name), 'utf8'))).toHaveProperty('pass');
+    // what each library declares is written beside it: the next run's modules carry it, and
+    // a reused pass loads no library
+    const libraries = readdirSync(join(project.dir, '.cache'), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.so'));
+    expect(libraries).toHaveLength(6);
+    for (const library of libraries)
+      expect(libraryTests(join(project.dir, '.cache', library))?.map((test) => test.name)).toEqual(['increments_0', 'increments_1', 'increments_2', 'increments_3']);
 
     const warm = project.run(['--pool=forks', '--maxWorkers=2', '--minWorkers=2']);
     expect(warm.status, warm.output).toBe(0);

@@ -131,3 +131,33 @@ export function store(entry: string, manifest: Manifest): void {
   writeFileSync(temporary, JSON.stringify(manifest, null, 1));
   renameSync(temporary, join(entry, 'manifest.json'));
 }
+
+/** A test a harness library declares, where its WEFT_TEST is. */
+export interface LibraryTest {
+  name: string;
+  line: number;
+}
+
+/** Beside the library (whose name hashes its content): what it declares never changes. */
+const testsFile = (library: string) => `${library}.tests.json`;
+
+/** The tests a library declares, if a process that loaded it wrote them down. */
+export function libraryTests(library: string): LibraryTest[] | undefined {
+  try {
+    const tests: unknown = JSON.parse(readFileSync(testsFile(library), 'utf8'));
+    return Array.isArray(tests) && tests.every((test) => typeof test?.name === 'string' && Number.isInteger(test.line)) ? tests : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole under a temporary name and renamed: a reader sees the list or none. */
+export function recordLibraryTests(library: string, tests: readonly LibraryTest[]): void {
+  const temporary = `${testsFile(library)}.${randomBytes(6).toString('hex')}`;
+  try {
+    writeFileSync(temporary, JSON.stringify(tests));
+    renameSync(temporary, testsFile(library));
+  } catch {
+    // a list not written is read from the library next time
+  }
+}

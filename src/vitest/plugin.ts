@@ -14,7 +14,8 @@ import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory } from '../compile/cache.js';
-import { buildHarnessAsync } from '../compile/compile.js';
+import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
+import { libraryTests } from '../compile/cache.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
@@ -99,8 +100,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       const file = id.split('?')[0]!;
       if (!isCTest(file)) return null;
       await warming.get(file);
-      const { source, options, setupError, headers } = await prepare(file, true);
-      return testModule(file, source, headers, options, { reuse }, setupError);
+      const { source, options, setupError, headers, built } = await prepare(file, true);
+      return testModule(file, source, headers, options, { reuse, built }, setupError);
     },
   };
 
@@ -114,17 +115,14 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     } catch (error) {
       setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
     }
-    let headers: string[] = [];
+    let built: BuiltHarness | undefined;
     try {
-      const built = await buildHarnessAsync(file, options, {
-        urgent,
-        onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`),
-      });
-      headers = built.dependencies.filter((path) => path !== file && !path.startsWith('/usr/'));
+      built = await buildHarnessAsync(file, options, { urgent, onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
     } catch {
       // the test module reports the build error, with its location, as a failing test
     }
-    return { source, options, setupError, headers };
+    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/'));
+    return { source, options, setupError, headers, built };
   }
 
   /**
@@ -223,9 +221,13 @@ function declaredTests(source: string): { name: string; line: number; column: nu
  * that errors Vitest raises itself (a timeout) show the C test, not generated code.
  */
 function testModule(
-  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean }, setupError: { message: string; line: number } | undefined,
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; built?: BuiltHarness },
+  setupError: { message: string; line: number } | undefined,
 ) {
   const json = JSON.stringify;
+  // what the library declares, known from a worker that loaded it: a reused pass loads nothing
+  const known = plugin.built && libraryTests(plugin.built.library);
+  const settings = plugin.built ? `reuse: ${plugin.reuse}, build: ${json(plugin.built.hash)}` : `reuse: ${plugin.reuse}`;
   const lines: { code: string; line?: number; column?: number }[] = [];
   const emit = (code: string, line?: number, column = 0) => lines.push({ code, line, column });
   // the headers it includes are imported (as empty modules) so that Vitest's watcher
@@ -238,12 +240,13 @@ function testModule(
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment
   if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
+  else if (known) emit(`  for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
   else emit('  for (const { name, line } of listTests(file, options)) lines.set(name, line);');
   emit('} catch (error) {');
   emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
   emit('}');
   const register = (name: string) =>
-    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { reuse: ${plugin.reuse}, line: lines.get(${name}) }, context));`;
+    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { ${settings}, line: lines.get(${name}) }, context));`;
   const declared = declaredTests(source);
   for (const test of declared) emit(`if (lines.has(${json(test.name)})) ${register(json(test.name))}`, test.line, test.column);
   // tests the text does not show (made by a macro): registered at the file's first test

@@ -2,6 +2,7 @@
 // list a file's tests, and run one of them as a Vitest test.
 import { readFileSync } from 'node:fs';
 
+import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
 import { BuildError } from '../compile/errors.js';
 import { buildHarness } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
@@ -17,12 +18,15 @@ import { withThousands } from '../numbers.js';
 const explorer = () => import('../check.js');
 const renderer = () => import('../report/render.js');
 
-/** The tests of a C file, in source order, with their lines (builds it: cached). */
-export function listTests(file: string, options: CheckOptions): { name: string; line: number }[] {
+/** The tests of a C file, in source order, with their lines (builds and loads it: cached). */
+export function listTests(file: string, options: CheckOptions): LibraryTest[] {
   const built = buildHarness(file, options);
   const harness = borrowHarness(built.library);
   returnHarness(built.library, harness); // listing only: free for the checks that follow
-  return harness.tests().sort((a, b) => a.line - b.line).map(({ name, line }) => ({ name, line }));
+  const tests = harness.tests().sort((a, b) => a.line - b.line).map(({ name, line }) => ({ name, line }));
+  // the plugin writes them into the test module next time: a reused pass loads no library
+  recordLibraryTests(built.library, tests);
+  return tests;
 }
 
 /** A test failure whose stack and code frame point at the C source. */
@@ -72,6 +76,8 @@ export interface RunSettings {
   reuse: boolean;
   /** the WEFT_TEST's line: where errors without a location of their own point */
   line: number;
+  /** the build's hash, when the plugin built the file for this module (else it is built here) */
+  build?: string;
 }
 
 /** What a test tells the plugin's summary (the Vitest task's meta). */
@@ -91,7 +97,7 @@ interface TaskContext {
  */
 export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
   const meta = (context?.task.meta ?? {}) as WeftMeta;
-  const built = buildHarness(file, options);
+  const build = settings.build ?? buildHarness(file, options).hash;
   const key = JSON.stringify({ file, name, options });
   const last = recall(key);
   let replayedDifferently: Bug | undefined;
@@ -104,13 +110,14 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
     forget(key);
-  } else if (last && 'pass' in last && last.pass === built.hash && settings.reuse) {
+  } else if (last && 'pass' in last && last.pass === build && settings.reuse) {
     meta.weftReused = true;
     if (last.partial) meta.weftPartial = last.partial;
     return;
   }
   const { checkAllInterleavings } = await explorer();
-  const result = (await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) })).tests[0]!;
+  const checked = await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) });
+  const result = checked.tests[0]!;
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
@@ -132,7 +139,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
     meta.weftPartial = result.guarantee;
   }
-  rememberPass(key, built.hash, result.partial ? result.guarantee : undefined);
+  // the build explored now: the file may have changed since the module was made
+  rememberPass(key, checked.hash, result.partial ? result.guarantee : undefined);
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
