@@ -62,16 +62,11 @@ describe('the binding throws WeftErrors', () => {
   it('are WeftErrors of every copy of weft in the process (the Vitest runtime is a bundle of its own)', async () => {
     const bundled = (await import(join(packageRoot, 'dist', 'src', 'vitest', 'bundle', 'runtime.js'))) as typeof import('../src/vitest/runtime.js');
     // the bundle's copy of the loader registers its own error class with the binding
-    expect(bundled.listTests(fixture('lost_update.c'), {}).length).toBeGreaterThan(0);
+    expect((await bundled.listTests(fixture('lost_update.c'), {})).length).toBeGreaterThan(0);
     const file = join(dirname(writeHarness('', 'unused.c')), 'not-elf.so');
     writeFileSync(file, 'this is not an ELF file');
     expect(() => openHarness(file)).toThrow(WeftError);
-    let missing: unknown;
-    try {
-      bundled.listTests(fixture('does_not_exist.c'), {});
-    } catch (caught) {
-      missing = caught;
-    }
+    const missing = await bundled.listTests(fixture('does_not_exist.c'), {}).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(BuildError);
     expect(missing).toBeInstanceOf(WeftError);
     expect(missing).not.toBeInstanceOf(ReplayFormatError);

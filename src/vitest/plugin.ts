@@ -241,7 +241,7 @@ function testModule(
   // a bad options comment is thrown from a line the source map points at that comment
   if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
   else if (known) emit(`  for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
-  else emit('  for (const { name, line } of listTests(file, options)) lines.set(name, line);');
+  else emit('  for (const { name, line } of await listTests(file, options)) lines.set(name, line);');
   emit('} catch (error) {');
   emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
   emit('}');

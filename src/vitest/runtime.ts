@@ -4,9 +4,7 @@ import { readFileSync } from 'node:fs';
 
 import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
 import { BuildError } from '../compile/errors.js';
-import { buildHarness } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
-import { borrowHarness, returnHarness } from '../addon/harness-pool.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
 import { withThousands } from '../numbers.js';
@@ -16,10 +14,14 @@ import { withThousands } from '../numbers.js';
  * reused (most of a warm run, each file in a fresh worker) needs neither.
  */
 const explorer = () => import('../check.js');
+/** The build and the native loader: needed to list a library's tests the plugin does not know, not for a reused pass. */
+const builder = () => import('../compile/compile.js');
+const harnessPool = () => import('../addon/harness-pool.js');
 const renderer = () => import('../report/render.js');
 
 /** The tests of a C file, in source order, with their lines (builds and loads it: cached). */
-export function listTests(file: string, options: CheckOptions): LibraryTest[] {
+export async function listTests(file: string, options: CheckOptions): Promise<LibraryTest[]> {
+  const [{ buildHarness }, { borrowHarness, returnHarness }] = await Promise.all([builder(), harnessPool()]);
   const built = buildHarness(file, options);
   const harness = borrowHarness(built.library);
   returnHarness(built.library, harness); // listing only: free for the checks that follow
@@ -97,7 +99,7 @@ interface TaskContext {
  */
 export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
   const meta = (context?.task.meta ?? {}) as WeftMeta;
-  const build = settings.build ?? buildHarness(file, options).hash;
+  const build = settings.build ?? (await builder()).buildHarness(file, options).hash;
   const key = JSON.stringify({ file, name, options });
   const last = recall(key);
   let replayedDifferently: Bug | undefined;
