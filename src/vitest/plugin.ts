@@ -16,6 +16,7 @@ import type { Plugin } from 'vite';
 import { defaultCacheDirectory } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
 import { libraryTests } from '../compile/cache.js';
+import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
@@ -121,7 +122,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     } catch {
       // the test module reports the build error, with its location, as a failing test
     }
-    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/'));
+    // the system's headers and weft's own are no edits of the user's: not watched
+    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
     return { source, options, setupError, headers, built };
   }
 
