@@ -1,11 +1,8 @@
 // One `weft check --json` in its own process, with its wall time and peak resident memory
 // (the kernel's maximum RSS of the process, read by /usr/bin/time).
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 
-import { packageRoot } from '../src/paths.js';
-
-const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+import { cliPath } from '../src/paths.js';
 
 export interface MeasuredCheck {
   executions: number | string;
@@ -17,7 +14,7 @@ export interface MeasuredCheck {
 
 export function measuredCheck(file: string, args: string[]): MeasuredCheck {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'check', file, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cliPath, 'check', file, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const seconds = (performance.now() - started) / 1000;
   const peakMiB = Math.round(Number(run.stderr.trim().split('\n').pop()) / 1024);
   try {

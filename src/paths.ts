@@ -19,3 +19,5 @@ export const includeDir = join(packageRoot, 'include');
 /** the runtime linked into every harness, its internal names made local (scripts/link-runtime.mjs) */
 export const runtimeObject = join(packageRoot, 'build', 'Release', 'weft_runtime.o');
 export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');
+/** the weft command as installed: package.json's bin (the bundled CLI) */
+export const cliPath = join(packageRoot, (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { bin: { weft: string } }).bin.weft);

@@ -33,8 +33,8 @@ export interface WeftPluginOptions extends PluginOptions {
   reuse?: boolean;
 }
 
-/** What generated test modules import: the bundled runtime (scripts/bundle-vitest-runtime.mjs), else its modules. */
-const runtimeModule = [new URL('./bundle/runtime.js', import.meta.url), new URL('./runtime.js', import.meta.url)]
+/** What generated test modules import: the bundled runtime (scripts/bundle.mjs), else its modules. */
+const runtimeModule = [new URL('../bundle/vitest-runtime.js', import.meta.url), new URL('./runtime.js', import.meta.url)]
   .map((url) => fileURLToPath(url))
   .find((path) => existsSync(path))!;
 /** weft's own compiled modules, wherever the package is (a string pattern would only match under node_modules). */

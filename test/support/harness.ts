@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { afterAll } from 'vitest';
 
-import { packageRoot } from '../../src/paths.js';
+import { cliPath, packageRoot } from '../../src/paths.js';
 
 export const fixture = (name: string): string => join(packageRoot, 'fixtures', name);
 
@@ -18,7 +18,7 @@ export interface CliRun {
 
 /** Runs the built CLI (dist/) as a user would. */
 export function runCli(args: string[], cwd = packageRoot, env: Record<string, string> = {}): CliRun {
-  const result = spawnSync(process.execPath, [join(packageRoot, 'dist', 'src', 'cli', 'main.js'), ...args], {
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
     cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env },
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
