@@ -13,9 +13,8 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { defaultCacheDirectory } from '../compile/cache.js';
+import { defaultCacheDirectory, libraryTests } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
-import { libraryTests } from '../compile/cache.js';
 import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
@@ -65,8 +64,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
   let logger: Logger = { log: (message) => console.error(message) };
   let root = process.cwd();
-  /** C tests being built ahead of their load */
-  const warming = new Map<string, Promise<void>>();
+  /** C tests being built ahead of their load, and whether each has started compiling */
+  const warming = new Map<string, { done: Promise<void>; compiling: boolean }>();
   return {
     name: 'weft',
     enforce: 'pre',
@@ -100,14 +99,16 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
       const file = id.split('?')[0]!;
       if (!isCTest(file)) return null;
-      await warming.get(file);
+      // a compile under way is awaited; one still waiting for a core is overtaken
+      const ahead = warming.get(file);
+      if (ahead?.compiling) await ahead.done;
       const { source, options, setupError, headers, built } = await prepare(file, true);
       return testModule(file, source, headers, options, { reuse, built }, setupError);
     },
   };
 
   /** The file's options and a build of it (from the cache when nothing it reads changed). */
-  async function prepare(file: string, urgent = false) {
+  async function prepare(file: string, urgent = false, onCompile?: () => void) {
     const source = await readFile(file, 'utf8');
     let options: CheckOptions = { ...defaultOptions };
     let setupError: { message: string; line: number } | undefined;
@@ -118,7 +119,13 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     }
     let built: BuiltHarness | undefined;
     try {
-      built = await buildHarnessAsync(file, options, { urgent, onCompile: () => logger.log(`weft: compiling ${relative(root, file)}`) });
+      built = await buildHarnessAsync(file, options, {
+        urgent,
+        onCompile: () => {
+          onCompile?.();
+          logger.log(`weft: compiling ${relative(root, file)}`);
+        },
+      });
     } catch {
       // the test module reports the build error, with its location, as a failing test
     }
@@ -128,14 +135,15 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   }
 
   /**
-   * Builds a C test ahead of Vitest's request for it, into the build cache: files wait for
-   * one worker each, and the cores it leaves idle compile the ones to come. `load` still
-   * builds for itself (a cache hit), so a file changed meanwhile is never run stale.
+   * Builds a C test ahead of Vitest's request for it, into the build cache: while a worker
+   * runs one file, the cores it leaves idle compile the files to come. `load` still builds
+   * for itself (a cache hit), so a file changed meanwhile is never run stale.
    */
   function warm(file: string): void {
     if (warming.has(file)) return;
-    const started = prepare(file).then(() => undefined, () => undefined).finally(() => warming.delete(file));
-    warming.set(file, started);
+    const ahead = { done: Promise.resolve(), compiling: false };
+    ahead.done = prepare(file, false, () => (ahead.compiling = true)).then(() => undefined, () => undefined).finally(() => warming.delete(file));
+    warming.set(file, ahead);
   }
 }
 
