@@ -3,21 +3,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function findPackageRoot(): string {
+interface Manifest {
+  name: string;
+  bin: { weft: string };
+}
+
+function findPackage(): { root: string; manifest: Manifest } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'weft') return dir;
+    const file = join(dir, 'package.json');
+    const manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
+    if (manifest?.name === 'weft') return { root: dir, manifest };
     const parent = dirname(dir);
     if (parent === dir) throw new Error('weft: cannot find its package root');
     dir = parent;
   }
 }
 
-export const packageRoot = findPackageRoot();
+const weftPackage = findPackage();
+export const packageRoot = weftPackage.root;
 export const includeDir = join(packageRoot, 'include');
 /** the runtime linked into every harness, its internal names made local (scripts/link-runtime.mjs) */
 export const runtimeObject = join(packageRoot, 'build', 'Release', 'weft_runtime.o');
 export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');
 /** the weft command as installed: package.json's bin (the bundled CLI) */
-export const cliPath = join(packageRoot, (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { bin: { weft: string } }).bin.weft);
+export const cliPath = join(packageRoot, weftPackage.manifest.bin.weft);
