@@ -75,7 +75,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       return {
         // weft's own writes (libraries, remembered results) are no edits of the user's: a
         // cache inside the project would otherwise feed the watcher and delay each rerun
-        server: { watch: { ignored: [`${cache}/**`] } },
+        server: { watch: { ignored: [(path: string) => path === cache || path.startsWith(`${cache}/`)] } },
         test: {
           include: [...(test.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']), ...include],
           // weft's own modules load natively, once per worker, wherever weft is installed (a
@@ -86,12 +86,14 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       } as never;
     },
     // Vitest ≥ 3.1: log through Vitest (its renderer stays intact) and add the run's summary line
-    configureVitest({ vitest }: { vitest: VitestLike }) {
+    configureVitest({ vitest, project }: { vitest: VitestLike; project?: unknown }) {
       logger = vitest.logger;
       root = vitest.config.root;
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
-          for (const { moduleId } of await runOrder(vitest, specifications)) if (isCTest(moduleId)) warm(moduleId);
+          // this plugin's project only: another project's C files build with its own options
+          for (const specification of await runOrder(vitest, specifications))
+            if (isCTest(specification.moduleId) && (project === undefined || specification.project === project)) warm(specification.moduleId);
         },
       });
     },
@@ -166,6 +168,7 @@ interface VitestLike {
 }
 interface TestSpecificationLike {
   moduleId: string;
+  project?: unknown;
 }
 interface SequencerLike {
   shard(specifications: readonly TestSpecificationLike[]): readonly TestSpecificationLike[] | PromiseLike<readonly TestSpecificationLike[]>;
