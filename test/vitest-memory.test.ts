@@ -154,4 +154,13 @@ ${tests}
     expect(weftLines).toEqual(['weft: 24 C tests passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)']);
     expect(warm.output).not.toContain('stdout |');
   });
+
+  it('keeps what each test did in the cacheDirectory the plugin is given, beside the builds', () => {
+    const project = createProject({ 'counter.test.c': readFileSync(fixture('locked_counter.c'), 'utf8') }, { pluginOptions: "{ maxBound: 2, cacheDirectory: 'weft-cache' }" });
+    const first = project.run();
+    expect(first.status, first.output).toBe(0);
+    expect(readdirSync(join(project.dir, 'weft-cache', 'last-results')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    const second = project.run();
+    expect(second.output).toContain('weft: 1 C test passed as verified earlier');
+  });
 });

@@ -24,27 +24,36 @@ export interface BugSignature {
 /** A pass: the library hash, and the guarantee when it was partial (stopped by its budget). */
 export type LastResult = { pass: string; partial?: string } | { failure: BugSignature };
 
-const resultFile = (key: string) => join(defaultCacheDirectory(), 'last-results', `${hashText(key).slice(0, 32)}.json`);
-
-export function recall(key: string): LastResult | undefined {
-  try {
-    return JSON.parse(readFileSync(resultFile(key), 'utf8')) as LastResult;
-  } catch {
-    return undefined;
-  }
+/** What the tests of one cache directory did last (the build cache's, by default). */
+export interface ResultMemory {
+  recall(key: string): LastResult | undefined;
+  rememberPass(key: string, hash: string, partial?: string): void;
+  rememberFailure(key: string, bug: Bug): void;
+  forget(key: string): void;
 }
 
-function remember(key: string, result: LastResult): void {
-  const file = resultFile(key);
-  mkdirSync(join(file, '..'), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}`;
-  writeFileSync(temporary, JSON.stringify(result));
-  renameSync(temporary, file);
+export function resultMemory(cacheDirectory = defaultCacheDirectory()): ResultMemory {
+  const resultFile = (key: string) => join(cacheDirectory, 'last-results', `${hashText(key).slice(0, 32)}.json`);
+  const remember = (key: string, result: LastResult) => {
+    const file = resultFile(key);
+    mkdirSync(join(file, '..'), { recursive: true });
+    const temporary = `${file}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(temporary, JSON.stringify(result));
+    renameSync(temporary, file);
+  };
+  return {
+    recall(key) {
+      try {
+        return JSON.parse(readFileSync(resultFile(key), 'utf8')) as LastResult;
+      } catch {
+        return undefined;
+      }
+    },
+    rememberPass: (key, hash, partial) => remember(key, partial ? { pass: hash, partial } : { pass: hash }),
+    rememberFailure: (key, bug) => remember(key, { failure: signature(bug) }),
+    forget: (key) => rmSync(resultFile(key), { force: true }),
+  };
 }
-
-export const rememberPass = (key: string, hash: string, partial?: string) => remember(key, partial ? { pass: hash, partial } : { pass: hash });
-export const rememberFailure = (key: string, bug: Bug) => remember(key, { failure: signature(bug) });
-export const forget = (key: string) => rmSync(resultFile(key), { force: true });
 
 export function signature(bug: Bug): BugSignature {
   return {

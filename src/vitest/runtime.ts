@@ -6,7 +6,7 @@ import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
 import { BuildError } from '../compile/errors.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
-import { type BugSignature, forget, recall, rememberFailure, rememberPass, sameBug, signature } from './last-results.js';
+import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
 import { withThousands } from '../numbers.js';
 
 /**
@@ -101,7 +101,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   const meta = (context?.task.meta ?? {}) as WeftMeta;
   const build = settings.build ?? (await builder()).buildHarness(file, options).hash;
   const key = JSON.stringify({ file, name, options });
-  const last = recall(key);
+  const memory = resultMemory(options.cacheDirectory);
+  const last = memory.recall(key);
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
     const replayed = await replayRemembered(file, name, options, last.failure);
@@ -111,7 +112,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       replayedDifferently = replayed.bug!;
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
-    forget(key);
+    memory.forget(key);
   } else if (last && 'pass' in last && last.pass === build && settings.reuse) {
     meta.weftReused = true;
     if (last.partial) meta.weftPartial = last.partial;
@@ -124,12 +125,12 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   if (result.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
   if (result.status === 'fail') {
-    rememberFailure(key, result.bug!);
+    memory.rememberFailure(key, result.bug!);
     throw await failureError(file, name, result.bug!, settings, differently);
   }
   if (replayedDifferently) {
     // the replay is a real failing execution: never let a bounded exploration pass over it
-    rememberFailure(key, replayedDifferently);
+    memory.rememberFailure(key, replayedDifferently);
     throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
   if (result.beyondBound) {
@@ -142,7 +143,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     meta.weftPartial = result.guarantee;
   }
   // the build explored now: the file may have changed since the module was made
-  rememberPass(key, checked.hash, result.partial ? result.guarantee : undefined);
+  memory.rememberPass(key, checked.hash, result.partial ? result.guarantee : undefined);
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
