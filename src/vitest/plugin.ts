@@ -15,6 +15,7 @@ import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory, libraryTests } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
+import { BuildError } from '../compile/errors.js';
 import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
@@ -104,8 +105,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       // a compile under way is awaited; one still waiting for a core is overtaken
       const ahead = warming.get(file);
       if (ahead?.compiling) await ahead.done;
-      const { source, options, setupError, headers, built } = await prepare(file, true);
-      return testModule(file, source, headers, options, { reuse, built }, setupError);
+      const { source, options, setupError, headers, built, failure } = await prepare(file, true);
+      return testModule(file, source, headers, options, { reuse, built, failure }, setupError);
     },
   };
 
@@ -120,6 +121,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
     }
     let built: BuiltHarness | undefined;
+    let failure: BuildError | undefined;
     try {
       built = await buildHarnessAsync(file, options, {
         urgent,
@@ -128,12 +130,13 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
           logger.log(`weft: compiling ${relative(root, file)}`);
         },
       });
-    } catch {
-      // the test module reports the build error, with its location, as a failing test
+    } catch (error) {
+      // the test module reports it, with its location, as a failing test (anything else: the worker builds again and meets it)
+      if (error instanceof BuildError) failure = error;
     }
     // the system's headers and weft's own are no edits of the user's: not watched
     const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
-    return { source, options, setupError, headers, built };
+    return { source, options, setupError, headers, built, failure };
   }
 
   /**
@@ -234,7 +237,7 @@ function declaredTests(source: string): { name: string; line: number; column: nu
  * that errors Vitest raises itself (a timeout) show the C test, not generated code.
  */
 function testModule(
-  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; built?: BuiltHarness },
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; built?: BuiltHarness; failure?: BuildError },
   setupError: { message: string; line: number } | undefined,
 ) {
   const json = JSON.stringify;
@@ -247,12 +250,17 @@ function testModule(
   // re-runs the file when one of them changes
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
   emit(`import { test } from 'vitest';`);
-  emit(`import { listTests, runTest, buildErrorToTestError } from ${json(runtimeModule)};`);
+  emit(`import { listTests, runTest, buildErrorToTestError, failedBuild } from ${json(runtimeModule)};`);
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit('const lines = new Map();');
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment
   if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
+  // the build the plugin tried failed: the same error, without building again in the worker
+  else if (plugin.failure) {
+    const { code, message, location } = plugin.failure;
+    emit(`  throw failedBuild(${json({ code, message, location })});`);
+  }
   else if (known) emit(`  for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
   else emit('  for (const { name, line } of await listTests(file, options)) lines.set(name, line);');
   emit('} catch (error) {');

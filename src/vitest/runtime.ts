@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
-import { BuildError } from '../compile/errors.js';
+import { BuildError, type BuildErrorCode, type SourceLocation } from '../compile/errors.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
@@ -60,6 +60,11 @@ export function codeFrame(file: string, line: number): string | undefined {
   const rows: string[] = [];
   for (let n = first; n <= last; n++) rows.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${source[n - 1]}`);
   return rows.join('\n');
+}
+
+/** A build the plugin tried and that failed, as the error it threw: the worker does not build again. */
+export function failedBuild({ code, message, location }: { code: BuildErrorCode; message: string; location?: SourceLocation }): BuildError {
+  return new BuildError(code, message, location);
 }
 
 export function buildErrorToTestError(error: unknown, file: string): unknown {
