@@ -125,6 +125,26 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
     expect(rerun).toContain('two_increments: the last counterexample no longer replays on the changed code — re-verifying all interleavings');
   });
+
+  it('in watch mode explores a passing test again when a header it includes changes, though Vite keeps the module', async () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
+    // settled files: the plugin's build goes into the module, and the worker must not trust it after the edit
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    watcher = project.watch();
+    await watcher.waitFor(/Tests {2}2 passed/);
+    const mark = watcher.output.length;
+    project.write('counter.h', counterHeader(false));
+    await watcher.waitFor(/Tests {2}1 failed \| 1 passed/, mark);
+  });
+
+  it('in watch mode re-runs a file that failed to build once the header holding the error is fixed', async () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': `${counterHeader(true)}\nint broken = ;\n` });
+    watcher = project.watch();
+    await watcher.waitFor(/FAIL {2}counter\.test\.c > build[\s\S]*Tests {2}1 failed/);
+    const mark = watcher.output.length;
+    project.write('counter.h', counterHeader(true));
+    await watcher.waitFor(/Tests {2}2 passed/, mark);
+  });
 });
 
 describe('the example project', () => {

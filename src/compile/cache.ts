@@ -28,28 +28,47 @@ export function hashText(...parts: string[]): string {
 }
 
 /**
- * How old a file's last change must be before its hash is remembered by its stamp: a
+ * How old a file's last change must be before its stamp stands for its content: a
  * timestamp has the granularity of the kernel's clock tick, so a file written twice within
  * one tick can keep its stamp (and its size) with new content. Git's "racily clean" rule.
  */
 const SETTLED_MS = 2000;
 
-/** Hashes of files, by path, with the stamp (inode, size, change times) they were read at. */
+/** A file's stamp (inode, size, change times), and whether its last change is settled; undefined if it cannot be read. */
+function stampOf(path: string): { stamp: string; settled: boolean } | undefined {
+  try {
+    const status = statSync(path, { bigint: true });
+    return { stamp: `${status.ino}:${status.size}:${status.mtimeNs}:${status.ctimeNs}`, settled: Date.now() - Number(status.ctimeMs) > SETTLED_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stamp of a file whose last change is settled: while it stays the same, so does the content. */
+export function settledStamp(path: string): string | undefined {
+  const stamped = stampOf(path);
+  return stamped?.settled ? stamped.stamp : undefined;
+}
+
+/** Whether a file still has the stamp it was seen with. */
+export const stillStamped = (path: string, stamp: string) => stampOf(path)?.stamp === stamp;
+
+/** Hashes of files, by path, with the stamp they were read at. */
 const settledHashes = new Map<string, { stamp: string; hash: string }>();
 
 /**
  * The SHA-256 of a file's content; undefined if it cannot be read. A build is looked up
  * several times per test (listing, each test, its check): a file unchanged since it was
- * last hashed in this process, by its stamp, is not read again.
+ * last hashed in this process, by its settled stamp, is not read again.
  */
 export function hashFile(path: string): string | undefined {
+  const stamped = stampOf(path);
+  if (!stamped) return undefined;
+  const known = settledHashes.get(path);
+  if (known?.stamp === stamped.stamp) return known.hash;
   try {
-    const status = statSync(path, { bigint: true });
-    const stamp = `${status.ino}:${status.size}:${status.mtimeNs}:${status.ctimeNs}`;
-    const known = settledHashes.get(path);
-    if (known?.stamp === stamp) return known.hash;
     const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
-    if (Date.now() - Number(status.ctimeMs) > SETTLED_MS) settledHashes.set(path, { stamp, hash });
+    if (stamped.settled) settledHashes.set(path, { stamp: stamped.stamp, hash });
     return hash;
   } catch {
     return undefined;

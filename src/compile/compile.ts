@@ -293,7 +293,8 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
       '-I', includeDir, ...flags, ...extra, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
     ];
     const result = yield tool(compilerCommand(), args);
-    if (result.status !== 0) throw compileError(result.stderr, displayPath(source));
+    // gcc lists what it read even when the compile fails: an error in a header is fixed there
+    if (result.status !== 0) throw compileError(result.stderr, displayPath(source), readDepfile(depfile));
   }
   yield* compile([]);
   let listing = yield* inspect(object);
@@ -306,7 +307,7 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
     yield* compile(['-finstrument-functions']);
     listing = yield* inspect(object);
   }
-  for (const path of parseDepfile(readFileSync(depfile, 'utf8'))) dependencies.add(resolve(path));
+  for (const path of readDepfile(depfile) ?? []) dependencies.add(path);
   // whatever the flags did, an object without the instrumentation would pass unchecked
   if (!symbols.undefined.includes('__tsan_init'))
     throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
@@ -320,6 +321,15 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
   const renamed = yield tool('objcopy', [`--redefine-syms=${table}`, ...globalized, ...constructors, object]);
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
+}
+
+/** The files a depfile lists, as absolute paths; undefined without one. */
+function readDepfile(depfile: string): string[] | undefined {
+  try {
+    return parseDepfile(readFileSync(depfile, 'utf8')).map((path) => resolve(path));
+  } catch {
+    return undefined;
+  }
 }
 
 /** make-style dependency list: "obj: a.c b.h \\\n c.h" */

@@ -17,6 +17,8 @@ export class BuildError extends WeftError {
     readonly location?: SourceLocation,
     /** the compiler's own output, when it has more to say */
     readonly details?: string,
+    /** the files a failed compile read, when the compiler listed them (watch mode re-runs on their change) */
+    readonly dependencies?: string[],
   ) {
     super(code, message);
     this.name = 'BuildError';
@@ -26,13 +28,13 @@ export class BuildError extends WeftError {
 const diagnostic = /^(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$/m;
 
 /** The first error of a gcc/clang diagnostic listing as a BuildError. */
-export function compileError(stderr: string, fallbackFile: string): BuildError {
+export function compileError(stderr: string, fallbackFile: string, dependencies?: string[]): BuildError {
   const match = diagnostic.exec(stderr);
-  if (!match) return new BuildError('compile', `cannot compile ${fallbackFile}: ${firstLine(stderr)}`, undefined, stderr);
+  if (!match) return new BuildError('compile', `cannot compile ${fallbackFile}: ${firstLine(stderr)}`, undefined, stderr, dependencies);
   const [, file, line, column, text] = match as unknown as [string, string, string, string | undefined, string];
   const location: SourceLocation = { file, line: Number(line) };
   if (column) location.column = Number(column);
-  return new BuildError('compile', `${file}:${line}${column ? `:${column}` : ''}: error: ${text}`, location, stderr);
+  return new BuildError('compile', `${file}:${line}${column ? `:${column}` : ''}: error: ${text}`, location, stderr, dependencies);
 }
 
 function firstLine(text: string): string {

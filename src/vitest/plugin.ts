@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { defaultCacheDirectory, libraryTests } from '../compile/cache.js';
+import { defaultCacheDirectory, libraryTests, settledStamp } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
 import { BuildError } from '../compile/errors.js';
 import { includeDir } from '../paths.js';
@@ -105,8 +105,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       // a compile under way is awaited; one still waiting for a core is overtaken
       const ahead = warming.get(file);
       if (ahead?.compiling) await ahead.done;
-      const { source, options, setupError, headers, built, failure } = await prepare(file, true);
-      return testModule(file, source, headers, options, { reuse, built, failure }, setupError);
+      const { source, options, setupError, headers, outcome } = await prepare(file, true);
+      return testModule(file, source, headers, options, { reuse, outcome }, setupError);
     },
   };
 
@@ -135,8 +135,14 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (error instanceof BuildError) failure = error;
     }
     // the system's headers and weft's own are no edits of the user's: not watched
-    const headers = (built?.dependencies ?? []).filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
-    return { source, options, setupError, headers, built, failure };
+    const read = built?.dependencies ?? failure?.dependencies ?? [];
+    const headers = read.filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
+    // Vite keeps a module's code while only a header it imports changes: the worker trusts
+    // this build's result only while the user's files it read keep their settled stamps
+    const stamps = [file, ...headers].map((path): [string, string | undefined] => [path, settledStamp(path)]);
+    const asBuilt = stamps.every(([, stamp]) => stamp !== undefined) ? (stamps as [string, string][]) : undefined;
+    const outcome: BuildOutcome | undefined = asBuilt && (built ? { asBuilt, built } : failure ? { asBuilt, failure } : undefined);
+    return { source, options, setupError, headers, outcome };
   }
 
   /**
@@ -236,33 +242,44 @@ function declaredTests(source: string): { name: string; line: number; column: nu
  * registered on a line of its own that the source map points at its WEFT_TEST line, so
  * that errors Vitest raises itself (a timeout) show the C test, not generated code.
  */
+/**
+ * The plugin's build of a C file, for its test module: the library (or the error), and the
+ * stamps of the user's files it read, which the worker checks before trusting it.
+ */
+type BuildOutcome = { asBuilt: [string, string][] } & ({ built: BuiltHarness } | { failure: BuildError });
+
 function testModule(
-  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; built?: BuiltHarness; failure?: BuildError },
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; outcome?: BuildOutcome },
   setupError: { message: string; line: number } | undefined,
 ) {
   const json = JSON.stringify;
+  const { outcome } = plugin;
+  const built = outcome && 'built' in outcome ? outcome.built : undefined;
   // what the library declares, known from a worker that loaded it: a reused pass loads nothing
-  const known = plugin.built && libraryTests(plugin.built.library);
-  const settings = plugin.built ? `reuse: ${plugin.reuse}, build: ${json(plugin.built.hash)}` : `reuse: ${plugin.reuse}`;
+  const known = built && libraryTests(built.library);
+  const settings = built ? `reuse: ${plugin.reuse}, build: asBuilt ? ${json(built.hash)} : undefined` : `reuse: ${plugin.reuse}`;
   const lines: { code: string; line?: number; column?: number }[] = [];
   const emit = (code: string, line?: number, column = 0) => lines.push({ code, line, column });
   // the headers it includes are imported (as empty modules) so that Vitest's watcher
   // re-runs the file when one of them changes
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
   emit(`import { test } from 'vitest';`);
-  emit(`import { listTests, runTest, buildErrorToTestError, failedBuild } from ${json(runtimeModule)};`);
+  emit(`import { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt } from ${json(runtimeModule)};`);
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
+  emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
   emit('const lines = new Map();');
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment
   if (setupError) emit(`  throw new Error(${json(setupError.message)});`, setupError.line);
-  // the build the plugin tried failed: the same error, without building again in the worker
-  else if (plugin.failure) {
-    const { code, message, location } = plugin.failure;
-    emit(`  throw failedBuild(${json({ code, message, location })});`);
+  else {
+    // the build the plugin tried failed: the same error, without building again in the worker
+    if (outcome && 'failure' in outcome) {
+      const { code, message, location } = outcome.failure;
+      emit(`  if (asBuilt) throw failedBuild(${json({ code, message, location })});`);
+    }
+    if (known) emit(`  if (asBuilt) for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
+    emit(`  ${known ? 'else ' : ''}for (const { name, line } of await listTests(file, options)) lines.set(name, line);`);
   }
-  else if (known) emit(`  for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
-  else emit('  for (const { name, line } of await listTests(file, options)) lines.set(name, line);');
   emit('} catch (error) {');
   emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
   emit('}');

@@ -2,7 +2,7 @@
 // list a file's tests, and run one of them as a Vitest test.
 import { readFileSync } from 'node:fs';
 
-import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
+import { type LibraryTest, recordLibraryTests, stillStamped } from '../compile/cache.js';
 import { BuildError, type BuildErrorCode, type SourceLocation } from '../compile/errors.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
@@ -61,6 +61,9 @@ export function codeFrame(file: string, line: number): string | undefined {
   for (let n = first; n <= last; n++) rows.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${source[n - 1]}`);
   return rows.join('\n');
 }
+
+/** Whether the user's files a build read still have the settled stamps they had then (the plugin's build still holds). */
+export const stillAsBuilt = (stamps: readonly [string, string][]) => stamps.every(([path, stamp]) => stillStamped(path, stamp));
 
 /** A build the plugin tried and that failed, as the error it threw: the worker does not build again. */
 export function failedBuild({ code, message, location }: { code: BuildErrorCode; message: string; location?: SourceLocation }): BuildError {
