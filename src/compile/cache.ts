@@ -143,12 +143,17 @@ export function publish(file: string, directory: string, name: string): string {
   return target;
 }
 
-/** Written last and atomically: a concurrent reader sees the old manifest or the new one. */
+/** Writes a file whole: under a temporary name, renamed into place, so that a concurrent reader sees the old file or the new one. */
+export function writeWhole(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/** Written last, whole: the entry is complete once its manifest is there. */
 export function store(entry: string, manifest: Manifest): void {
-  mkdirSync(entry, { recursive: true });
-  const temporary = join(entry, `manifest.json.${randomBytes(6).toString('hex')}`);
-  writeFileSync(temporary, JSON.stringify(manifest, null, 1));
-  renameSync(temporary, join(entry, 'manifest.json'));
+  writeWhole(join(entry, 'manifest.json'), JSON.stringify(manifest, null, 1));
 }
 
 /** A test a harness library declares, where its WEFT_TEST is. */
@@ -170,12 +175,10 @@ export function libraryTests(library: string): LibraryTest[] | undefined {
   }
 }
 
-/** Written whole under a temporary name and renamed: a reader sees the list or none. */
+/** Written whole: a reader sees the list or none. */
 export function recordLibraryTests(library: string, tests: readonly LibraryTest[]): void {
-  const temporary = `${testsFile(library)}.${randomBytes(6).toString('hex')}`;
   try {
-    writeFileSync(temporary, JSON.stringify(tests));
-    renameSync(temporary, testsFile(library));
+    writeWhole(testsFile(library), JSON.stringify(tests));
   } catch {
     // a list not written is read from the library next time
   }

@@ -1,9 +1,9 @@
 // The system C compiler and binutils, found once per process.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { hashText } from './cache.js';
+import { hashText, writeWhole } from './cache.js';
 import { BuildError } from './errors.js';
 
 export interface CommandResult {
@@ -71,9 +71,7 @@ export function* compilerVersion(cache?: string): Generator<ToolCall, string, Co
   compilerIdentity = result.stdout.split('\n')[0] ?? '';
   if (memo) {
     try {
-      mkdirSync(dirname(memo), { recursive: true });
-      writeFileSync(`${memo}.${process.pid}`, compilerIdentity);
-      renameSync(`${memo}.${process.pid}`, memo);
+      writeWhole(memo, compilerIdentity);
     } catch {} // only a shortcut: the next run asks the compiler again
   }
   return compilerIdentity;

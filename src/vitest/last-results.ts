@@ -4,11 +4,10 @@
 // One file per test (named by a hash of file, test and options), written to a temporary
 // name and renamed into place: Vitest's workers run different tests at once, and each
 // writes only its own test's file, whole, so no update is lost and no reader sees half.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { defaultCacheDirectory, hashText } from '../compile/cache.js';
+import { defaultCacheDirectory, hashText, writeWhole } from '../compile/cache.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 
 /** What identifies a reported bug: replaying it must give the same. */
@@ -34,13 +33,7 @@ export interface ResultMemory {
 
 export function resultMemory(cacheDirectory = defaultCacheDirectory()): ResultMemory {
   const resultFile = (key: string) => join(cacheDirectory, 'last-results', `${hashText(key).slice(0, 32)}.json`);
-  const remember = (key: string, result: LastResult) => {
-    const file = resultFile(key);
-    mkdirSync(join(file, '..'), { recursive: true });
-    const temporary = `${file}.${randomBytes(6).toString('hex')}`;
-    writeFileSync(temporary, JSON.stringify(result));
-    renameSync(temporary, file);
-  };
+  const remember = (key: string, result: LastResult) => writeWhole(resultFile(key), JSON.stringify(result));
   return {
     recall(key) {
       try {

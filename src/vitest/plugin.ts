@@ -238,16 +238,16 @@ function declaredTests(source: string): { name: string; line: number; column: nu
 }
 
 /**
- * The JavaScript module that stands for a C test file: the file is the suite. Each test is
- * registered on a line of its own that the source map points at its WEFT_TEST line, so
- * that errors Vitest raises itself (a timeout) show the C test, not generated code.
- */
-/**
  * The plugin's build of a C file, for its test module: the library (or the error), and the
  * stamps of the user's files it read, which the worker checks before trusting it.
  */
 type BuildOutcome = { asBuilt: [string, string][] } & ({ built: BuiltHarness } | { failure: BuildError });
 
+/**
+ * The JavaScript module that stands for a C test file: the file is the suite. Each test is
+ * registered on a line of its own that the source map points at its WEFT_TEST line, so
+ * that errors Vitest raises itself (a timeout) show the C test, not generated code.
+ */
 function testModule(
   file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; outcome?: BuildOutcome },
   setupError: { message: string; line: number } | undefined,
