@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { libraryTests, recordLibraryTests } from '../src/compile/cache.js';
 import { buildHarness, parseDepfile } from '../src/compile/compile.js';
 import { BuildError } from '../src/compile/errors.js';
+import { compilerCommand } from '../src/compile/toolchain.js';
+import { checkAllInterleavings } from '../src/check.js';
 import { refusalReason } from '../src/compile/symbols.js';
 import { writeHarness } from './support/harness.js';
 
@@ -13,6 +15,18 @@ const withHeader = (value: number) => ({
   source: '#include "value.h"\n#include <weft.h>\nWEFT_TEST(reads_header) { weft_assert(VALUE == VALUE); }\n',
   header: `#define VALUE ${value}\n`,
 });
+
+/** Runs `build` with CC set to `compiler`. */
+function withCompiler<T>(compiler: string, build: () => T): T {
+  const previous = process.env.CC;
+  process.env.CC = compiler;
+  try {
+    return build();
+  } finally {
+    if (previous === undefined) delete process.env.CC;
+    else process.env.CC = previous;
+  }
+}
 
 describe('the build cache', () => {
   it('reuses a build until the file or a header it includes changes', () => {
@@ -31,6 +45,44 @@ describe('the build cache', () => {
     expect(third.cached).toBe(false);
     expect(third.hash).not.toBe(first.hash);
     expect(buildHarness(file, { cacheDirectory, cflags: '-DEXTRA=1' }).cached).toBe(false);
+  });
+
+  it('never takes a header saved while the compiler ran for what it compiled', async () => {
+    const file = writeHarness('#include "value.h"\n#include <weft.h>\nWEFT_TEST(reads_header) { weft_assert(VALUE == 1); }\n');
+    const directory = dirname(file);
+    const headerFile = join(directory, 'value.h');
+    writeFileSync(headerFile, withHeader(1).header);
+    // a compiler after which, the first time it compiles, the header is saved with new content
+    const saveOnce = join(directory, 'save-once');
+    writeFileSync(saveOnce, '');
+    const compiler = join(directory, 'cc-then-save');
+    writeFileSync(compiler, [
+      '#!/bin/sh',
+      `${compilerCommand()} "$@" || exit $?`,
+      `case " $* " in *" -c "*) if [ -e '${saveOnce}' ]; then rm '${saveOnce}'; printf '#define VALUE 2\\n' > '${headerFile}'; fi;; esac`,
+      '',
+    ].join('\n'), { mode: 0o755 });
+    const cacheDirectory = join(directory, 'cache');
+    withCompiler(compiler, () => buildHarness(file, { cacheDirectory }));
+    expect(existsSync(saveOnce)).toBe(false);
+    // what runs now is the header's new content (VALUE 2), never the library compiled from the old
+    const { tests } = await checkAllInterleavings(file, { cacheDirectory });
+    expect(tests[0]).toMatchObject({ status: 'fail' });
+  });
+
+  it('does not reuse a build whose header was saved during every attempt to compile it', () => {
+    const { source, header } = withHeader(1);
+    const file = writeHarness(source);
+    const headerFile = join(dirname(file), 'value.h');
+    writeFileSync(headerFile, header);
+    const compiler = join(dirname(file), 'cc-then-touch');
+    writeFileSync(compiler, `#!/bin/sh\n${compilerCommand()} "$@" || exit $?\ntouch '${headerFile}'\n`, { mode: 0o755 });
+    const cacheDirectory = join(dirname(file), 'cache');
+    const uncertain = withCompiler(compiler, () => buildHarness(file, { cacheDirectory }));
+    const next = buildHarness(file, { cacheDirectory });
+    expect(next.cached).toBe(false);
+    expect(next.hash).not.toBe(uncertain.hash);
+    expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, hash: next.hash });
   });
 
   it('keeps the tests a library declares beside it, and ignores a list it cannot trust', () => {

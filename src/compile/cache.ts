@@ -9,7 +9,7 @@
 // file or none. The cache directory is private to its user: a directory another user
 // could write is refused, since whoever can write it chooses the code a check runs.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -70,6 +70,34 @@ export function hashFile(path: string): string | undefined {
     const hash = createHash('sha256').update(readFileSync(path)).digest('hex');
     if (stamped.settled) settledHashes.set(path, { stamp: stamped.stamp, hash });
     return hash;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A moment on the file system's own clock, the one its change times come from (the kernel's
+ * coarse clock: a file changed just after Date.now() can carry an earlier time than it).
+ */
+export function fileClockNow(directory: string): bigint {
+  const marker = join(directory, `clock-${randomBytes(6).toString('hex')}`);
+  writeFileSync(marker, '');
+  try {
+    return statSync(marker, { bigint: true }).ctimeNs;
+  } finally {
+    rmSync(marker, { force: true });
+  }
+}
+
+/**
+ * The hash of a file as a build that started at `started` (fileClockNow) read it: undefined
+ * when the file changed at that moment or after, so that what is hashed now may not be what
+ * the compiler read. Hashed first, then checked: a change between the two is seen.
+ */
+export function hashAsRead(path: string, started: bigint): string | undefined {
+  const hash = hashFile(path);
+  try {
+    return statSync(path, { bigint: true }).ctimeNs < started ? hash : undefined;
   } catch {
     return undefined;
   }

@@ -6,12 +6,13 @@
 // buildHarness runs them one after the other, blocking (the CLI, the API), and
 // buildHarnessAsync runs them without blocking, a bounded number of builds at once (the
 // Vitest plugin, inside Vite's main thread).
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
 import { includeDir, runtimeObject } from '../paths.js';
-import { cacheError, defaultCacheDirectory, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
+import { cacheError, defaultCacheDirectory, fileClockNow, hashAsRead, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
@@ -234,10 +235,8 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     throw cacheError(cache, error);
   }
   try {
-    const dependencies = new Set<string>();
-    const objects: string[] = [];
-    for (const [index, source] of sources.entries()) objects.push(yield* compileOne(source, index, flags, work, dependencies));
-    const hash = hashText(key, ...[...dependencies].sort().map((path) => `${path}:${hashFile(path)}`)).slice(0, 32);
+    const { objects, hashes } = yield* compileAll(sources, flags, work);
+    const hash = hashText(key, ...[...hashes.keys()].sort().map((path) => `${path}:${hashes.get(path)}`)).slice(0, 32);
     // linked in the private work directory, then renamed into place whole: concurrent
     // builders of the same file never see each other's half-written library
     const linked = join(work, 'harness.so');
@@ -247,12 +246,44 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     store(entry, {
       library: basename(library),
       libraryHash,
-      dependencies: [...dependencies].map((path) => ({ path, hash: hashFile(path) ?? '' })),
+      dependencies: [...hashes].map(([path, hash]) => ({ path, hash })),
     });
-    return { library, dependencies: [...dependencies], hash, cached: false };
+    return { library, dependencies: [...hashes.keys()], hash, cached: false };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Attempts at compiling while no file it reads changes, before the build is recorded as uncertain. */
+const COMPILE_ATTEMPTS = 2;
+
+/**
+ * Compiles every source; with the hash of each file the compiler read, as it read it. A file
+ * saved while the compiler ran may not be what it read: then the sources are compiled again,
+ * once the file system's clock has moved on. If files keep changing, each one that did is
+ * recorded with a hash no file has, so that the build is named apart from any other and no
+ * later lookup, remembered result or replay takes it for the build of the new content.
+ */
+function* compileAll(sources: string[], flags: string[], work: string): Steps<{ objects: string[]; hashes: Map<string, string> }> {
+  for (let attempt = 1; ; attempt++) {
+    const started = fileClockNow(work);
+    const dependencies = new Set<string>();
+    const objects: string[] = [];
+    for (const [index, source] of sources.entries()) objects.push(yield* compileOne(source, index, flags, work, dependencies));
+    const read = [...dependencies].map((path) => [path, hashAsRead(path, started)] as const);
+    if (attempt < COMPILE_ATTEMPTS && read.some(([, hash]) => hash === undefined)) {
+      waitForFileClock(work, started);
+      continue;
+    }
+    const uncertain = () => `changed during the build ${randomBytes(8).toString('hex')}`;
+    return { objects, hashes: new Map(read.map(([path, hash]) => [path, hash ?? uncertain()])) };
+  }
+}
+
+/** Blocks until the file system's clock is past `moment` (a clock tick: milliseconds). */
+function waitForFileClock(directory: string, moment: bigint): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (fileClockNow(directory) <= moment) Atomics.wait(pause, 0, 0, 2);
 }
 
 /** by library: its name hashes everything the build read, so its identity never changes */
