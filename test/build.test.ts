@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -83,6 +83,46 @@ describe('the build cache', () => {
     expect(next.cached).toBe(false);
     expect(next.hash).not.toBe(uncertain.hash);
     expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, hash: next.hash });
+  });
+
+  it('removes what no build uses any more, once an hour, when it compiles', () => {
+    const { source, header } = withHeader(1);
+    const file = writeHarness(source);
+    const headerFile = join(dirname(file), 'value.h');
+    writeFileSync(headerFile, header);
+    const cacheDirectory = join(dirname(file), 'cache');
+    const old = buildHarness(file, { cacheDirectory });
+    recordLibraryTests(old.library, [{ name: 'reads_header', line: 3 }]);
+    writeFileSync(headerFile, withHeader(2).header);
+    const replacedRecently = buildHarness(file, { cacheDirectory });
+    writeFileSync(headerFile, withHeader(3).header);
+    const current = buildHarness(file, { cacheDirectory });
+    const entry = dirname(current.library);
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    const minutes = 60_000;
+    const days = 24 * 60 * minutes;
+    for (const path of [old.library, `${old.library}.tests.json`]) utimesSync(path, ago(20 * minutes), ago(20 * minutes));
+    const crashed = join(entry, 'work-crashed');
+    mkdirSync(crashed);
+    utimesSync(crashed, ago(2 * days), ago(2 * days));
+    const unused = join(cacheDirectory, 'f'.repeat(32));
+    mkdirSync(unused);
+    writeFileSync(join(unused, 'manifest.json'), JSON.stringify({ library: 'x.so', libraryHash: '', dependencies: [] }));
+    utimesSync(join(unused, 'manifest.json'), ago(40 * days), ago(40 * days));
+    // a lookup marks its entry as used
+    utimesSync(join(entry, 'manifest.json'), ago(40 * days), ago(40 * days));
+    expect(buildHarness(file, { cacheDirectory }).cached).toBe(true);
+    expect(Date.now() - statSync(join(entry, 'manifest.json')).mtimeMs).toBeLessThan(days);
+    // pruned within the hour: a compile leaves everything as it is
+    const other = writeHarness('#include <weft.h>\nWEFT_TEST(other) {}\n', 'other.c');
+    buildHarness(other, { cacheDirectory });
+    expect(existsSync(old.library)).toBe(true);
+    utimesSync(join(cacheDirectory, 'pruned'), ago(2 * 60 * minutes), ago(2 * 60 * minutes));
+    writeFileSync(other, '#include <weft.h>\nWEFT_TEST(other_again) {}\n');
+    expect(buildHarness(other, { cacheDirectory }).cached).toBe(false);
+    expect([old.library, `${old.library}.tests.json`, crashed, unused].filter((path) => existsSync(path))).toEqual([]);
+    expect([replacedRecently.library, current.library].filter((path) => existsSync(path))).toHaveLength(2);
+    expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, library: current.library });
   });
 
   it('keeps the tests a library declares beside it, and ignores a list it cannot trust', () => {

@@ -9,7 +9,7 @@
 // file or none. The cache directory is private to its user: a directory another user
 // could write is refused, since whoever can write it chooses the code a check runs.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -161,6 +161,7 @@ export function lookup(entry: string): string | undefined {
   const library = join(entry, manifest.library);
   if (hashFile(library) !== manifest.libraryHash) return undefined;
   for (const dependency of manifest.dependencies) if (hashFile(dependency.path) !== dependency.hash) return undefined;
+  markUsed(entry);
   return library;
 }
 
@@ -182,6 +183,60 @@ export function writeWhole(file: string, text: string): void {
 /** Written last, whole: the entry is complete once its manifest is there. */
 export function store(entry: string, manifest: Manifest): void {
   writeWhole(join(entry, 'manifest.json'), JSON.stringify(manifest, null, 1));
+}
+
+/** How often a process that compiles looks through the cache for what no build uses any more. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** A library the manifest no longer names may still be about to be loaded by a check that looked it up. */
+const REPLACED_KEPT_MS = 10 * 60 * 1000;
+/** A build that crashed leaves its work directory. */
+const WORK_KEPT_MS = 24 * 60 * 60 * 1000;
+/** An entry no lookup has found for this long (its file was deleted or moved, its flags changed) goes. */
+const UNUSED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+/** A lookup marks its entry as used (the manifest's modification time) at most this often. */
+const USE_MARKED_EVERY_MS = 24 * 60 * 60 * 1000;
+const ENTRY = /^[0-9a-f]{32}$/;
+
+/** Marks an entry as used now, so that pruneCache keeps it; once a day at most, since it writes. */
+export function markUsed(entry: string): void {
+  const manifest = join(entry, 'manifest.json');
+  try {
+    if (Date.now() - statSync(manifest).mtimeMs > USE_MARKED_EVERY_MS) utimesSync(manifest, new Date(), new Date());
+  } catch {} // only a hint: an entry not marked is rebuilt if it is pruned
+}
+
+/**
+ * Keeps the cache from growing with every edit: each save of a file builds a new library
+ * beside the old ones in its entry. Once an hour at most (the first process to see that
+ * an hour has passed claims the pass), removes the libraries an entry's manifest no longer
+ * names, work directories of crashed builds, and entries unused for 30 days.
+ */
+export function pruneCache(directory: string, now = Date.now()): void {
+  const stamp = join(directory, 'pruned');
+  try {
+    if (now - statSync(stamp).mtimeMs < PRUNE_EVERY_MS) return;
+  } catch {}
+  try {
+    writeFileSync(stamp, '');
+    for (const name of readdirSync(directory)) if (ENTRY.test(name)) pruneEntry(join(directory, name), now);
+  } catch {} // pruning is housekeeping: a cache it cannot tidy still works
+}
+
+function pruneEntry(entry: string, now: number): void {
+  const age = (path: string) => now - lstatSync(path).mtimeMs;
+  const manifest = readManifest(entry);
+  // no manifest: a build in progress, or one that never finished
+  const unused = manifest ? age(join(entry, 'manifest.json')) > UNUSED_KEPT_MS : age(entry) > WORK_KEPT_MS;
+  if (!manifest || unused) {
+    if (unused) rmSync(entry, { recursive: true, force: true });
+    return;
+  }
+  const current = new Set([manifest.library, testsFile(manifest.library)]);
+  for (const name of readdirSync(entry)) {
+    const path = join(entry, name);
+    const replaced = (name.endsWith('.so') || name.endsWith('.so.tests.json')) && !current.has(name);
+    if ((replaced && age(path) > REPLACED_KEPT_MS) || (name.startsWith('work-') && age(path) > WORK_KEPT_MS)) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 /** A test a harness library declares, where its WEFT_TEST is. */

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
 import { includeDir, runtimeObject } from '../paths.js';
-import { cacheError, defaultCacheDirectory, fileClockNow, hashAsRead, hashFile, hashText, lookup, openCacheDirectory, publish, store } from './cache.js';
+import { cacheError, defaultCacheDirectory, fileClockNow, hashAsRead, hashFile, hashText, lookup, openCacheDirectory, pruneCache, publish, store } from './cache.js';
 import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
@@ -226,6 +226,8 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
   const hit = lookup(entry);
   if (hit) return { library: hit, dependencies: readDependencies(entry), hash: basename(hit, '.so'), cached: true };
   onCompile?.();
+  // tidied by a process that compiles anyway, never on the way to a cached build
+  pruneCache(cache);
 
   let work: string;
   try {
