@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { compilerCommand } from '../src/compile/toolchain.js';
 import { packageRoot } from '../src/paths.js';
 import { type Watcher, createProject } from './support/vitest-project.js';
 
@@ -128,8 +130,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
 
   it('in watch mode explores a passing test again when a header it includes changes, though Vite keeps the module', async () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
-    // settled files: the plugin's build goes into the module, and the worker must not trust it after the edit
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // the plugin's build goes into the module, and the worker must not trust it after the edit
     watcher = project.watch();
     await watcher.waitFor(/Tests {2}2 passed/);
     const mark = watcher.output.length;
@@ -144,6 +145,20 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const mark = watcher.output.length;
     project.write('counter.h', counterHeader(true));
     await watcher.waitFor(/Tests {2}2 passed/, mark);
+  });
+
+  it('in watch mode compiles a file saved with a compile error once, not again for the module and its worker', async () => {
+    const compilations = join(mkdtempSync(join(tmpdir(), 'weft-cc-')), 'compilations');
+    const compiler = join(dirname(compilations), 'cc');
+    writeFileSync(compiler, `#!/bin/sh\ncase "$*" in *counter.test.c*) echo "$*" >> '${compilations}';; esac\nexec ${compilerCommand()} "$@"\n`, { mode: 0o755 });
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) }, { env: { CC: compiler } });
+    watcher = project.watch();
+    await watcher.waitFor(/Tests {2}2 passed/);
+    const before = readFileSync(compilations, 'utf8').split('\n').length;
+    const mark = watcher.output.length;
+    project.write('counter.test.c', counterTest.replace('return NULL;', 'return NULL'));
+    await watcher.waitFor(/FAIL {2}counter\.test\.c > build[\s\S]*Tests {2}1 failed/, mark);
+    expect(readFileSync(compilations, 'utf8').split('\n').length - before).toBe(1);
   });
 });
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { defaultCacheDirectory, libraryTests, settledStamp } from '../compile/cache.js';
+import { defaultCacheDirectory, fileClockNow, libraryTests, openCacheDirectory, stampUnchangedSince, stillStampedAll } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
 import { BuildError } from '../compile/errors.js';
 import { includeDir } from '../paths.js';
@@ -65,14 +65,15 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
   let logger: Logger = { log: (message) => console.error(message) };
   let root = process.cwd();
-  /** C tests being built ahead of their load, and whether each has started compiling */
-  const warming = new Map<string, { done: Promise<void>; compiling: boolean }>();
+  let cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory());
+  /** per C test, its latest build made ahead of Vitest's request for it: under way, or made */
+  const ahead = new Map<string, Ahead>();
   return {
     name: 'weft',
     enforce: 'pre',
     config(config) {
       const test = (config as { test?: { include?: string[] } }).test ?? {};
-      const cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory(config.root ?? process.cwd()));
+      cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory(config.root ?? process.cwd()));
       return {
         // weft's own writes (libraries, remembered results) are no edits of the user's: a
         // cache inside the project would otherwise feed the watcher and delay each rerun
@@ -102,16 +103,20 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (id.endsWith(DEPENDENCY)) return ''; // a header, imported only to be watched
       const file = id.split('?')[0]!;
       if (!isCTest(file)) return null;
-      // a compile under way is awaited; one still waiting for a core is overtaken
-      const ahead = warming.get(file);
-      if (ahead?.compiling) await ahead.done;
-      const { source, options, setupError, headers, outcome } = await prepare(file, true);
+      // a build under way is awaited (one still waiting for a core is overtaken); the build
+      // made stands while the files it read are unchanged: a failed compile is not run again
+      const early = ahead.get(file);
+      const made = early && (early.compiling || early.finished) ? await early.done : undefined;
+      const prepared = made?.outcome && stillStampedAll(made.outcome.asBuilt) ? made : await prepare(file, true);
+      const { source, options, setupError, headers, outcome } = prepared;
       return testModule(file, source, headers, options, { reuse, outcome }, setupError);
     },
   };
 
   /** The file's options and a build of it (from the cache when nothing it reads changed). */
-  async function prepare(file: string, urgent = false, onCompile?: () => void) {
+  async function prepare(file: string, urgent = false, onCompile?: () => void): Promise<Prepared> {
+    // a moment before anything is read: a file unchanged since then is what this build read
+    const before = fileClock();
     const source = await readFile(file, 'utf8');
     let options: CheckOptions = { ...defaultOptions };
     let setupError: { message: string; line: number } | undefined;
@@ -138,8 +143,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     const read = built?.dependencies ?? failure?.dependencies ?? [];
     const headers = read.filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
     // Vite keeps a module's code while only a header it imports changes: the worker trusts
-    // this build's result only while the user's files it read keep their settled stamps
-    const stamps = [file, ...headers].map((path): [string, string | undefined] => [path, settledStamp(path)]);
+    // this build's result only while the user's files it read keep the stamps they had then
+    const stamps = [file, ...headers].map((path): [string, string | undefined] => [path, before === undefined ? undefined : stampUnchangedSince(path, before)]);
     const asBuilt = stamps.every(([, stamp]) => stamp !== undefined) ? (stamps as [string, string][]) : undefined;
     const outcome: BuildOutcome | undefined = asBuilt && (built ? { asBuilt, built } : failure ? { asBuilt, failure } : undefined);
     return { source, options, setupError, headers, outcome };
@@ -147,15 +152,41 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
 
   /**
    * Builds a C test ahead of Vitest's request for it, into the build cache: while a worker
-   * runs one file, the cores it leaves idle compile the files to come. `load` still builds
-   * for itself (a cache hit), so a file changed meanwhile is never run stale.
+   * runs one file, the cores it leaves idle compile the files to come. `load` takes the build
+   * only while the files it read keep their stamps: a file changed meanwhile is built again.
    */
   function warm(file: string): void {
-    if (warming.has(file)) return;
-    const ahead = { done: Promise.resolve(), compiling: false };
-    ahead.done = prepare(file, false, () => (ahead.compiling = true)).then(() => undefined, () => undefined).finally(() => warming.delete(file));
-    warming.set(file, ahead);
+    if (ahead.get(file)?.finished === false) return;
+    const early: Ahead = { done: Promise.resolve(undefined), compiling: false, finished: false };
+    early.done = prepare(file, false, () => (early.compiling = true)).catch(() => undefined).finally(() => (early.finished = true));
+    ahead.set(file, early);
   }
+
+  /** A moment on the file system's clock (in the cache directory); undefined if there is none to write in. */
+  function fileClock(): bigint | undefined {
+    try {
+      openCacheDirectory(cache);
+      return fileClockNow(cache);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** A C test file read and built, for its test module. */
+interface Prepared {
+  source: string;
+  options: CheckOptions;
+  setupError: { message: string; line: number } | undefined;
+  headers: string[];
+  outcome: BuildOutcome | undefined;
+}
+
+/** A build made ahead of Vitest's request: `compiling` once it has a core. */
+interface Ahead {
+  done: Promise<Prepared | undefined>;
+  compiling: boolean;
+  finished: boolean;
 }
 
 /** Options as JavaScript source: JSON, but Infinity (maxBound unbounded, no budget) stays Infinity, not null. */

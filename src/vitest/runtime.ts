@@ -2,7 +2,7 @@
 // list a file's tests, and run one of them as a Vitest test.
 import { readFileSync } from 'node:fs';
 
-import { type LibraryTest, recordLibraryTests, stillStamped } from '../compile/cache.js';
+import { type LibraryTest, recordLibraryTests, stillStampedAll } from '../compile/cache.js';
 import { BuildError, type BuildErrorCode, type SourceLocation } from '../compile/errors.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
@@ -62,8 +62,8 @@ export function codeFrame(file: string, line: number): string | undefined {
   return rows.join('\n');
 }
 
-/** Whether the user's files a build read still have the settled stamps they had then (the plugin's build still holds). */
-export const stillAsBuilt = (stamps: readonly [string, string][]) => stamps.every(([path, stamp]) => stillStamped(path, stamp));
+/** Whether the user's files a build read still have the stamps they had then (the plugin's build still holds). */
+export const stillAsBuilt = stillStampedAll;
 
 /** A build the plugin tried and that failed, as the error it threw: the worker does not build again. */
 export function failedBuild({ code, message, location }: { code: BuildErrorCode; message: string; location?: SourceLocation }): BuildError {

@@ -29,10 +29,12 @@ export interface ProjectSetup {
   testOptions?: string;
   /** a project where the packed package is installed (see installPackedWeft): it uses 'weft/vitest' from there */
   installedIn?: string;
+  /** more environment variables for Vitest (CC: the compiler weft runs) */
+  env?: Record<string, string>;
 }
 
 export function createProject(files: Record<string, string>, setup: ProjectSetup = {}): Project {
-  const { pluginOptions = '{ maxBound: 2 }', testOptions = 'testTimeout: 60000', installedIn } = setup;
+  const { pluginOptions = '{ maxBound: 2 }', testOptions = 'testTimeout: 60000', installedIn, env: more = {} } = setup;
   // inside the repository (or the installed project): Vitest and weft resolve from its node_modules
   const scratch = installedIn ?? join(packageRoot, 'test', 'projects', '.tmp');
   mkdirSync(scratch, { recursive: true });
@@ -44,7 +46,7 @@ import weft from ${JSON.stringify(installedIn ? 'weft/vitest' : repositoryPlugin
 export default defineConfig({ plugins: [weft(${pluginOptions})], test: { ${testOptions} } });
 `);
   for (const [file, content] of Object.entries(files)) write(file, content);
-  const env = { ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(dir, '.cache') };
+  const env = { ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(dir, '.cache'), ...more };
   const vitestBin = installedIn ? join(installedIn, 'node_modules', 'vitest', 'vitest.mjs') : repositoryVitest;
   return {
     dir,
