@@ -23,7 +23,7 @@ const toolEnvironment = () => ({ ...process.env, LC_ALL: 'C' });
 
 function toolError(command: string, error: Error): BuildError {
   const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-  return new BuildError('toolchain', missing ? `'${command}' was not found: weft needs a C compiler and binutils (gcc or clang, objcopy, nm)` : `${command}: ${error.message}`);
+  return new BuildError('toolchain', missing ? `'${command}' was not found: weft needs a C compiler and binutils (gcc or clang, objcopy, objdump, readelf, addr2line)` : `${command}: ${error.message}`);
 }
 
 export function runTool(command: string, args: readonly string[], cwd?: string): CommandResult {

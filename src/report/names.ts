@@ -130,14 +130,27 @@ export class AddressNamer {
   }
 
   private dataSymbols(): DataSymbol[] {
-    this.symbols ??= runTool('nm', ['-S', '--defined-only', this.library]).stdout
-      .split('\n')
-      .map((line) => /^([0-9a-f]+) ([0-9a-f]+) [bBdDrRgGsS] (\S+)$/.exec(line.trim()))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map((match) => ({ start: parseInt(match[1]!, 16), size: parseInt(match[2]!, 16), name: match[3]! }))
+    this.symbols ??= dataSymbolsOf(runTool('readelf', ['--syms', '--wide', this.library]).stdout)
       .filter((symbol) => !symbol.name.startsWith('weft_') && !symbol.name.startsWith('__'));
     return this.symbols;
   }
+}
+
+/**
+ * The variables of a library's symbol table (readelf --syms: a tenth of nm's time, which
+ * loads binutils' plugins first), those with a size: what nm -S lists as data.
+ */
+function dataSymbolsOf(listing: string): DataSymbol[] {
+  const symbols: DataSymbol[] = [];
+  let table = '';
+  for (const line of listing.split('\n')) {
+    const heading = /^Symbol table '([^']+)'/.exec(line);
+    if (heading) table = heading[1]!;
+    // `  29: 0000000000004010     4 OBJECT  LOCAL  DEFAULT   24 counter_0` (sizes past 99999 in hex)
+    const entry = table === '.symtab' && /^\s*\d+:\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+(?:OBJECT|TLS)\s+\w+\s+\w+\s+\d+\s+(\S+)$/.exec(line);
+    if (entry && Number(entry[2]) > 0) symbols.push({ start: parseInt(entry[1]!, 16), size: Number(entry[2]), name: entry[3]! });
+  }
+  return symbols;
 }
 
 function withOffset(name: string, offset: number): string {
