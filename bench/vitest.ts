@@ -11,7 +11,7 @@ import { Watcher } from '../test/support/watcher.js';
 import { printTable } from './table.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20);
-const EDITS = 7;
+const EDITS = Number(process.env.BENCH_EDITS ?? 11);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const vitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const plugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
@@ -86,33 +86,63 @@ function watchInTerminal(suite: Suite): Watcher {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Save -> verdict times (s): a breaking edit, the fix, and (C) a header edit. */
-async function watchLoop(kind: 'c' | 'ts'): Promise<{ breaks: number; fixes: number; header: number }> {
+interface WatchTimes {
+  breaks: number[];
+  fixes: number[];
+  header: number[];
+}
+
+/** A suite of one file under Vitest's watch mode, and the edits measured on it. */
+async function startWatching(kind: 'c' | 'ts') {
   const suite = createSuite(kind, 1);
   const watched = watchInTerminal(suite);
   const failed = /Tests\s+1 failed[\s\S]*(Waiting|Watching) for file changes/;
   const passed = /Tests\s+3 passed[\s\S]*(Waiting|Watching) for file changes/;
-  const times = { breaks: [] as number[], fixes: [] as number[], header: [] as number[] };
-  try {
-    await watched.waitFor(passed, 0);
-    const measure = async (edit: () => void, pattern: RegExp) => {
-      const from = watched.output.length;
-      const started = performance.now();
-      edit();
-      await watched.waitFor(pattern, from);
-      return (performance.now() - started) / 1000;
-    };
-    for (let i = 0; i < EDITS; i++) {
+  const times: WatchTimes = { breaks: [], fixes: [], header: [] };
+  await watched.waitFor(passed, 0);
+  const measure = async (edit: () => void, pattern: RegExp) => {
+    const from = watched.output.length;
+    const started = performance.now();
+    edit();
+    await watched.waitFor(pattern, from);
+    return (performance.now() - started) / 1000;
+  };
+  return {
+    times,
+    /** One round: a breaking edit, the fix, and an edit of the header (or module) the test includes. */
+    async round(index: number) {
       times.breaks.push(await measure(() => suite.write(suite.file(0), kind === 'c' ? cFile(0, true) : tsFile(0, true)), failed));
       times.fixes.push(await measure(() => suite.write(suite.file(0), kind === 'c' ? cFile(0) : tsFile(0)), passed));
-      const header = kind === 'c' ? `#define SHARED ${i + 2}\n` : `export const shared = 1; // ${i}\n`;
+      const header = kind === 'c' ? `#define SHARED ${index + 2}\n` : `export const shared = 1; // ${index}\n`;
       times.header.push(await measure(() => suite.write(suite.header, header), passed));
+    },
+    stop() {
+      watched.stop();
+      rmSync(suite.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Save -> verdict times (s) of C and TypeScript tests, round by round in turn (while one
+ * measures, the other's Vitest waits idle): the machine's load falls on both alike.
+ */
+async function watchLoops(): Promise<{ c: WatchTimes; ts: WatchTimes }> {
+  const c = await startWatching('c');
+  try {
+    const ts = await startWatching('ts');
+    try {
+      for (let index = 0; index < EDITS; index++) {
+        await c.round(index);
+        await ts.round(index);
+      }
+      return { c: c.times, ts: ts.times };
+    } finally {
+      ts.stop();
     }
   } finally {
-    watched.stop();
-    rmSync(suite.dir, { recursive: true, force: true });
+    c.stop();
   }
-  return { breaks: median(times.breaks), fixes: median(times.fixes), header: median(times.header) };
 }
 
 export async function vitestBench(): Promise<void> {
@@ -138,10 +168,12 @@ export async function vitestBench(): Promise<void> {
   } finally {
     for (const suite of Object.values(suites)) rmSync(suite.dir, { recursive: true, force: true });
   }
-  const c = await watchLoop('c');
-  const ts = await watchLoop('ts');
-  rows.push([`watch: save -> verdict, breaking edit (s, median of ${EDITS})`, c.breaks, ts.breaks, c.breaks / ts.breaks]);
-  rows.push(['watch: save -> verdict, the fix (s)', c.fixes, ts.fixes, c.fixes / ts.fixes]);
-  rows.push(['watch: save -> verdict, included header edited (s)', c.header, ts.header, c.header / ts.header]);
+  const watched = await watchLoops();
+  const measures: [keyof WatchTimes, string][] = [['breaks', `breaking edit (s, median of ${EDITS})`], ['fixes', 'the fix (s)'], ['header', 'included header edited (s)']];
+  for (const [key, label] of measures) {
+    const c = median(watched.c[key]);
+    const ts = median(watched.ts[key]);
+    rows.push([`watch: save -> verdict, ${label}`, c, ts, c / ts]);
+  }
   printTable('Vitest: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)', ['measure', 'C', 'TypeScript', 'ratio'], rows);
 }
