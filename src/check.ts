@@ -263,7 +263,7 @@ function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
 async function boundedSearch(search: Search, name: string, maxBound: number): Promise<SearchResult> {
   const { harness, settings, deadline } = search;
   const strategy = createStrategy(name, {
-    maxBound, bound: settings.bound, capacity: settings.maxSteps, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+    maxBound, bound: settings.bound, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
   });
   const turns = settings.byDefault && strategy.exhaustive !== false
     ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;

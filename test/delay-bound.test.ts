@@ -93,7 +93,6 @@ describe('delay-bounded dfs: exact counts', () => {
     const library = buildHarness(fixture('delay/three_threads.c'), { cflags: '-DSTEPS=1' }).library;
     const harness = borrowHarness(library);
     try {
-      const capacity = harness.trace().capacity;
       const run = async (strategy: Strategy, flags: number) => {
         const recorder = new Recorder(strategy);
         const exploration = await drive(harness, recorder, {
@@ -104,7 +103,7 @@ describe('delay-bounded dfs: exact counts', () => {
         return recorder.seen;
       };
       // every schedule: dfs with an unbounded preemption bound, each one's delays counted
-      const all = await run(new DfsStrategy({ maxBound: Number.POSITIVE_INFINITY, capacity }), 0);
+      const all = await run(new DfsStrategy({ maxBound: Number.POSITIVE_INFINITY }), 0);
       const everyDelays = new Map<string, number>();
       for (const { schedule, delays } of all) everyDelays.set(schedule, delays);
       expect(everyDelays.size).toBe(all.length);
@@ -112,7 +111,7 @@ describe('delay-bounded dfs: exact counts', () => {
 
       // a small prefix cap makes later iterations walk again from the root: same runs
       for (const prefixCap of [4096, 3]) {
-        const byDelays = await run(new DfsStrategy({ maxBound: Number.POSITIVE_INFINITY, bound: 'delay', capacity }, prefixCap), RunFlags.ROUND_ROBIN);
+        const byDelays = await run(new DfsStrategy({ maxBound: Number.POSITIVE_INFINITY, bound: 'delay' }, prefixCap), RunFlags.ROUND_ROBIN);
         expect(new Set(byDelays.map((seen) => seen.schedule)).size).toBe(byDelays.length);
         expect(byDelays.length).toBe(379);
         for (const { schedule, delays, iteration } of byDelays) expect([schedule, delays]).toEqual([schedule, iteration]);

@@ -9,13 +9,13 @@ import type { Strategy } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { fixture } from './support/harness.js';
 
-async function countsPerBound(file: string, cflags: string, makeStrategy: (maxBound: number, capacity: number) => Strategy) {
+async function countsPerBound(file: string, cflags: string, makeStrategy: (maxBound: number) => Strategy) {
   const library = buildHarness(fixture(file), { cflags }).library;
   const harness = borrowHarness(library);
   try {
     const counts: number[] = [];
     for (let maxBound = 0; maxBound <= 3; maxBound++) {
-      const run = await drive(harness, makeStrategy(maxBound, harness.trace().capacity), {
+      const run = await drive(harness, makeStrategy(maxBound), {
         test: 0, maxBound, maxExecutions: Number.POSITIVE_INFINITY, timeBudgetMs: Number.POSITIVE_INFINITY, maxSteps: 10_000,
         mode: 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0),
       });
@@ -30,10 +30,10 @@ async function countsPerBound(file: string, cflags: string, makeStrategy: (maxBo
 
 describe('dfs keeps at most a fixed number of prefixes for the next bound', () => {
   it('walking again from the root past the cap counts exactly the executions the stored prefixes give', async () => {
-    const stored = await countsPerBound('por/locked_increments.c', '-DTHREADS=3 -DINCREMENTS=2', (maxBound, capacity) =>
-      new DfsStrategy({ maxBound, capacity }));
-    const recomputed = await countsPerBound('por/locked_increments.c', '-DTHREADS=3 -DINCREMENTS=2', (maxBound, capacity) =>
-      new DfsStrategy({ maxBound, capacity }, 1));
+    const stored = await countsPerBound('por/locked_increments.c', '-DTHREADS=3 -DINCREMENTS=2', (maxBound) =>
+      new DfsStrategy({ maxBound }));
+    const recomputed = await countsPerBound('por/locked_increments.c', '-DTHREADS=3 -DINCREMENTS=2', (maxBound) =>
+      new DfsStrategy({ maxBound }, 1));
     expect(recomputed).toEqual(stored);
     expect(stored[3]).toBeGreaterThan(stored[2]!);
   });

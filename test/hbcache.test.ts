@@ -71,7 +71,7 @@ describe('executions thousands of steps long (2 threads x 1,200 locked increment
     expect(test.error).toBeUndefined();
     expect(test.status).toBe('pass');
     expect(test.guarantee).toContain('all executions with ≤ 0 preemptions explored');
-    const dfs = await classesOf(long, cflags, 0, (capacity) => new DfsStrategy({ maxBound: 0, capacity }));
+    const dfs = await classesOf(long, cflags, 0, () => new DfsStrategy({ maxBound: 0 }));
     expect(test.executions).toBe(new Set(dfs).size);
   });
 
@@ -107,12 +107,12 @@ async function yieldEvery50Ms() {
 }
 
 /** The happens-before classes of the executions a strategy counts, in drf mode. */
-async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: (capacity: number) => Strategy) {
+async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: () => Strategy) {
   const library = buildHarness(fixture(file), { cflags }).library;
   const harness = borrowHarness(library);
   try {
     const trace = harness.trace();
-    const strategy = makeStrategy(trace.capacity);
+    const strategy = makeStrategy();
     const view = liveView(trace);
     const classes: string[] = [];
     for (let bound = 0; bound <= maxBound && strategy.beginBound(bound); bound++) {
@@ -138,7 +138,7 @@ describe('memory caps: past them hbcache recomputes, and still sees every class'
   const cflags = '-DTHREADS=3 -DINCREMENTS=2';
   const roomy = { queueCap: 1 << 22, closedSlotsLog2: 22 };
   const classesWithLimits = (file: string, cflags: string, maxBound: number, limits: HbCacheLimits) =>
-    classesOf(file, cflags, maxBound, (capacity) => new HbCacheStrategy({ maxBound, capacity }, limits));
+    classesOf(file, cflags, maxBound, () => new HbCacheStrategy({ maxBound }, limits));
 
   it('no kept step fits (every bound walks again from the root): the same classes, each once, at bounds 0-3', async () => {
     for (let maxBound = 0; maxBound <= 3; maxBound++) {

@@ -20,6 +20,7 @@ import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
 import { WORDS, add, clear, first, remove, threadSets } from './thread-set.js';
+import { grown } from './typed-arrays.js';
 
 const PREFIX_CAP = 4096;
 
@@ -31,9 +32,9 @@ export class DfsStrategy implements Strategy, Backtracking {
   /** the current path: the last execution, then the alternative being tried */
   private readonly path: Path;
   /** per path node: untried thread alternatives to take in this iteration (a thread set at node * WORDS) */
-  private readonly alternatives: Uint32Array;
+  private alternatives: Uint32Array;
   /** per path node: what the decisions before it spent of the bound */
-  private readonly spent: Uint16Array;
+  private spent: Uint16Array;
   /** a node's enabled threads and what choosing each costs (threadsByCost) */
   private readonly threads = new Uint16Array(MAX_THREADS);
   private readonly costs = new Uint16Array(MAX_THREADS);
@@ -55,9 +56,16 @@ export class DfsStrategy implements Strategy, Backtracking {
   constructor(options: StrategyOptions, private readonly prefixCap = PREFIX_CAP) {
     this.maxBound = options.maxBound;
     this.kind = options.bound ?? 'preemption';
-    this.path = new Path(options.capacity);
-    this.alternatives = threadSets(options.capacity);
-    this.spent = new Uint16Array(options.capacity + 1);
+    this.path = new Path();
+    this.alternatives = threadSets(this.path.room);
+    this.spent = new Uint16Array(this.path.room + 1);
+  }
+
+  /** Room for a run of `steps` steps, in the path and in this strategy's per-node arrays. */
+  private reserve(steps: number): void {
+    if (!this.path.reserve(steps + 1)) return;
+    this.alternatives = grown(this.alternatives, this.path.room * WORDS);
+    this.spent = grown(this.spent, this.path.room + 1);
   }
 
   beginBound(bound: number): boolean {
@@ -110,6 +118,7 @@ export class DfsStrategy implements Strategy, Backtracking {
   }
 
   observe(execution: ExecutionView): boolean {
+    this.reserve(execution.steps);
     for (let step = this.spentKnown + 1; step <= execution.steps; step++)
       this.spent[step] = this.spent[step - 1]! + spentAt(this.kind, execution, step - 1);
     const path = this.path;

@@ -18,6 +18,7 @@ import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
+import { grown } from './typed-arrays.js';
 import { WakeupTrees } from './wakeup-tree.js';
 import { WORDS, add, addAll, clear, copy, first, has, remove, removeAll, threadSets } from './thread-set.js';
 
@@ -44,15 +45,15 @@ export class DporStrategy implements Strategy, Backtracking {
   /** the current path: one node per step (its done: choices taken, or scheduled, at the node) */
   private readonly path: Path;
   // per path node (thread sets at node * WORDS)
-  private readonly backtrack: Uint32Array; // choices still to take at the node
-  private readonly sleep: Uint32Array;
+  private backtrack: Uint32Array; // choices still to take at the node
+  private sleep: Uint32Array;
   /** a set worked on while judging one node */
   private readonly scratch = threadSets();
   /** the threads asleep that the last schedule hands the runtime */
   private readonly asleep = threadSets();
-  private readonly cost: Uint16Array; // preemptions before the node's choice
+  private cost: Uint16Array; // preemptions before the node's choice
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
-  private readonly tree: Int32Array;
+  private tree: Int32Array;
   /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
   private planEnd = -1;
 
@@ -65,12 +66,24 @@ export class DporStrategy implements Strategy, Backtracking {
     this.name = options.name;
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
-    const n = options.capacity;
-    this.path = new Path(n);
+    this.path = new Path();
+    const n = this.path.room;
     this.backtrack = threadSets(n);
     this.sleep = threadSets(n);
     this.cost = new Uint16Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
+  }
+
+  /** Room for a run of `steps` steps (and the node after it), in the path and in this strategy's per-node arrays. */
+  private reserve(steps: number): void {
+    if (!this.path.reserve(steps + 1)) return;
+    const n = this.path.room;
+    this.backtrack = grown(this.backtrack, n * WORDS);
+    this.sleep = grown(this.sleep, n * WORDS);
+    this.cost = grown(this.cost, n);
+    const trees = this.tree;
+    this.tree = new Int32Array(n + 1).fill(-1);
+    this.tree.set(trees);
   }
 
   beginBound(bound: number): boolean {
@@ -158,8 +171,10 @@ export class DporStrategy implements Strategy, Backtracking {
       }
       this.tree[node + 1] = sequence;
       // the plan: the first branch of the sequence's subtree (later branches are taken by backtracking)
-      for (let next = this.trees.firstChildOf(sequence); next >= 0 && length < path.decision.length; next = this.trees.firstChildOf(next))
+      for (let next = this.trees.firstChildOf(sequence); next >= 0; next = this.trees.firstChildOf(next)) {
+        this.reserve(length);
         path.decision[length++] = this.trees.decisionOf(next);
+      }
       this.planEnd = length - 1;
     }
     path.takeAt(node, decision);
@@ -198,6 +213,7 @@ export class DporStrategy implements Strategy, Backtracking {
 
   observe(execution: ExecutionView): boolean {
     let steps = execution.steps;
+    this.reserve(steps);
     const resumed = this.path.length - 1; // its choice just changed
     this.path.recordResumed(execution);
     for (let step = this.path.length; step < steps; step++) {

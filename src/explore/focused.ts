@@ -7,6 +7,7 @@ import { Access, accessOf, objectOf } from './dependence.js';
 import type { FailingExecution } from './driver.js';
 import type { ExecutionView, Schedule, Strategy } from './strategy.js';
 import { WORDS, add, copy, intersects, keepOnly, threadSets } from './thread-set.js';
+import { FIRST_NODES, grown, roomFor } from './typed-arrays.js';
 
 /** asleepFrom: a step no run reaches, so the threads asleep are never woken */
 const NEVER = 0xffffffff;
@@ -14,15 +15,14 @@ const NEVER = 0xffffffff;
 export class FocusedStrategy implements Strategy {
   readonly name: string;
   readonly bounded = true;
-  private readonly enabled: Uint32Array;
+  private enabled = threadSets(FIRST_NODES);
   /** every thread outside the focus */
   private readonly others = threadSets();
   private view?: ExecutionView;
 
   /** `focus`: a thread set (threadsOfFailure) */
-  constructor(private readonly inner: Strategy, private readonly focus: Uint32Array, capacity: number) {
+  constructor(private readonly inner: Strategy, private readonly focus: Uint32Array) {
     this.name = inner.name;
-    this.enabled = threadSets(capacity);
     for (let w = 0; w < WORDS; w++) this.others[w] = ~focus[w]!;
   }
 
@@ -40,11 +40,13 @@ export class FocusedStrategy implements Strategy {
   }
 
   observe(execution: ExecutionView): boolean {
+    if (execution.steps * WORDS > this.enabled.length) this.enabled = grown(this.enabled, roomFor(this.enabled.length, execution.steps * WORDS));
     for (let at = 0; at < execution.steps * WORDS; at += WORDS) {
       copy(this.enabled, at, execution.enabled, at);
       if (intersects(this.enabled, at, this.focus, 0)) keepOnly(this.enabled, at, this.focus, 0);
     }
-    this.view ??= { ...execution, enabled: this.enabled };
+    this.view ??= { ...execution };
+    this.view.enabled = this.enabled;
     this.view.steps = execution.steps;
     this.view.outcome = execution.outcome;
     return this.inner.observe(this.view);

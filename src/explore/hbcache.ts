@@ -74,8 +74,8 @@ export class HbCacheStrategy implements Strategy, Backtracking {
 
   /** the current path: one node per step of the last run (its done: threads tried at the node) */
   private readonly path: Path;
-  private readonly prefixA: Int32Array; // key halves of the state before each node
-  private readonly prefixB: Int32Array;
+  private prefixA: Int32Array; // key halves of the state before each node
+  private prefixB: Int32Array;
   /** the step of the last schedule the runtime may decline (-1: none) */
   private plannedStep = -1;
   private readonly state: Downset = { counts: new Int32Array(HB_MAX_THREADS), hashA: 0, hashB: 0 };
@@ -90,10 +90,9 @@ export class HbCacheStrategy implements Strategy, Backtracking {
     this.closed = new StateCache(limits.closedSlotsLog2);
     this.deadline = new Deadline(options.deadline ?? Number.POSITIVE_INFINITY);
     this.bounds = new ContextBounds(this.deadline);
-    const n = options.capacity;
-    this.path = new Path(n);
-    this.prefixA = new Int32Array(n + 1);
-    this.prefixB = new Int32Array(n + 1);
+    this.path = new Path();
+    this.prefixA = new Int32Array(this.path.room + 1);
+    this.prefixB = new Int32Array(this.path.room + 1);
     this.queued[0] = [{ decisions: new Uint16Array(0), key: stateKey(0, 0) }];
   }
 
@@ -203,6 +202,10 @@ export class HbCacheStrategy implements Strategy, Backtracking {
 
   observe(execution: ExecutionView): boolean {
     if (this.expired) return false;
+    if (this.path.reserve(execution.steps + 1)) {
+      this.prefixA = grown(this.prefixA, this.path.room + 1);
+      this.prefixB = grown(this.prefixB, this.path.room + 1);
+    }
     try {
       return this.learn(execution);
     } catch (error) {

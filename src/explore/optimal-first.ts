@@ -24,7 +24,7 @@ export async function optimalFirst(
   const timeLeft = deadline - performance.now();
   const bounded = options.maxBound !== Number.POSITIVE_INFINITY;
   const share = bounded ? SHARE : 1;
-  const strategy = createOptimal({ maxBound: options.maxBound, capacity: options.maxSteps, deadline });
+  const strategy = createOptimal({ maxBound: options.maxBound, deadline });
   return drive(harness, strategy, {
     ...options,
     maxExecutions: Math.ceil(options.maxExecutions * share),

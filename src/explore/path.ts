@@ -1,6 +1,6 @@
 // The exploration path the systematic strategies (dfs, bpor and optimal, hbcache) walk:
-// one node per step of the last execution, kept in typed arrays sized once, so that
-// recording a run allocates nothing. A strategy re-runs the path up to a node with
+// one node per step of the last execution, kept in typed arrays that grow (by doubling)
+// only when a run is longer than any before, so that recording a run allocates nothing. A strategy re-runs the path up to a node with
 // another choice there (stateless search), so the path is also where backtracking
 // happens: the deepest node with a choice left is resumed, the nodes after it dropped.
 // Which choices are left at a node is the strategy's policy (Backtracking); what each
@@ -9,6 +9,7 @@
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView, Schedule } from './strategy.js';
 import { WORDS, add, clear, copy, threadSets } from './thread-set.js';
+import { FIRST_NODES, grown, roomFor } from './typed-arrays.js';
 
 /** A strategy's say at one node of the path while backtracking. */
 export interface Backtracking {
@@ -21,30 +22,50 @@ export interface Backtracking {
 
 export class Path {
   /** the decision taken at the node: the thread that ran, or a CHOOSE node's value */
-  readonly decision: Uint16Array;
+  decision: Uint16Array;
   /** the thread that executed the node's step */
-  readonly runner: Uint8Array;
+  runner: Uint8Array;
   /** the threads enabled at the node: a thread set at node * WORDS */
-  readonly enabled: Uint32Array;
+  enabled: Uint32Array;
   /** the choices taken at the node, a set at node * WORDS: threads, or a CHOOSE node's values below MAX_THREADS */
-  readonly done: Uint32Array;
+  done: Uint32Array;
   /** CHOOSE nodes: how many values there are (0 at a thread decision) */
-  readonly valueCount: Uint32Array;
+  valueCount: Uint32Array;
   /** CHOOSE nodes: the next value to try */
-  readonly nextValue: Uint32Array;
+  nextValue: Uint32Array;
   /** how many nodes the path has */
   length = 0;
   /** nodes below this come from the iteration's starting prefix: never backtracked */
   fixed = 0;
 
-  /** `capacity`: the longest execution (StrategyOptions.capacity) */
-  constructor(capacity: number) {
-    this.decision = new Uint16Array(capacity);
-    this.runner = new Uint8Array(capacity);
-    this.enabled = threadSets(capacity);
-    this.done = threadSets(capacity);
-    this.valueCount = new Uint32Array(capacity);
-    this.nextValue = new Uint32Array(capacity);
+  constructor(nodes = FIRST_NODES) {
+    this.decision = new Uint16Array(nodes);
+    this.runner = new Uint8Array(nodes);
+    this.enabled = threadSets(nodes);
+    this.done = threadSets(nodes);
+    this.valueCount = new Uint32Array(nodes);
+    this.nextValue = new Uint32Array(nodes);
+  }
+
+  /** How many nodes fit. */
+  get room(): number {
+    return this.decision.length;
+  }
+
+  /**
+   * Makes room for `nodes` nodes, before a run that long is recorded: whether the arrays grew
+   * (a strategy then grows its own per-node arrays to `room`).
+   */
+  reserve(nodes: number): boolean {
+    if (nodes <= this.room) return false;
+    const size = roomFor(this.room, nodes);
+    this.decision = grown(this.decision, size);
+    this.runner = grown(this.runner, size);
+    this.enabled = grown(this.enabled, size * WORDS);
+    this.done = grown(this.done, size * WORDS);
+    this.valueCount = grown(this.valueCount, size);
+    this.nextValue = grown(this.nextValue, size);
+    return true;
   }
 
   /**

@@ -62,8 +62,7 @@ export class SamplingTurns {
     const focus = threadsOfFailure(failure);
     const maxBound = failure.preemptions - 1;
     if (isEmpty(focus, 0) || maxBound < 0 || timeBudgetMs <= 0) return undefined;
-    const capacity = this.options.maxSteps;
-    const search = new FocusedStrategy(new DfsStrategy({ maxBound, capacity }), focus, capacity);
+    const search = new FocusedStrategy(new DfsStrategy({ maxBound }), focus);
     const again = (await drive(this.harness, search, { ...this.options, maxBound, maxExecutions: Number.POSITIVE_INFINITY, timeBudgetMs })).failure;
     const same = again && again.outcome === failure.outcome && again.result.message === failure.result.message && again.result.pc === failure.result.pc;
     return same && again.preemptions < failure.preemptions ? again : undefined;

@@ -76,8 +76,6 @@ export interface StrategyOptions {
   /** samplers (random, pct): the first run's seed, and pct's depth */
   seed?: number;
   pctDepth?: number;
-  /** room for decisions: the longest execution (maxSteps) */
-  capacity: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */
   deadline?: number;
 }

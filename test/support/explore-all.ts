@@ -60,7 +60,7 @@ async function explore(
   harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
 ): Promise<Exploration> {
   const trace = harness.trace();
-  const explorer = createStrategy(strategy, { maxBound, capacity: trace.capacity });
+  const explorer = createStrategy(strategy, { maxBound });
   const view = liveView(trace);
   const seen: Observed = {
     executions: 0, classes: new Set(), repeats: 0, wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,

@@ -6,7 +6,10 @@
 // control flow, bounded loops of loads, a real spin loop, a condition variable hand-off, a
 // barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
 // frees while others access it, a thread that may pthread_exit, an assertion that some
-// orders fail, and a main that returns, calls exit or pthread_exit without joining.
+// orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
+// longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
+// at its start, or, once it has joined every thread, when some threads' write is the last,
+// so that the explorer meets a longer run in the middle of its search).
 //
 // Everything a thread observes is printed at once as `t<thread>.<index>=<value>`, every
 // write stores a value unique to its thread and index, and main prints the globals it
@@ -35,6 +38,7 @@ export interface ProgramShape {
   free: boolean;
   threadExit: boolean;
   assertion: boolean;
+  longRun: boolean;
   mainEnd: 'join' | 'return' | 'exit' | 'pthread_exit';
   /**
    * Threads main first creates and joins one at a time, each creation in an SV-COMP atomic
@@ -80,10 +84,13 @@ export function randomShape(seed: number): ProgramShape {
     assertion: chance(0.2),
     mainEnd: (['join', 'join', 'return', 'exit', 'pthread_exit'] as const)[Math.floor(random() * 5)]!,
     padding: 0,
+    longRun: chance(0.15),
   };
 }
 
 const SEQ = '__ATOMIC_SEQ_CST';
+/** the steps a long run adds: past the explorer's first per-node arrays (FIRST_NODES) */
+const LONG_RUN = 300;
 
 export function randomProgram(seed: number, shape: ProgramShape = randomShape(seed)): string {
   const random = generator(seed);
@@ -241,10 +248,16 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       '    pthread_create(&padded, NULL, padding, NULL);', '    __VERIFIER_atomic_end();', '    pthread_join(padded, NULL);', '  }',
     );
   }
+  // atomic stores, so that the compiler keeps every one (main is alone: no choice arises)
+  const longRun = `for (int i = 0; i < ${LONG_RUN}; i++) __atomic_store_n(&filler, i, ${SEQ});`;
+  if (shape.longRun) lines.splice(lines.indexOf('int main(void) {'), 0, 'static int filler;');
+  if (shape.longRun && shape.mainEnd !== 'join') lines.push(`  ${longRun}`);
   lines.push(...setup.map((line) => `  ${line}`));
   for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
   lines.push(...bodies[0]!.map((line) => `  ${line}`));
   for (let t = 1; t < shape.threads; t++) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);
+  // main's own writes and thread 2's make it long, thread 1's and none leave it short
+  if (shape.longRun && shape.mainEnd === 'join') lines.push(`  if (${load('v0')} % 200 > 100) ${longRun}`);
   const finals = Array.from({ length: shape.variables }, (_, v) => load(`v${v}`));
   lines.push(`  printf("final${' %d'.repeat(finals.length)}\\n", ${finals.join(', ')});`);
   lines.push({ join: '  return 0;', return: '  return 0;', exit: '  exit(0);', pthread_exit: '  pthread_exit(NULL);' }[shape.mainEnd], '}');

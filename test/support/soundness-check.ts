@@ -8,7 +8,6 @@
 // fingerprint only counts executions of a class already run, which the strategies that
 // promise one execution per class must not have.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
-import { TRACE_CAPACITY } from '../../src/addon/ops.js';
 import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
@@ -61,7 +60,7 @@ export async function checkSoundness(
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
   for (const name of only ?? strategyNames()) {
     if (name === 'dfs') continue;
-    const { bounded, exhaustive } = createStrategy(name, { maxBound, capacity: TRACE_CAPACITY });
+    const { bounded, exhaustive } = createStrategy(name, { maxBound });
     // a sampler promises no coverage to compare (random, pct)
     if (exhaustive === false) continue;
     let run: Exploration;
