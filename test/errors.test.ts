@@ -60,7 +60,8 @@ describe('the binding throws WeftErrors', () => {
   });
 
   it('are WeftErrors of every copy of weft in the process (the Vitest runtime is a bundle of its own)', async () => {
-    const bundled = (await import(join(packageRoot, 'dist', 'src', 'bundle', 'vitest-runtime.js'))) as typeof import('../src/vitest/runtime.js');
+    const loader = (await import(join(packageRoot, 'dist', 'src', 'vitest', 'runtime-loader.js'))) as typeof import('../src/vitest/runtime-loader.js');
+    const bundled = await loader.loadRuntime(join(dirname(writeHarness('', 'unused.c')), 'cache'));
     // the bundle's copy of the loader registers its own error class with the binding
     expect((await bundled.listTests(fixture('lost_update.c'), {})).length).toBeGreaterThan(0);
     const file = join(dirname(writeHarness('', 'unused.c')), 'not-elf.so');

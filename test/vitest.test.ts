@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -159,6 +159,36 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     project.write('counter.test.c', counterTest.replace('return NULL;', 'return NULL'));
     await watcher.waitFor(/FAIL {2}counter\.test\.c > build[\s\S]*Tests {2}1 failed/, mark);
     expect(readFileSync(compilations, 'utf8').split('\n').length - before).toBe(1);
+  });
+});
+
+describe("weft's runtime in Vitest's workers", () => {
+  it('is compiled once with V8 code cache: the first run writes it, later runs use it, and one that is corrupt or writable by others is replaced', () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
+    const codeCache = join(project.dir, '.cache', 'code-cache');
+    const cached = () => {
+      const files = readdirSync(codeCache);
+      expect(files).toHaveLength(1);
+      const file = join(codeCache, files[0]!);
+      return { file, size: statSync(file).size, mtimeMs: statSync(file).mtimeMs };
+    };
+    const passes = () => expect(project.run(['--no-cache'])).toMatchObject({ status: 0, output: expect.stringMatching(/Tests {2}2 passed/) });
+    // a cache V8 accepts is not written again; one it rejects, or one not used, is
+    const keptBy = (run: () => void) => {
+      const before = cached();
+      run();
+      return cached().mtimeMs === before.mtimeMs;
+    };
+    passes();
+    expect(keptBy(passes)).toBe(true);
+    const { file } = cached();
+    writeFileSync(file, 'not V8 code cache');
+    expect(keptBy(passes)).toBe(false);
+    expect(cached().size).toBeGreaterThan(1000);
+    expect(keptBy(passes)).toBe(true);
+    chmodSync(file, 0o666);
+    expect(keptBy(passes)).toBe(false);
+    expect(statSync(file).mode & 0o022).toBe(0);
   });
 });
 

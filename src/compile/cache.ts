@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 import { BuildError } from './errors.js';
+import { writeWhole } from './write-whole.js';
 
 export interface Manifest {
   library: string; // file name inside the entry directory
@@ -191,13 +192,6 @@ export function publish(file: string, directory: string, name: string): string {
   return target;
 }
 
-/** Writes a file whole: under a temporary name, renamed into place, so that a concurrent reader sees the old file or the new one. */
-export function writeWhole(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
-}
 
 /** Written last, whole: the entry is complete once its manifest is there. */
 export function store(entry: string, manifest: Manifest): void {

@@ -3,7 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { hashText, writeWhole } from './cache.js';
+import { hashText } from './cache.js';
+import { writeWhole } from './write-whole.js';
 import { BuildError } from './errors.js';
 
 export interface CommandResult {

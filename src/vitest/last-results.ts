@@ -7,7 +7,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { defaultCacheDirectory, hashText, writeWhole } from '../compile/cache.js';
+import { defaultCacheDirectory, hashText } from '../compile/cache.js';
+import { writeWhole } from '../compile/write-whole.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 
 /** What identifies a reported bug: replaying it must give the same. */

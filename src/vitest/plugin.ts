@@ -5,7 +5,6 @@
 //   import { defineConfig } from 'vitest/config'
 //   import weft from 'weft/vitest'
 //   export default defineConfig({ plugins: [weft({ maxBound: 2 })] })
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +32,8 @@ export interface WeftPluginOptions extends PluginOptions {
   reuse?: boolean;
 }
 
-/** What generated test modules import: the bundled runtime (scripts/bundle.mjs), else its modules. */
-const runtimeModule = [new URL('../bundle/vitest-runtime.js', import.meta.url), new URL('./runtime.js', import.meta.url)]
-  .map((url) => fileURLToPath(url))
-  .find((path) => existsSync(path))!;
+/** What generated test modules import: the loader of the Vitest runtime (runtime-loader.ts). */
+const runtimeLoader = fileURLToPath(new URL('./runtime-loader.js', import.meta.url));
 /** weft's own compiled modules, wherever the package is (a string pattern would only match under node_modules). */
 const weftDist = new RegExp(`^${fileURLToPath(new URL('..', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 const DEPENDENCY = '?weft-dependency';
@@ -109,7 +106,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       const made = early && (early.compiling || early.finished) ? await early.done : undefined;
       const prepared = made?.outcome && stillStampedAll(made.outcome.asBuilt) ? made : await prepare(file, true);
       const { source, options, setupError, headers, outcome } = prepared;
-      return testModule(file, source, headers, options, { reuse, outcome }, setupError);
+      return testModule(file, source, headers, options, { reuse, cacheDirectory: cache, outcome }, setupError);
     },
   };
 
@@ -280,7 +277,7 @@ type BuildOutcome = { asBuilt: [string, string][] } & ({ built: BuiltHarness } |
  * that errors Vitest raises itself (a timeout) show the C test, not generated code.
  */
 function testModule(
-  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; outcome?: BuildOutcome },
+  file: string, source: string, headers: string[], options: CheckOptions, plugin: { reuse: boolean; cacheDirectory: string; outcome?: BuildOutcome },
   setupError: { message: string; line: number } | undefined,
 ) {
   const json = JSON.stringify;
@@ -294,8 +291,10 @@ function testModule(
   // the headers it includes are imported (as empty modules) so that Vitest's watcher
   // re-runs the file when one of them changes
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
-  emit(`import { test } from 'vitest';`);
-  emit(`import { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt } from ${json(runtimeModule)};`);
+  emit(`import { afterAll, test } from 'vitest';`);
+  emit(`import { loadRuntime, saveCodeCache } from ${json(runtimeLoader)};`);
+  emit(`const { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt } = await loadRuntime(${json(plugin.cacheDirectory)});`);
+  emit('afterAll(saveCodeCache);');
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
   emit('const lines = new Map();');

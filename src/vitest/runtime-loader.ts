@@ -1,0 +1,76 @@
+// What the modules the plugin generates for C test files import, in each Vitest worker: the
+// Vitest runtime (runtime.ts and everything a test may need: explorer, renderer) as one
+// script (scripts/bundle.mjs), compiled with V8's code cache. Vitest starts a fresh worker
+// for every file and every watch-mode rerun, so each would compile weft's code anew;
+// with the cache it is deserialized instead, the functions a test ran already compiled.
+//
+// The cache is code: it is kept in weft's cache directory (private to its user, checked by
+// the plugin) under the bundle's content hash and V8's version and flags, and a file anyone
+// else owns or may write is not used. V8 rejects data it cannot use; the script then
+// compiles as usual, and the worker that compiled it writes the cache after its tests.
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cachedDataVersionTag } from 'node:v8';
+import { Script } from 'node:vm';
+
+import { writeWhole } from '../compile/write-whole.js';
+
+type Runtime = typeof import('./runtime.js');
+
+const bundleDirectory = fileURLToPath(new URL('../bundle/', import.meta.url));
+const bundle = join(bundleDirectory, 'vitest-runtime.cjs');
+
+/** The runtime: the bundle through the code cache under `cacheDirectory`, else (no bundle: weft's own sources) its module. */
+export async function loadRuntime(cacheDirectory: string): Promise<Runtime> {
+  let source: string;
+  let identity: { sha256: string };
+  try {
+    source = readFileSync(bundle, 'utf8');
+    identity = JSON.parse(readFileSync(`${bundle}.json`, 'utf8')) as { sha256: string };
+  } catch {
+    return import('./runtime.js');
+  }
+  const cacheFile = join(cacheDirectory, 'code-cache', `vitest-runtime-${identity.sha256.slice(0, 32)}-${cachedDataVersionTag()}.bin`);
+  const cachedData = ownCache(cacheFile);
+  // the bundle as a CommonJS module; import.meta.url (paths.ts, the addon's loader) is the bundle's own URL
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __weftUrl) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const module = { exports: {} as Runtime };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, bundleDirectory, pathToFileURL(bundle).href);
+  if (!cachedData || script.cachedDataRejected) {
+    unsaved = () => {
+      try {
+        mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
+        writeWhole(cacheFile, script.createCachedData());
+      } catch {} // a worker that cannot write it compiled as before
+    };
+  }
+  return module.exports;
+}
+
+/** Writes the code cache the runtime was compiled without (Vitest kills its workers: no exit event to do it in). */
+let unsaved: (() => void) | undefined;
+
+/** After a file's tests: the cache then holds the functions they compiled. Once per worker. */
+export function saveCodeCache(): void {
+  unsaved?.();
+  unsaved = undefined;
+}
+
+/** The cached data in `file`, if this user owns it and no one else may write it (nor its directory). */
+function ownCache(file: string): Buffer | undefined {
+  try {
+    const uid = process.getuid?.();
+    for (const path of [dirname(file), file]) {
+      const status = lstatSync(path);
+      if ((uid !== undefined && status.uid !== uid) || status.mode & 0o022) return undefined;
+    }
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
