@@ -166,6 +166,7 @@ describe("weft's runtime in Vitest's workers", () => {
   it('is compiled once with V8 code cache: the first run writes it, later runs use it, and one that is corrupt or writable by others is replaced', () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
     const codeCache = join(project.dir, '.cache', 'code-cache');
+    // before any counterexample: the cache of a worker whose tests passed
     const cached = () => {
       const files = readdirSync(codeCache);
       expect(files).toHaveLength(1);
@@ -189,6 +190,15 @@ describe("weft's runtime in Vitest's workers", () => {
     chmodSync(file, 0o666);
     expect(keptBy(passes)).toBe(false);
     expect(statSync(file).mode & 0o022).toBe(0);
+    // a worker that showed a counterexample writes a fuller cache, which later workers load
+    project.write('counter.h', counterHeader(false));
+    expect(project.run(['--no-cache'])).toMatchObject({ status: 1, output: expect.stringMatching(/Tests {2}1 failed \| 1 passed/) });
+    const files = readdirSync(codeCache).sort();
+    expect(files).toEqual([expect.stringMatching(/-full\.bin$/), expect.stringMatching(/-partial\.bin$/)]);
+    const full = statSync(join(codeCache, files[0]!));
+    expect(full.size).toBeGreaterThan(statSync(file).size);
+    project.run(['--no-cache']);
+    expect(statSync(join(codeCache, files[0]!)).mtimeMs).toBe(full.mtimeMs);
   });
 });
 

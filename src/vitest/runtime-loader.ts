@@ -7,7 +7,7 @@
 // The cache is code: it is kept in weft's cache directory (private to its user, checked by
 // the plugin) under the bundle's content hash and V8's version and flags, and a file anyone
 // else owns or may write is not used. V8 rejects data it cannot use; the script then
-// compiles as usual, and the worker that compiled it writes the cache after its tests.
+// compiles as usual, and the worker writes the cache after its tests.
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,17 @@ type Runtime = typeof import('./runtime.js');
 const bundleDirectory = fileURLToPath(new URL('../bundle/', import.meta.url));
 const bundle = join(bundleDirectory, 'vitest-runtime.cjs');
 
+/**
+ * The code caches of the bundle: `full` written by a worker where a test failed (the explorer
+ * and the counterexample's renderer compiled), `partial` by one where all passed. A worker
+ * that compiled more than the cache it loaded had writes the fuller one, once.
+ */
+type Extent = 'full' | 'partial';
+
+/** Writes the cache of the given extent (set by loadRuntime); what the worker loaded. */
+let unsaved: ((extent: Extent) => void) | undefined;
+let loaded: Extent | undefined;
+
 /** The runtime: the bundle through the code cache under `cacheDirectory`, else (no bundle: weft's own sources) its module. */
 export async function loadRuntime(cacheDirectory: string): Promise<Runtime> {
   let source: string;
@@ -32,8 +43,14 @@ export async function loadRuntime(cacheDirectory: string): Promise<Runtime> {
   } catch {
     return import('./runtime.js');
   }
-  const cacheFile = join(cacheDirectory, 'code-cache', `vitest-runtime-${identity.sha256.slice(0, 32)}-${cachedDataVersionTag()}.bin`);
-  const cachedData = ownCache(cacheFile);
+  const cacheFile = (extent: Extent) =>
+    join(cacheDirectory, 'code-cache', `vitest-runtime-${identity.sha256.slice(0, 32)}-${cachedDataVersionTag()}-${extent}.bin`);
+  loaded = 'full';
+  let cachedData = ownCache(cacheFile('full'));
+  if (!cachedData) {
+    loaded = 'partial';
+    cachedData = ownCache(cacheFile('partial'));
+  }
   // the bundle as a CommonJS module; import.meta.url (paths.ts, the addon's loader) is the bundle's own URL
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __weftUrl) {${source}\n})`, {
     filename: bundle,
@@ -41,24 +58,25 @@ export async function loadRuntime(cacheDirectory: string): Promise<Runtime> {
   });
   const module = { exports: {} as Runtime };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, bundleDirectory, pathToFileURL(bundle).href);
-  if (!cachedData || script.cachedDataRejected) {
-    unsaved = () => {
-      try {
-        mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
-        writeWhole(cacheFile, script.createCachedData());
-      } catch {} // a worker that cannot write it compiled as before
-    };
-  }
+  if (!cachedData || script.cachedDataRejected) loaded = undefined;
+  unsaved = (extent) => {
+    try {
+      mkdirSync(join(cacheDirectory, 'code-cache'), { recursive: true, mode: 0o700 });
+      writeWhole(cacheFile(extent), script.createCachedData());
+    } catch {} // a worker that cannot write it compiled as before
+  };
   return module.exports;
 }
 
-/** Writes the code cache the runtime was compiled without (Vitest kills its workers: no exit event to do it in). */
-let unsaved: (() => void) | undefined;
-
-/** After a file's tests: the cache then holds the functions they compiled. Once per worker. */
-export function saveCodeCache(): void {
-  unsaved?.();
-  unsaved = undefined;
+/**
+ * After a file's tests (Vitest kills its workers: there is no exit to do it at), with whether
+ * one failed: writes the code cache if this worker compiled more than the one it loaded.
+ */
+export function saveCodeCache(failed: boolean): void {
+  const extent: Extent = failed ? 'full' : 'partial';
+  if (loaded === 'full' || (loaded === 'partial' && extent === 'partial')) return;
+  unsaved?.(extent);
+  loaded = extent;
 }
 
 /** The cached data in `file`, if this user owns it and no one else may write it (nor its directory). */
