@@ -33,8 +33,16 @@ type Extent = 'full' | 'partial';
 let unsaved: ((extent: Extent) => void) | undefined;
 let loaded: Extent | undefined;
 
+/** the runtime, once per process: a worker that runs several C files (Vitest's isolate: false) shares one */
+let runtime: Promise<Runtime> | undefined;
+
 /** The runtime: the bundle through the code cache under `cacheDirectory`, else (no bundle: weft's own sources) its module. */
-export async function loadRuntime(cacheDirectory: string): Promise<Runtime> {
+export function loadRuntime(cacheDirectory: string): Promise<Runtime> {
+  runtime ??= compileRuntime(cacheDirectory);
+  return runtime;
+}
+
+async function compileRuntime(cacheDirectory: string): Promise<Runtime> {
   let source: string;
   let identity: { sha256: string };
   try {
