@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -163,7 +163,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
 });
 
 describe("weft's runtime in Vitest's workers", () => {
-  it('is compiled once with V8 code cache: the first run writes it, later runs use it, and one that is corrupt or writable by others is replaced', () => {
+  it('is compiled once with V8 code cache: the first run writes it (and removes stale ones), later runs use it, and one that is corrupt or writable by others is replaced', () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
     const codeCache = join(project.dir, '.cache', 'code-cache');
     // before any counterexample: the cache of a worker whose tests passed
@@ -174,13 +174,21 @@ describe("weft's runtime in Vitest's workers", () => {
       return { file, size: statSync(file).size, mtimeMs: statSync(file).mtimeMs };
     };
     const passes = () => expect(project.run(['--no-cache'])).toMatchObject({ status: 0, output: expect.stringMatching(/Tests {2}2 passed/) });
+    // caches of other builds: one written 40 days ago goes when a cache is written, a recent one stays
+    mkdirSync(codeCache, { recursive: true, mode: 0o700 });
+    const [stale, recent] = ['stale', 'recent'].map((name) => join(codeCache, `vitest-runtime-${name}.bin`)) as [string, string];
+    writeFileSync(stale, '');
+    writeFileSync(recent, '');
+    utimesSync(stale, new Date(Date.now() - 40 * 86_400_000), new Date(Date.now() - 40 * 86_400_000));
+    passes();
+    expect([existsSync(stale), existsSync(recent)]).toEqual([false, true]);
+    rmSync(recent);
     // a cache V8 accepts is not written again; one it rejects, or one not used, is
     const keptBy = (run: () => void) => {
       const before = cached();
       run();
       return cached().mtimeMs === before.mtimeMs;
     };
-    passes();
     expect(keptBy(passes)).toBe(true);
     const { file } = cached();
     writeFileSync(file, 'not V8 code cache');

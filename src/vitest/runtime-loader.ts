@@ -8,7 +8,7 @@
 // the plugin) under the bundle's content hash and V8's version and flags, and a file anyone
 // else owns or may write is not used. V8 rejects data it cannot use; the script then
 // compiles as usual, and the worker writes the cache after its tests.
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,8 +69,9 @@ async function compileRuntime(cacheDirectory: string): Promise<Runtime> {
   if (!cachedData || script.cachedDataRejected) loaded = undefined;
   unsaved = (extent) => {
     try {
-      mkdirSync(join(cacheDirectory, 'code-cache'), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(cacheFile(extent)), { recursive: true, mode: 0o700 });
       writeWhole(cacheFile(extent), script.createCachedData());
+      removeStale(dirname(cacheFile(extent)));
     } catch {} // a worker that cannot write it compiled as before
   };
   return module.exports;
@@ -85,6 +86,18 @@ export function saveCodeCache(failed: boolean): void {
   if (loaded === 'full' || (loaded === 'partial' && extent === 'partial')) return;
   unsaved?.(extent);
   loaded = extent;
+}
+
+/** Caches are written once: one not written for this long is of a weft or Node no longer used (or is written again). */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Removes the code caches written more than STALE_MS ago. */
+function removeStale(directory: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(directory)) {
+    const file = join(directory, name);
+    if (now - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+  }
 }
 
 /** The cached data in `file`, if this user owns it and no one else may write it (nor its directory). */
