@@ -29,8 +29,9 @@ const bundle = join(bundleDirectory, 'vitest-runtime.cjs');
  */
 type Extent = 'full' | 'partial';
 
-/** Writes the cache of the given extent (set by loadRuntime); what the worker loaded. */
+/** writes this worker's code cache as the given extent (set by loadRuntime) */
 let unsaved: ((extent: Extent) => void) | undefined;
+/** the extent of the cache the worker's runtime was compiled from (undefined: none, or V8 rejected it) */
 let loaded: Extent | undefined;
 
 /** the runtime, once per process: a worker that runs several C files (Vitest's isolate: false) shares one */
