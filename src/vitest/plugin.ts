@@ -295,7 +295,7 @@ function testModule(
   emit(`import { loadRuntime, saveCodeCache } from ${json(runtimeLoader)};`);
   emit(`const { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt } = await loadRuntime(${json(plugin.cacheDirectory)});`);
   // a counterexample was shown (not a build error): the worker compiled the renderer too
-  emit("afterAll((file) => saveCodeCache(file.tasks.some((task) => task.result?.state === 'fail' && task.name !== 'build')));");
+  emit("afterAll((suite) => saveCodeCache(suite?.tasks?.some((task) => task.result?.state === 'fail' && task.name !== 'build') === true));");
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
   emit('const lines = new Map();');
