@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 import { BuildError } from './errors.js';
+import { ownedByAnotherUser, writableByOthers } from './ownership.js';
 import { writeWhole } from './write-whole.js';
 
 export interface Manifest {
@@ -145,11 +146,10 @@ export function openCacheDirectory(directory: string): void {
     throw cacheError(directory, error);
   }
   const status = lstatSync(directory);
-  const uid = process.getuid?.();
   if (!status.isDirectory()) throw new BuildError('cache', `weft's build cache ${directory} is not a directory`);
-  if (uid !== undefined && status.uid !== uid)
+  if (ownedByAnotherUser(status))
     throw new BuildError('cache', `weft's build cache ${directory} belongs to another user (uid ${status.uid}): refusing to load code from it; set WEFT_CACHE_DIR to a directory of your own`);
-  if (status.mode & 0o022)
+  if (writableByOthers(status))
     throw new BuildError('cache', `weft's build cache ${directory} is writable by other users: refusing to load code from it; chmod go-w it or set WEFT_CACHE_DIR`);
 }
 
@@ -191,7 +191,6 @@ export function publish(file: string, directory: string, name: string): string {
   renameSync(file, target);
   return target;
 }
-
 
 /** Written last, whole: the entry is complete once its manifest is there. */
 export function store(entry: string, manifest: Manifest): void {

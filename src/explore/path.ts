@@ -1,11 +1,11 @@
 // The exploration path the systematic strategies (dfs, bpor and optimal, hbcache) walk:
 // one node per step of the last execution, kept in typed arrays that grow (by doubling)
-// only when a run is longer than any before, so that recording a run allocates nothing. A strategy re-runs the path up to a node with
-// another choice there (stateless search), so the path is also where backtracking
-// happens: the deepest node with a choice left is resumed, the nodes after it dropped.
-// Which choices are left at a node is the strategy's policy (Backtracking); what each
-// strategy keeps per node besides (bounds spent, sleep sets, wakeup trees, state hashes)
-// stays in its own arrays.
+// only when a run is longer than any before, so that recording a run allocates nothing. A
+// strategy re-runs the path up to a node with another choice there (stateless search), so
+// the path is also where backtracking happens: the deepest node with a choice left is
+// resumed, the nodes after it dropped. Which choices are left at a node is the strategy's
+// policy (Backtracking); what each strategy keeps per node besides (bounds spent, sleep
+// sets, wakeup trees, state hashes) stays in its own arrays.
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView, Schedule } from './strategy.js';
 import { WORDS, add, clear, copy, threadSets } from './thread-set.js';

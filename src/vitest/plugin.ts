@@ -62,7 +62,9 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
   let logger: Logger = { log: (message) => console.error(message) };
   let root = process.cwd();
-  let cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory());
+  /** the build cache (and the workers' code cache): the option, else the project's */
+  const cacheIn = (root: string) => resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory(root));
+  let cache = cacheIn(process.cwd());
   /** per C test, its latest build made ahead of Vitest's request for it: under way, or made */
   const ahead = new Map<string, Ahead>();
   return {
@@ -70,7 +72,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     enforce: 'pre',
     config(config) {
       const test = (config as { test?: { include?: string[] } }).test ?? {};
-      cache = resolve(defaultOptions.cacheDirectory ?? defaultCacheDirectory(config.root ?? process.cwd()));
+      cache = cacheIn(config.root ?? process.cwd());
       return {
         // weft's own writes (libraries, remembered results) are no edits of the user's: a
         // cache inside the project would otherwise feed the watcher and delay each rerun

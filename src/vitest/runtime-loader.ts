@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 
+import { ownedByAnotherUser, writableByOthers } from '../compile/ownership.js';
 import { writeWhole } from '../compile/write-whole.js';
 
 type Runtime = typeof import('./runtime.js');
@@ -104,10 +105,9 @@ function removeStale(directory: string): void {
 /** The cached data in `file`, if this user owns it and no one else may write it (nor its directory). */
 function ownCache(file: string): Buffer | undefined {
   try {
-    const uid = process.getuid?.();
     for (const path of [dirname(file), file]) {
       const status = lstatSync(path);
-      if ((uid !== undefined && status.uid !== uid) || status.mode & 0o022) return undefined;
+      if (ownedByAnotherUser(status) || writableByOthers(status)) return undefined;
     }
     return readFileSync(file);
   } catch {
