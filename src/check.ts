@@ -1,6 +1,6 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
 import { BuildError } from './compile/errors.js';
-import { buildHarness, buildIdentity } from './compile/compile.js';
+import { type LibraryBuild, buildHarness } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
 import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, drive, spentBy } from './explore/driver.js';
 import { type ReplayOptions, replaySchedule } from './explore/replay.js';
@@ -104,13 +104,18 @@ function settingsOf(options: ResolvedOptions): Settings {
  * Builds a C test file and explores every test in it (or replays one execution). The
  * file's own `// weft:` comment supplies the options `given` leaves out.
  */
-export async function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
+export function checkAllInterleavings(file: string, given: CheckOptions = {}): Promise<CheckResult> {
+  return checkBuilt(file, given);
+}
+
+/** checkAllInterleavings with the file's build already made (Vitest's plugin made it, and nothing it read changed since). */
+export async function checkBuilt(file: string, given: CheckOptions, made?: LibraryBuild): Promise<CheckResult> {
   const merged = withFileOptions(file, given);
   const options = resolveOptions(merged);
   const settings = settingsOf(options);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
-  const built = buildHarness(file, options);
-  const build = buildIdentity(built, options);
+  const built = made ?? buildHarness(file, options);
+  const build = built.identity;
   // a schedule recorded on other code may no longer fit: say so rather than blame the harness
   const codeChanged = replay?.build !== undefined && replay.build !== build
     ? `the code changed since this schedule was recorded (build ${replay.build}; now ${build})` : undefined;

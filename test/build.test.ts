@@ -107,7 +107,7 @@ describe('the build cache', () => {
     utimesSync(crashed, ago(2 * days), ago(2 * days));
     const unused = join(cacheDirectory, 'f'.repeat(32));
     mkdirSync(unused);
-    writeFileSync(join(unused, 'manifest.json'), JSON.stringify({ library: 'x.so', libraryHash: '', dependencies: [] }));
+    writeFileSync(join(unused, 'manifest.json'), JSON.stringify({ library: 'x.so', libraryHash: '', identity: '', dependencies: [] }));
     utimesSync(join(unused, 'manifest.json'), ago(40 * days), ago(40 * days));
     // a lookup marks its entry as used
     utimesSync(join(entry, 'manifest.json'), ago(40 * days), ago(40 * days));

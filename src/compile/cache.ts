@@ -20,6 +20,8 @@ import { writeWhole } from './write-whole.js';
 export interface Manifest {
   library: string; // file name inside the entry directory
   libraryHash: string;
+  /** BuiltHarness.identity */
+  identity: string;
   dependencies: { path: string; hash: string }[];
 }
 
@@ -161,7 +163,7 @@ export function cacheError(directory: string, error: unknown): BuildError {
 function isManifest(value: unknown): value is Manifest {
   const manifest = value as Manifest;
   return typeof value === 'object' && value !== null && typeof manifest.library === 'string' && /^[\w.-]+\.so$/.test(manifest.library) &&
-    typeof manifest.libraryHash === 'string' && Array.isArray(manifest.dependencies) &&
+    typeof manifest.libraryHash === 'string' && typeof manifest.identity === 'string' && Array.isArray(manifest.dependencies) &&
     manifest.dependencies.every((dependency) => typeof dependency?.path === 'string' && typeof dependency.hash === 'string');
 }
 
@@ -175,14 +177,14 @@ export function readManifest(entry: string): Manifest | undefined {
 }
 
 /** The cached library if it is whole and every dependency still has the hash it was built with. */
-export function lookup(entry: string): string | undefined {
+export function lookup(entry: string): { library: string; manifest: Manifest } | undefined {
   const manifest = readManifest(entry);
   if (!manifest) return undefined;
   const library = join(entry, manifest.library);
   if (hashFile(library) !== manifest.libraryHash) return undefined;
   for (const dependency of manifest.dependencies) if (hashFile(dependency.path) !== dependency.hash) return undefined;
   markUsed(entry);
-  return library;
+  return { library, manifest };
 }
 
 /** Moves a finished file into place under `name`: readers see the old file or the whole new one. */

@@ -32,8 +32,20 @@ export interface BuiltHarness {
   dependencies: string[];
   /** identifies the library's content: equal hashes, equal behaviour */
   hash: string;
+  /**
+   * Names the code the harness runs, wherever it is built from: the content of every file
+   * the build read, the flags, the compiler and weft's runtime — not paths or the working
+   * directory, so that a replay string recorded by Vitest replays from the CLI. Eight hex
+   * digits: enough to tell a changed build from the recorded one.
+   */
+  identity: string;
   cached: boolean;
 }
+
+/** A build as a process that did not make it uses it (a Vitest worker, given the plugin's build): the library and what names it. */
+export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
+
+export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
 const BUILD_FORMAT = '4-constructors';
 
@@ -215,16 +227,18 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
   ];
   refuseInstrumentationFlags(flags);
   const cache = options.cacheDirectory ?? defaultCacheDirectory();
-  const key = hashText(
-    BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), yield* compilerVersion(cache), runtimeHash(),
-  );
+  const compiler = yield* compilerVersion(cache);
+  const key = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), compiler, runtimeHash());
   if (!openedCaches.has(cache)) {
     openCacheDirectory(cache);
     openedCaches.add(cache);
   }
   const entry = join(cache, key.slice(0, 32));
   const hit = lookup(entry);
-  if (hit) return { library: hit, dependencies: readDependencies(entry), hash: basename(hit, '.so'), cached: true };
+  if (hit) {
+    const { library, manifest } = hit;
+    return { library, dependencies: manifest.dependencies.map(({ path }) => path), hash: basename(library, '.so'), identity: manifest.identity, cached: true };
+  }
   onCompile?.();
   // tidied by a process that compiles anyway, never on the way to a cached build
   pruneCache(cache);
@@ -245,12 +259,15 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     yield* link(objects, linked, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
+    const identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), compiler, runtimeHash(), ...[...hashes.values()].sort())
+      .slice(0, 8);
     store(entry, {
       library: basename(library),
       libraryHash,
+      identity,
       dependencies: [...hashes].map(([path, hash]) => ({ path, hash })),
     });
-    return { library, dependencies: [...hashes.keys()], hash, cached: false };
+    return { library, dependencies: [...hashes.keys()], hash, identity, cached: false };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -286,35 +303,6 @@ function* compileAll(sources: string[], flags: string[], work: string): Steps<{ 
 function waitForFileClock(directory: string, moment: bigint): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   while (fileClockNow(directory) <= moment) Atomics.wait(pause, 0, 0, 2);
-}
-
-/** by library: its name hashes everything the build read, so its identity never changes */
-const identities = new Map<string, string>();
-
-/**
- * Names the code a harness runs, wherever it is built from: the content of every file
- * the build read, the flags, the compiler and weft's runtime — not paths or the working
- * directory, so that a replay string recorded by Vitest replays from the CLI. Eight hex
- * digits: enough to tell a changed build from the recorded one.
- */
-export function buildIdentity(built: BuiltHarness, options: BuildOptions): string {
-  let identity = identities.get(built.library);
-  if (identity === undefined) {
-    const contents = built.dependencies.map((path) => hashFile(path) ?? '').sort();
-    identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), runSteps(compilerVersion()), runtimeHash(), ...contents)
-      .slice(0, 8);
-    identities.set(built.library, identity);
-  }
-  return identity;
-}
-
-function readDependencies(entry: string): string[] {
-  try {
-    const manifest = JSON.parse(readFileSync(join(entry, 'manifest.json'), 'utf8')) as { dependencies: { path: string }[] };
-    return manifest.dependencies.map((dependency) => dependency.path);
-  } catch {
-    return [];
-  }
 }
 
 function* compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): Steps<string> {

@@ -13,7 +13,7 @@ import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory, fileClockNow, libraryTests, openCacheDirectory, stampUnchangedSince, stillStampedAll } from '../compile/cache.js';
-import { type BuiltHarness, buildHarnessAsync } from '../compile/compile.js';
+import { type BuiltHarness, buildHarnessAsync, libraryBuild } from '../compile/compile.js';
 import { BuildError } from '../compile/errors.js';
 import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
@@ -287,7 +287,6 @@ function testModule(
   const built = outcome && 'built' in outcome ? outcome.built : undefined;
   // what the library declares, known from a worker that loaded it: a reused pass loads nothing
   const known = built && libraryTests(built.library);
-  const settings = built ? `reuse: ${plugin.reuse}, build: asBuilt ? ${json(built.hash)} : undefined` : `reuse: ${plugin.reuse}`;
   const lines: { code: string; line?: number; column?: number }[] = [];
   const emit = (code: string, line?: number, column = 0) => lines.push({ code, line, column });
   // the headers it includes are imported (as empty modules) so that Vitest's watcher
@@ -300,6 +299,8 @@ function testModule(
   emit("afterAll((suite) => saveCodeCache(suite?.tasks?.some((task) => task.result?.state === 'fail' && task.name !== 'build') === true));");
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
+  // the plugin's build, while the files it read are unchanged: the worker neither builds nor looks it up
+  emit(`const built = ${built ? `asBuilt ? ${json(libraryBuild(built))} : undefined` : 'undefined'};`);
   emit('const lines = new Map();');
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment
@@ -311,13 +312,13 @@ function testModule(
       emit(`  if (asBuilt) throw failedBuild(${json({ code, message, location })});`);
     }
     if (known) emit(`  if (asBuilt) for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
-    emit(`  ${known ? 'else ' : ''}for (const { name, line } of await listTests(file, options)) lines.set(name, line);`);
+    emit(`  ${known ? 'else ' : ''}for (const { name, line } of await listTests(file, options, built)) lines.set(name, line);`);
   }
   emit('} catch (error) {');
   emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
   emit('}');
   const register = (name: string) =>
-    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { ${settings}, line: lines.get(${name}) }, context));`;
+    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { reuse: ${plugin.reuse}, built, line: lines.get(${name}) }, context));`;
   const declared = declaredTests(source);
   for (const test of declared) emit(`if (lines.has(${json(test.name)})) ${register(json(test.name))}`, test.line, test.column);
   // tests the text does not show (made by a macro): registered at the file's first test

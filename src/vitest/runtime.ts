@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 
 import { type LibraryTest, recordLibraryTests, stillStampedAll } from '../compile/cache.js';
 import { BuildError, type BuildErrorCode, type SourceLocation } from '../compile/errors.js';
+import type { LibraryBuild } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
@@ -19,10 +20,10 @@ const builder = () => import('../compile/compile.js');
 const harnessPool = () => import('../addon/harness-pool.js');
 const renderer = () => import('../report/render.js');
 
-/** The tests of a C file, in source order, with their lines (builds and loads it: cached). */
-export async function listTests(file: string, options: CheckOptions): Promise<LibraryTest[]> {
-  const [{ buildHarness }, { borrowHarness, returnHarness }] = await Promise.all([builder(), harnessPool()]);
-  const built = buildHarness(file, options);
+/** The tests of a C file, in source order, with their lines (builds it unless given its build, and loads it). */
+export async function listTests(file: string, options: CheckOptions, made?: LibraryBuild): Promise<LibraryTest[]> {
+  const built = made ?? (await builder()).buildHarness(file, options);
+  const { borrowHarness, returnHarness } = await harnessPool();
   const harness = borrowHarness(built.library);
   returnHarness(built.library, harness); // listing only: free for the checks that follow
   const tests = harness.tests().sort((a, b) => a.line - b.line).map(({ name, line }) => ({ name, line }));
@@ -86,8 +87,8 @@ export interface RunSettings {
   reuse: boolean;
   /** the WEFT_TEST's line: where errors without a location of their own point */
   line: number;
-  /** the build's hash, when the plugin built the file for this module (else it is built here) */
-  build?: string;
+  /** the plugin's build of the file, while the files it read are unchanged (else it is built here) */
+  built?: LibraryBuild;
 }
 
 /** What a test tells the plugin's summary (the Vitest task's meta). */
@@ -107,13 +108,13 @@ interface TaskContext {
  */
 export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
   const meta = (context?.task.meta ?? {}) as WeftMeta;
-  const build = settings.build ?? (await builder()).buildHarness(file, options).hash;
+  const build = settings.built?.hash ?? (await builder()).buildHarness(file, options).hash;
   const key = JSON.stringify({ file, name, options });
   const memory = resultMemory(options.cacheDirectory);
   const last = memory.recall(key);
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
-    const replayed = await replayRemembered(file, name, options, last.failure);
+    const replayed = await replayRemembered(file, name, options, last.failure, settings.built);
     if (replayed.status === 'fail') {
       if (sameBug(signature(replayed.bug!), last.failure))
         throw await failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
@@ -126,8 +127,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     if (last.partial) meta.weftPartial = last.partial;
     return;
   }
-  const { checkAllInterleavings } = await explorer();
-  const checked = await checkAllInterleavings(file, { ...options, test: name, onProgress: progressReporter(name) });
+  const { checkBuilt } = await explorer();
+  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name) }, settings.built);
   const result = checked.tests[0]!;
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result.status === 'error')
@@ -155,9 +156,9 @@ export async function runTest(file: string, name: string, options: CheckOptions,
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
-async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature): Promise<TestResult> {
-  const { checkAllInterleavings } = await explorer();
-  const replay = async (schedule: string) => (await checkAllInterleavings(file, { ...options, test: name, replay: schedule })).tests[0]!;
+async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature, built?: LibraryBuild): Promise<TestResult> {
+  const { checkBuilt } = await explorer();
+  const replay = async (schedule: string) => (await checkBuilt(file, { ...options, test: name, replay: schedule }, built)).tests[0]!;
   const replayed = await replay(failure.schedule);
   if (replayed.status === 'fail' && failure.consequence) {
     const consequence = await replay(failure.consequence.schedule);
