@@ -329,10 +329,11 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
   if ('error' in run)
     return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, boundType, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
-  // describing a bug reads debug info: its module is loaded only when there is one
-  const { describeBug } = run.failure || run.races?.length || run.beyondBound ? await import('./report/bug.js') : { describeBug: undefined };
-  const races = (run.races ?? []).map((race, index) => describeBug!(race, library, name, mode, visible.slice(0, index), build, boundType));
-  const consequence = run.failure ? describeBug!(run.failure, library, name, mode, visible, build, boundType) : undefined;
+  // describing a bug reads debug info: its modules are loaded only when there is one
+  const failures = [...(run.races ?? []), run.failure, run.beyondBound].filter((failure) => failure !== undefined);
+  const describe = failures.length > 0 ? await describer(failures, library, name, mode, build, boundType) : undefined;
+  const races = (run.races ?? []).map((race, index) => describe!(race, visible.slice(0, index)));
+  const consequence = run.failure ? describe!(run.failure, visible) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
   const result: TestResult = {
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
@@ -347,6 +348,13 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     if (consequence) result.bug.consequence = consequence;
   } else if (consequence) result.bug = consequence;
   if (settings.races === 'warn' && races.length > 0) result.warnings = races;
-  if (run.beyondBound) result.beyondBound = describeBug!(run.beyondBound, library, name, mode, visible, build, boundType);
+  if (run.beyondBound) result.beyondBound = describe!(run.beyondBound, visible);
   return result;
+}
+
+/** Describes a test's failures, with the debug data for all their code offsets read at once. */
+async function describer(failures: FailingExecution[], library: string, test: string, mode: Mode, build: string, bound: BoundKind) {
+  const [{ codeOffsets, describeBug }, { readDebugData }] = await Promise.all([import('./report/bug.js'), import('./report/debug-data.js')]);
+  const debug = readDebugData(library, failures.flatMap(codeOffsets));
+  return (failure: FailingExecution, visible: readonly string[]) => describeBug(failure, debug, test, mode, visible, build, bound);
 }

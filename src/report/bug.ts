@@ -6,7 +6,8 @@ import { type BoundKind, isPreemption } from '../explore/strategy.js';
 import type { RunResult } from '../addon/addon.js';
 import { ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
 import { explainDeadlock } from './deadlock.js';
-import { type CodeLocation, sourceLine, symbolize } from './locations.js';
+import type { DebugData } from './debug-data.js';
+import { type CodeLocation, sourceLine } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
 import { encodeReplay } from './replay.js';
 import { showValue } from './values.js';
@@ -162,26 +163,45 @@ function lookupOffset(pc: number, op: number): number {
   return pc === 0 || pcIsFunctionStart(op) ? pc : pc - 1;
 }
 
-/** `bound`: what the exploration counted (with delays, the bug says how many it needed) */
-export function describeBug(
-  failure: FailingExecution, library: string, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [], build?: string,
-  bound: BoundKind = 'preemption',
-): Bug {
+/** The code offsets a description of the failure shows as source lines (readDebugData locates them). */
+export function codeOffsets(failure: FailingExecution): number[] {
   const { execution, result } = failure;
-  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
-  const crashed = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG;
-  const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
-  const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
+  const { resultOffset, raceOffset } = faultOffsets(failure);
   const offsets = [resultOffset, raceOffset, result.allocPc - 1, result.freePc - 1];
   for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
   for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
   for (let block = 2; block < failure.heapBlocks.length; block += 3) offsets.push(failure.heapBlocks[block]! - 1);
-  const near = (failure.accesses ?? []).filter((access) => access.thread === result.thread).slice(-NEAR_ACCESSES);
-  for (const access of near) offsets.push(access.pc - 1);
-  const locations = symbolize(library, offsets);
-  const at = (offset: number) => located(locations.get(offset));
+  for (const access of nearAccesses(failure)) offsets.push(access.pc - 1);
+  return offsets;
+}
+
+/** The code offsets of the fault and of a race's earlier access. */
+function faultOffsets({ outcome, result }: FailingExecution): { resultOffset: number; raceOffset: number } {
+  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
+  const crashed = outcome === Outcome.CRASH || outcome === Outcome.HANG;
+  return {
+    resultOffset: result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1,
+    raceOffset: outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0,
+  };
+}
+
+/** The failing thread's last plain accesses. */
+const nearAccesses = (failure: FailingExecution) => (failure.accesses ?? []).filter((access) => access.thread === failure.result.thread).slice(-NEAR_ACCESSES);
+
+/**
+ * `debug`: read for (at least) the failure's codeOffsets. `bound`: what the exploration
+ * counted (with delays, the bug says how many it needed).
+ */
+export function describeBug(
+  failure: FailingExecution, debug: DebugData, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [], build?: string,
+  bound: BoundKind = 'preemption',
+): Bug {
+  const { execution, result } = failure;
+  const { resultOffset, raceOffset } = faultOffsets(failure);
+  const near = nearAccesses(failure);
+  const at = (offset: number) => located(debug.locations.get(offset));
   const heapBlock = describedBlock(result, at);
-  const namer = new AddressNamer(library, result.libraryBase, result.heapBase, heapBlocks(failure, at));
+  const namer = new AddressNamer(debug, result.libraryBase, result.heapBase, heapBlocks(failure, at));
 
   const describeTarget = (op: number, object: number, size = 0): NamedAddress | undefined =>
     namesObject(op) ? namer.locate(object, size) : namesThread(op) ? { name: `T${object}` } : undefined;
@@ -214,7 +234,7 @@ export function describeBug(
     if (target !== undefined) entry.target = target.name;
     if (hasFlag(op, OpFlag.VALUE)) {
       const shown = size > 0
-        ? showValue(failure.valueBits[step]!, size, target?.type, namer.debugInfo(), pointee)
+        ? showValue(failure.valueBits[step]!, size, target?.type, namer.info, pointee)
         : showValue(BigInt(execution.value[step]!), 0, undefined, undefined);
       entry.value = shown.json;
       entry.valueText = shown.text;
@@ -236,7 +256,7 @@ export function describeBug(
 
   const accessesNearFailure = near.map((access): NearAccess => {
     const target = namer.locate(access.address, access.size);
-    const value = showValue(access.bits, access.size, target.type, namer.debugInfo(), pointee);
+    const value = showValue(access.bits, access.size, target.type, namer.info, pointee);
     return {
       thread: access.thread, afterStep: access.step, access: access.write ? 'write' : 'read', target: target.name,
       value: value.json, valueText: value.text, size: access.size, ...at(access.pc - 1),

@@ -1,12 +1,7 @@
-// The types of a harness library's variables, from its DWARF debug info, read with
-// binutils (`readelf --debug-dump=info`, which decodes DWARF 4 and 5 alike) only when a
-// counterexample is rendered, and kept per library file. What a counterexample needs:
-// each global or static variable's address and type, and what a type is made of
-// (struct members, array elements, base types with their encoding, enumerators).
-import { statSync } from 'node:fs';
-
-import { runTool } from '../compile/toolchain.js';
-
+// The types of a harness library's variables, from its DWARF debug info as binutils
+// prints it (`readelf --debug-dump=info`, which decodes DWARF 4 and 5 alike). What a
+// counterexample needs: each global or static variable's address and type, and what a
+// type is made of (struct members, array elements, base types with their encoding, enumerators).
 export type Encoding = 'signed' | 'unsigned' | 'float' | 'bool' | 'signed-char' | 'unsigned-char' | 'other';
 
 export type DwarfType =
@@ -41,18 +36,6 @@ export interface DebugInfo {
 
 const encodings: Record<number, Encoding> = { 2: 'bool', 4: 'float', 5: 'signed', 6: 'signed-char', 7: 'unsigned', 8: 'unsigned-char' };
 
-const cache = new Map<string, { mtimeMs: number; info: DebugInfo }>();
-
-/** The library's debug info, read once per version of the file. */
-export function debugInfo(library: string): DebugInfo {
-  const mtimeMs = statSync(library).mtimeMs;
-  const cached = cache.get(library);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.info;
-  const info = parseDebugInfo(runTool('readelf', ['--debug-dump=info', '--wide', library]).stdout);
-  cache.set(library, { mtimeMs, info });
-  return info;
-}
-
 interface Die {
   tag: string;
   offset: number;
@@ -64,7 +47,7 @@ interface Die {
 const form = /^\([a-z_]+\d*\)\s*/;
 
 /** readelf's text: a line per DIE ("<depth><offset>: Abbrev Number: n (DW_TAG_x)"), a line per attribute. */
-function parseDebugInfo(text: string): DebugInfo {
+export function parseDebugInfo(text: string): DebugInfo {
   const roots: Die[] = [];
   const open: Die[] = [];
   let current: Die | undefined;

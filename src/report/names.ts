@@ -1,13 +1,12 @@
 // Addresses -> names a user recognises: a global variable down to the struct field and
 // array element (bank.acct[3].lock, from the library's debug info), a heap block by its
-// allocation site (block@f.c:12+8), or a thread. Debug info is read only when a
-// counterexample is described, and kept per library.
+// allocation site (block@f.c:12+8), or a thread; from the library's symbol table and
+// debug info (debug-data.ts reads them).
 import { basename } from 'node:path';
 
-import { runTool } from '../compile/toolchain.js';
-import { type DebugInfo, type Variable, debugInfo, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
+import { type DebugInfo, type Variable, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
-interface DataSymbol {
+export interface DataSymbol {
   start: number;
   size: number;
   name: string;
@@ -31,14 +30,18 @@ export interface NamedAddress {
 const synchronisationTypes = /^(pthread_\w+_t|sem_t|mtx_t|cnd_t|once_flag)$/;
 
 export class AddressNamer {
-  private symbols?: DataSymbol[];
-  private info?: DebugInfo;
+  /** the user's variables (weft's own and the instrumentation's left out) */
+  private readonly symbols: DataSymbol[];
+  readonly info: DebugInfo;
 
   constructor(
-    private readonly library: string, private readonly libraryBase: number, private readonly heapBase: number,
+    library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number, private readonly heapBase: number,
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
-  ) {}
+  ) {
+    this.symbols = library.symbols.filter((symbol) => !symbol.name.startsWith('weft_') && !symbol.name.startsWith('__'));
+    this.info = library.info;
+  }
 
   /** heap block address -> the type a typed pointer to it points to */
   private readonly blockTypes = new Map<number, number>();
@@ -48,17 +51,12 @@ export class AddressNamer {
    * what the block holds, so its cells are named by field (node@queue.c:31 .next).
    */
   notePointer(value: number, pointerType: number | undefined): void {
-    const pointer = resolve(this.debugInfo(), pointerType);
-    if (pointer?.kind !== 'pointer' || pointer.target === undefined || !resolve(this.debugInfo(), pointer.target)) return;
+    const pointer = resolve(this.info, pointerType);
+    if (pointer?.kind !== 'pointer' || pointer.target === undefined || !resolve(this.info, pointer.target)) return;
     const block = lastAtOrBefore(this.heapBlocks, value);
     if (block?.address === value && !this.blockTypes.has(value)) this.blockTypes.set(value, pointer.target);
   }
 
-  /** The debug info, read on first use. */
-  debugInfo(): DebugInfo {
-    this.info ??= debugInfo(this.library);
-    return this.info;
-  }
 
   name(address: number, accessSize = 0): string {
     return this.locate(address, accessSize).name;
@@ -69,7 +67,7 @@ export class AddressNamer {
     const offset = address - this.libraryBase;
     const variable = this.variableAt(offset);
     if (variable) return this.within(variable.name, variable.type, offset - variable.address, accessSize);
-    const symbol = this.dataSymbols().find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
+    const symbol = this.symbols.find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
     if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
     const block = lastAtOrBefore(this.heapBlocks, address);
     if (block && address < block.address + Math.max(block.size, 1)) {
@@ -77,8 +75,8 @@ export class AddressNamer {
       const type = this.blockTypes.get(block.address);
       if (type === undefined) return { name: withOffset(`block${site}`, address - block.address) };
       // elements of an array of the type when the block holds several
-      const typeName = nameOfType(this.debugInfo(), type) ?? 'block';
-      const size = Math.max(sizeOf(this.debugInfo(), type), 1);
+      const typeName = nameOfType(this.info, type) ?? 'block';
+      const size = Math.max(sizeOf(this.info, type), 1);
       const inner = address - block.address;
       const element = Math.floor(inner / size);
       const start = `${typeName}${site}${block.size >= 2 * size ? `[${element}]` : ''}`;
@@ -90,13 +88,13 @@ export class AddressNamer {
   }
 
   private variableAt(offset: number): Variable | undefined {
-    const found = lastAtOrBefore(this.debugInfo().variables, offset);
-    return found && offset < found.address + Math.max(sizeOf(this.debugInfo(), found.type), 1) ? found : undefined;
+    const found = lastAtOrBefore(this.info.variables, offset);
+    return found && offset < found.address + Math.max(sizeOf(this.info, found.type), 1) ? found : undefined;
   }
 
   /** Down through struct members and array elements to the object the access is about. */
   private within(start: string, startType: number | undefined, inner: number, accessSize: number): NamedAddress {
-    const info = this.debugInfo();
+    const info = this.info;
     let path = start;
     let type = startType;
     for (let depth = 0; depth < 32; depth++) {
@@ -129,18 +127,13 @@ export class AddressNamer {
     return inner === 0 ? { name: path, ...(type !== undefined ? { type } : {}) } : { name: withOffset(path, inner) };
   }
 
-  private dataSymbols(): DataSymbol[] {
-    this.symbols ??= dataSymbolsOf(runTool('readelf', ['--syms', '--wide', this.library]).stdout)
-      .filter((symbol) => !symbol.name.startsWith('weft_') && !symbol.name.startsWith('__'));
-    return this.symbols;
-  }
 }
 
 /**
  * The variables of a library's symbol table (readelf --syms: a tenth of nm's time, which
  * loads binutils' plugins first), those with a size: what nm -S lists as data.
  */
-function dataSymbolsOf(listing: string): DataSymbol[] {
+export function dataSymbolsOf(listing: string): DataSymbol[] {
   const symbols: DataSymbol[] = [];
   let table = '';
   for (const line of listing.split('\n')) {
