@@ -330,8 +330,7 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     return { name, status: 'error', executions: run.executions, redundantRuns: 0, bound: 0, boundType, complete: false, elapsedMs: run.elapsedMs, strategy, guarantee: 'nothing: the harness could not be explored', error: run.error };
   const visible = run.visible ?? [];
   // describing a bug reads debug info: its modules are loaded only when there is one
-  const failures = [...(run.races ?? []), run.failure, run.beyondBound].filter((failure) => failure !== undefined);
-  const describe = failures.length > 0 ? await describer(failures, library, name, mode, build, boundType) : undefined;
+  const describe = run.failure || run.races?.length || run.beyondBound ? await describer(library, name, mode, build, boundType) : undefined;
   const races = (run.races ?? []).map((race, index) => describe!(race, visible.slice(0, index)));
   const consequence = run.failure ? describe!(run.failure, visible) : undefined;
   const failing = settings.races === 'error' && races.length > 0;
@@ -352,9 +351,9 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
   return result;
 }
 
-/** Describes a test's failures, with the debug data for all their code offsets read at once. */
-async function describer(failures: FailingExecution[], library: string, test: string, mode: Mode, build: string, bound: BoundKind) {
-  const [{ codeOffsets, describeBug }, { readDebugData }] = await Promise.all([import('./report/bug.js'), import('./report/debug-data.js')]);
-  const debug = readDebugData(library, failures.flatMap(codeOffsets));
+/** Describes a test's failures, from the library's debug data. */
+async function describer(library: string, test: string, mode: Mode, build: string, bound: BoundKind) {
+  const [{ describeBug }, { readDebugData }] = await Promise.all([import('./report/bug.js'), import('./report/debug-data.js')]);
+  const debug = readDebugData(library);
   return (failure: FailingExecution, visible: readonly string[]) => describeBug(failure, debug, test, mode, visible, build, bound);
 }

@@ -163,43 +163,18 @@ function lookupOffset(pc: number, op: number): number {
   return pc === 0 || pcIsFunctionStart(op) ? pc : pc - 1;
 }
 
-/** The code offsets a description of the failure shows as source lines (readDebugData locates them). */
-export function codeOffsets(failure: FailingExecution): number[] {
-  const { execution, result } = failure;
-  const { resultOffset, raceOffset } = faultOffsets(failure);
-  const offsets = [resultOffset, raceOffset, result.allocPc - 1, result.freePc - 1];
-  for (let step = 0; step < execution.steps; step++) offsets.push(lookupOffset(tracePc(failure, step), execution.op[step]!));
-  for (const thread of result.threads) offsets.push(lookupOffset(thread.pc, thread.op));
-  for (let block = 2; block < failure.heapBlocks.length; block += 3) offsets.push(failure.heapBlocks[block]! - 1);
-  for (const access of nearAccesses(failure)) offsets.push(access.pc - 1);
-  return offsets;
-}
-
-/** The code offsets of the fault and of a race's earlier access. */
-function faultOffsets({ outcome, result }: FailingExecution): { resultOffset: number; raceOffset: number } {
-  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
-  const crashed = outcome === Outcome.CRASH || outcome === Outcome.HANG;
-  return {
-    resultOffset: result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1,
-    raceOffset: outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0,
-  };
-}
-
-/** The failing thread's last plain accesses. */
-const nearAccesses = (failure: FailingExecution) => (failure.accesses ?? []).filter((access) => access.thread === failure.result.thread).slice(-NEAR_ACCESSES);
-
-/**
- * `debug`: read for (at least) the failure's codeOffsets. `bound`: what the exploration
- * counted (with delays, the bug says how many it needed).
- */
+/** `bound`: what the exploration counted (with delays, the bug says how many it needed) */
 export function describeBug(
   failure: FailingExecution, debug: DebugData, test: string, mode: 'drf' | 'sc', visible: readonly string[] = [], build?: string,
   bound: BoundKind = 'preemption',
 ): Bug {
   const { execution, result } = failure;
-  const { resultOffset, raceOffset } = faultOffsets(failure);
-  const near = nearAccesses(failure);
-  const at = (offset: number) => located(debug.locations.get(offset));
+  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
+  const crashed = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG;
+  const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
+  const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
+  const near = (failure.accesses ?? []).filter((access) => access.thread === result.thread).slice(-NEAR_ACCESSES);
+  const at = (offset: number) => located(offset > 0 ? debug.locate(offset) : undefined);
   const heapBlock = describedBlock(result, at);
   const namer = new AddressNamer(debug, result.libraryBase, result.heapBase, heapBlocks(failure, at));
 

@@ -1,38 +1,39 @@
-// What describing a counterexample reads from its harness library: addr2line for the
-// execution's code offsets, and one readelf for the symbol table and the debug info (kept
-// per version of the library file). Synchronous: a worker's first asynchronous child process
-// costs more than both tools run one after the other.
+// What describing a counterexample reads from its harness library, with one readelf (kept
+// per version of the library file): the symbol table, the debug info and the line table.
 import { statSync } from 'node:fs';
 
 import { runTool } from '../compile/toolchain.js';
 import { type DebugInfo, parseDebugInfo } from './dwarf.js';
-import { type CodeLocation, symbolize } from './locations.js';
+import { type CodeLocation, type LineTable, locate, parseLineTable } from './locations.js';
 import { type DataSymbol, dataSymbolsOf } from './names.js';
 
 export interface DebugData {
-  /** code offset -> file:line, for the offsets asked for */
-  locations: Map<number, CodeLocation>;
   /** the variables of the symbol table */
   symbols: DataSymbol[];
   info: DebugInfo;
+  /** the source line of a code offset, if it has one */
+  locate(offset: number): CodeLocation | undefined;
 }
 
-type Listing = Pick<DebugData, 'symbols' | 'info'>;
+const read = new Map<string, { mtimeMs: number; data: DebugData }>();
 
-const listings = new Map<string, { mtimeMs: number; listing: Listing }>();
-
-export function readDebugData(library: string, offsets: readonly number[]): DebugData {
-  return { locations: symbolize(library, offsets), ...listingOf(library) };
-}
-
-function listingOf(library: string): Listing {
+export function readDebugData(library: string): DebugData {
   const mtimeMs = statSync(library).mtimeMs;
-  const cached = listings.get(library);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.listing;
-  const { stdout } = runTool('readelf', ['--wide', '--syms', '--debug-dump=info', library]);
-  // symbol tables come first, then the debug dumps
-  const info = stdout.indexOf('\nContents of the .debug_info section');
-  const listing = { symbols: dataSymbolsOf(info < 0 ? stdout : stdout.slice(0, info)), info: parseDebugInfo(info < 0 ? '' : stdout.slice(info)) };
-  listings.set(library, { mtimeMs, listing });
-  return listing;
+  const cached = read.get(library);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.data;
+  const { stdout } = runTool('readelf', ['--wide', '--syms', '--debug-dump=info,decodedline', library]);
+  // the symbol tables first, then the debug sections in the order asked
+  const infoAt = sectionAt(stdout, '.debug_info');
+  const linesAt = sectionAt(stdout, '.debug_line');
+  const info = parseDebugInfo(stdout.slice(infoAt, linesAt));
+  const lines: LineTable = parseLineTable(stdout.slice(linesAt), info.compileDirectories);
+  const data = { symbols: dataSymbolsOf(stdout.slice(0, infoAt)), info, locate: (offset: number) => locate(lines, offset) };
+  read.set(library, { mtimeMs, data });
+  return data;
+}
+
+/** Where readelf's dump of a section starts (the end of the text without one). */
+function sectionAt(text: string, section: string): number {
+  const at = text.indexOf(`\nContents of the ${section} section`);
+  return at < 0 ? text.length : at;
 }

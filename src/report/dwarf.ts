@@ -32,6 +32,8 @@ export interface DebugInfo {
   types: Map<number, DwarfType>;
   /** sorted by address */
   variables: Variable[];
+  /** each compile unit's directory, in order: what the line table's relative file names are relative to */
+  compileDirectories: string[];
 }
 
 const encodings: Record<number, Encoding> = { 2: 'bool', 4: 'float', 5: 'signed', 6: 'signed-char', 7: 'unsigned', 8: 'unsigned-char' };
@@ -88,7 +90,8 @@ export function parseDebugInfo(text: string): DebugInfo {
   };
   roots.forEach(visit);
   variables.sort((a, b) => a.address - b.address);
-  return { types, variables };
+  const compileDirectories = roots.filter((die) => die.tag === 'DW_TAG_compile_unit').map((unit) => nameOf(unit.attributes.get('DW_AT_comp_dir') ?? ''));
+  return { types, variables, compileDirectories };
 }
 
 function typeOf(die: Die): DwarfType | undefined {

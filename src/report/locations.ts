@@ -1,29 +1,73 @@
-// Code offsets in a harness library -> file:line and the source text, through the
-// debug info (addr2line, one call for all offsets of a counterexample).
+// Code offsets in a harness library -> file:line and the source text, from the line table
+// as readelf decodes it (--debug-dump=decodedline, read with the rest of the debug data).
 import { readFileSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
-
-import { runTool } from '../compile/toolchain.js';
+import { isAbsolute, relative, resolve } from 'node:path';
 
 export interface CodeLocation {
   file: string;
   line: number;
-  function: string;
 }
 
-export function symbolize(library: string, offsets: readonly number[]): Map<number, CodeLocation> {
-  const unique = [...new Set(offsets.filter((offset) => offset > 0))];
-  const found = new Map<number, CodeLocation>();
-  if (unique.length === 0) return found;
-  const output = runTool('addr2line', ['-e', library, '-f', '-C', ...unique.map((o) => `0x${o.toString(16)}`)]).stdout;
-  const lines = output.split('\n');
-  unique.forEach((offset, index) => {
-    const fn = lines[2 * index] ?? '??';
-    const position = /^(.*):(\d+)/.exec(lines[2 * index + 1] ?? '');
-    if (!position || position[1] === '??' || position[2] === '0') return;
-    found.set(offset, { file: displayFile(position[1]!), line: Number(position[2]), function: fn });
-  });
-  return found;
+/** Code from `start` up to `end` came from file:line. */
+interface Span extends CodeLocation {
+  start: number;
+  end: number;
+}
+
+/** A library's code, by source line: spans sorted by start, none overlapping. */
+export type LineTable = readonly Span[];
+
+/**
+ * readelf's decoded line table: per compile unit a "CU: <file>:" line, a "<dir>/<file>:" line
+ * (or "./<file>:[++]" for a file of the compile directory) wherever the file changes, and a
+ * row per address ("<name>  <line>  <address>  [view]  [x]", line "-" ending a sequence).
+ * A row's code runs to the next row's address; of rows at one address the last one counts,
+ * as for addr2line. Relative names are relative to the unit's compile directory.
+ */
+export function parseLineTable(text: string, compileDirectories: readonly string[]): LineTable {
+  const spans: Span[] = [];
+  let unit = -1;
+  let directory = '';
+  let file = '';
+  let open: { start: number; file: string; line: number } | undefined;
+  const close = (end: number) => {
+    if (open && end > open.start && open.line > 0) spans.push({ ...open, end });
+    open = undefined;
+  };
+  for (const line of text.split('\n')) {
+    const row = /\s(\d+|-)\s+0x([0-9a-f]+)(?:\s+\d+)?(?:\s+x)?\s*$/.exec(line);
+    if (row && unit >= 0) {
+      const address = parseInt(row[2]!, 16);
+      close(address);
+      if (row[1] !== '-') open = { start: address, file, line: Number(row[1]) };
+      continue;
+    }
+    const unitStart = /^CU: (.*):$/.exec(line);
+    if (unitStart) {
+      unit++;
+      open = undefined;
+      directory = compileDirectories[unit] ?? compileDirectories[0] ?? '';
+      file = displayFile(resolve(directory, unitStart[1]!));
+      continue;
+    }
+    const fileChange = /^(.+):(?:\[\+\+\])?$/.exec(line);
+    if (fileChange && unit >= 0) file = displayFile(resolve(directory, fileChange[1]!));
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/** Where the code at `offset` came from; undefined outside the table (weft's runtime, say). */
+export function locate(table: LineTable, offset: number): CodeLocation | undefined {
+  let low = 0;
+  let high = table.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const span = table[middle]!;
+    if (offset < span.start) high = middle - 1;
+    else if (offset >= span.end) low = middle + 1;
+    else return { file: span.file, line: span.line };
+  }
+  return undefined;
 }
 
 function displayFile(file: string): string {
