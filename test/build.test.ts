@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { libraryTests, recordLibraryTests } from '../src/compile/cache.js';
+import { listAhead } from '../src/report/debug-data.js';
 import { buildHarness, parseDepfile } from '../src/compile/compile.js';
 import { BuildError } from '../src/compile/errors.js';
 import { compilerCommand } from '../src/compile/toolchain.js';
@@ -85,7 +86,7 @@ describe('the build cache', () => {
     expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, hash: next.hash });
   });
 
-  it('removes what no build uses any more, once an hour, when it compiles', () => {
+  it('removes what no build uses any more, once an hour, when it compiles', async () => {
     const { source, header } = withHeader(1);
     const file = writeHarness(source);
     const headerFile = join(dirname(file), 'value.h');
@@ -93,6 +94,7 @@ describe('the build cache', () => {
     const cacheDirectory = join(dirname(file), 'cache');
     const old = buildHarness(file, { cacheDirectory });
     recordLibraryTests(old.library, [{ name: 'reads_header', line: 3 }]);
+    await listAhead(old.library);
     writeFileSync(headerFile, withHeader(2).header);
     const replacedRecently = buildHarness(file, { cacheDirectory });
     writeFileSync(headerFile, withHeader(3).header);
@@ -101,7 +103,7 @@ describe('the build cache', () => {
     const ago = (ms: number) => new Date(Date.now() - ms);
     const minutes = 60_000;
     const days = 24 * 60 * minutes;
-    for (const path of [old.library, `${old.library}.tests.json`]) utimesSync(path, ago(20 * minutes), ago(20 * minutes));
+    for (const path of [old.library, `${old.library}.tests.json`, `${old.library}.readelf.txt`]) utimesSync(path, ago(20 * minutes), ago(20 * minutes));
     const crashed = join(entry, 'work-crashed');
     mkdirSync(crashed);
     utimesSync(crashed, ago(2 * days), ago(2 * days));
@@ -120,7 +122,7 @@ describe('the build cache', () => {
     utimesSync(join(cacheDirectory, 'pruned'), ago(2 * 60 * minutes), ago(2 * 60 * minutes));
     writeFileSync(other, '#include <weft.h>\nWEFT_TEST(other_again) {}\n');
     expect(buildHarness(other, { cacheDirectory }).cached).toBe(false);
-    expect([old.library, `${old.library}.tests.json`, crashed, unused].filter((path) => existsSync(path))).toEqual([]);
+    expect([old.library, `${old.library}.tests.json`, `${old.library}.readelf.txt`, crashed, unused].filter((path) => existsSync(path))).toEqual([]);
     expect([replacedRecently.library, current.library].filter((path) => existsSync(path))).toHaveLength(2);
     expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, library: current.library });
   });

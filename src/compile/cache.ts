@@ -245,10 +245,10 @@ function pruneEntry(entry: string, now: number): void {
     if (unused) rmSync(entry, { recursive: true, force: true });
     return;
   }
-  const current = new Set([manifest.library, testsFile(manifest.library)]);
+  const current = new Set([manifest.library, ...KEPT_BESIDE.map((suffix) => `${manifest.library}${suffix}`)]);
   for (const name of readdirSync(entry)) {
     const path = join(entry, name);
-    const replaced = (name.endsWith('.so') || name.endsWith('.so.tests.json')) && !current.has(name);
+    const replaced = (name.endsWith('.so') || KEPT_BESIDE.some((suffix) => name.endsWith(`.so${suffix}`))) && !current.has(name);
     if ((replaced && age(path) > REPLACED_KEPT_MS) || (name.startsWith('work-') && age(path) > WORK_KEPT_MS)) rmSync(path, { recursive: true, force: true });
   }
 }
@@ -259,8 +259,14 @@ export interface LibraryTest {
   line: number;
 }
 
-/** Beside the library (whose name hashes its content): what it declares never changes. */
+/**
+ * Files kept beside a library, whose name hashes its content, so that what they say of it
+ * never changes: the tests it declares, and readelf's listing of it (debug-data.ts).
+ */
+const KEPT_BESIDE = ['.tests.json', '.readelf.txt'];
+
 const testsFile = (library: string) => `${library}.tests.json`;
+export const listingFile = (library: string) => `${library}.readelf.txt`;
 
 /** The tests a library declares, if a process that loaded it wrote them down. */
 export function libraryTests(library: string): LibraryTest[] | undefined {

@@ -1,8 +1,12 @@
 // What describing a counterexample reads from its harness library, with one readelf (kept
 // per version of the library file): the symbol table, the debug info and the line table.
-import { statSync } from 'node:fs';
+// The Vitest plugin lists each library it builds while Vitest starts the worker, so that a
+// worker that shows a bug reads the listing instead of waiting for readelf.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
-import { runTool } from '../compile/toolchain.js';
+import { listingFile } from '../compile/cache.js';
+import { runTool, runToolAsync } from '../compile/toolchain.js';
+import { writeWhole } from '../compile/write-whole.js';
 import { type DebugInfo, parseDebugInfo } from './dwarf.js';
 import { type CodeLocation, type LineTable, locate, parseLineTable } from './locations.js';
 import { type DataSymbol, dataSymbolsOf } from './names.js';
@@ -17,11 +21,28 @@ export interface DebugData {
 
 const read = new Map<string, { mtimeMs: number; data: DebugData }>();
 
+const LISTING = ['--wide', '--syms', '--debug-dump=info,decodedline'];
+
+/** Writes readelf's listing of a library beside it, for the worker that may describe a bug in it. */
+export async function listAhead(library: string): Promise<void> {
+  if (existsSync(listingFile(library))) return;
+  const { status, stdout } = await runToolAsync('readelf', [...LISTING, library]);
+  if (status === 0) writeWhole(listingFile(library), stdout);
+}
+
+function listedAhead(library: string): string | undefined {
+  try {
+    return readFileSync(listingFile(library), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 export function readDebugData(library: string): DebugData {
   const mtimeMs = statSync(library).mtimeMs;
   const cached = read.get(library);
   if (cached && cached.mtimeMs === mtimeMs) return cached.data;
-  const { stdout } = runTool('readelf', ['--wide', '--syms', '--debug-dump=info,decodedline', library]);
+  const stdout = listedAhead(library) ?? runTool('readelf', [...LISTING, library]).stdout;
   // the symbol tables first, then the debug sections in the order asked
   const infoAt = sectionAt(stdout, '.debug_info');
   const linesAt = sectionAt(stdout, '.debug_line');

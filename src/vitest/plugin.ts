@@ -14,6 +14,7 @@ import type { Plugin } from 'vite';
 
 import { defaultCacheDirectory, fileClockNow, libraryTests, openCacheDirectory, stampUnchangedSince, stillStampedAll } from '../compile/cache.js';
 import { type BuiltHarness, buildHarnessAsync, libraryBuild } from '../compile/compile.js';
+import { listAhead } from '../report/debug-data.js';
 import { BuildError } from '../compile/errors.js';
 import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
@@ -138,6 +139,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       // the test module reports it, with its location, as a failing test (anything else: the worker builds again and meets it)
       if (error instanceof BuildError) failure = error;
     }
+    // off the way to the module: a worker describing a bug in it need not run readelf itself
+    if (built) listAhead(built.library).catch(() => {});
     // the system's headers and weft's own are no edits of the user's: not watched
     const read = built?.dependencies ?? failure?.dependencies ?? [];
     const headers = read.filter((path) => path !== file && !path.startsWith('/usr/') && !path.startsWith(`${includeDir}/`));
