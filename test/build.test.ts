@@ -103,7 +103,7 @@ describe('the build cache', () => {
     const ago = (ms: number) => new Date(Date.now() - ms);
     const minutes = 60_000;
     const days = 24 * 60 * minutes;
-    for (const path of [old.library, `${old.library}.tests.json`, `${old.library}.readelf.txt`]) utimesSync(path, ago(20 * minutes), ago(20 * minutes));
+    for (const path of [old.library, `${old.library}.tests.json`, `${old.library}.debug.v8`]) utimesSync(path, ago(20 * minutes), ago(20 * minutes));
     const crashed = join(entry, 'work-crashed');
     mkdirSync(crashed);
     utimesSync(crashed, ago(2 * days), ago(2 * days));
@@ -122,7 +122,7 @@ describe('the build cache', () => {
     utimesSync(join(cacheDirectory, 'pruned'), ago(2 * 60 * minutes), ago(2 * 60 * minutes));
     writeFileSync(other, '#include <weft.h>\nWEFT_TEST(other_again) {}\n');
     expect(buildHarness(other, { cacheDirectory }).cached).toBe(false);
-    expect([old.library, `${old.library}.tests.json`, `${old.library}.readelf.txt`, crashed, unused].filter((path) => existsSync(path))).toEqual([]);
+    expect([old.library, `${old.library}.tests.json`, `${old.library}.debug.v8`, crashed, unused].filter((path) => existsSync(path))).toEqual([]);
     expect([replacedRecently.library, current.library].filter((path) => existsSync(path))).toHaveLength(2);
     expect(buildHarness(file, { cacheDirectory })).toMatchObject({ cached: true, library: current.library });
   });

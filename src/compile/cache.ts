@@ -261,12 +261,12 @@ export interface LibraryTest {
 
 /**
  * Files kept beside a library, whose name hashes its content, so that what they say of it
- * never changes: the tests it declares, and readelf's listing of it (debug-data.ts).
+ * never changes: the tests it declares, and what readelf lists of it (debug-data.ts).
  */
-const KEPT_BESIDE = ['.tests.json', '.readelf.txt'];
+const KEPT_BESIDE = ['.tests.json', '.debug.v8'];
 
 const testsFile = (library: string) => `${library}.tests.json`;
-export const listingFile = (library: string) => `${library}.readelf.txt`;
+export const listingFile = (library: string) => `${library}.debug.v8`;
 
 /** The tests a library declares, if a process that loaded it wrote them down. */
 export function libraryTests(library: string): LibraryTest[] | undefined {

@@ -3,6 +3,7 @@
 // The Vitest plugin lists each library it builds while Vitest starts the worker, so that a
 // worker that shows a bug reads the listing instead of waiting for readelf.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 
 import { listingFile } from '../compile/cache.js';
 import { runTool, runToolAsync } from '../compile/toolchain.js';
@@ -19,38 +20,53 @@ export interface DebugData {
   locate(offset: number): CodeLocation | undefined;
 }
 
+/** What readelf lists of a library, parsed; kept beside it as V8 serializes it (Maps and bigints whole). */
+interface Listing {
+  format: typeof LISTING_FORMAT;
+  symbols: DataSymbol[];
+  info: DebugInfo;
+  lines: LineTable;
+}
+
+/** Changes whenever Listing does: a listing of another format is read again. */
+const LISTING_FORMAT = 1;
+
+const LISTED = ['--wide', '--syms', '--debug-dump=info,decodedline'];
+
 const read = new Map<string, { mtimeMs: number; data: DebugData }>();
-
-const LISTING = ['--wide', '--syms', '--debug-dump=info,decodedline'];
-
-/** Writes readelf's listing of a library beside it, for the worker that may describe a bug in it. */
-export async function listAhead(library: string): Promise<void> {
-  if (existsSync(listingFile(library))) return;
-  const { status, stdout } = await runToolAsync('readelf', [...LISTING, library]);
-  if (status === 0) writeWhole(listingFile(library), stdout);
-}
-
-function listedAhead(library: string): string | undefined {
-  try {
-    return readFileSync(listingFile(library), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 export function readDebugData(library: string): DebugData {
   const mtimeMs = statSync(library).mtimeMs;
   const cached = read.get(library);
   if (cached && cached.mtimeMs === mtimeMs) return cached.data;
-  const stdout = listedAhead(library) ?? runTool('readelf', [...LISTING, library]).stdout;
-  // the symbol tables first, then the debug sections in the order asked
-  const infoAt = sectionAt(stdout, '.debug_info');
-  const linesAt = sectionAt(stdout, '.debug_line');
-  const info = parseDebugInfo(stdout.slice(infoAt, linesAt));
-  const lines: LineTable = parseLineTable(stdout.slice(linesAt), info.compileDirectories);
-  const data = { symbols: dataSymbolsOf(stdout.slice(0, infoAt)), info, locate: (offset: number) => locate(lines, offset) };
+  const { symbols, info, lines } = listedAhead(library) ?? parseListing(runTool('readelf', [...LISTED, library]).stdout);
+  const data = { symbols, info, locate: (offset: number) => locate(lines, offset) };
   read.set(library, { mtimeMs, data });
   return data;
+}
+
+/** Lists a library beside it (readelf, parsed), for the worker that may describe a bug in it. */
+export async function listAhead(library: string): Promise<void> {
+  if (existsSync(listingFile(library))) return;
+  const { status, stdout } = await runToolAsync('readelf', [...LISTED, library]);
+  if (status === 0) writeWhole(listingFile(library), serialize(parseListing(stdout)));
+}
+
+function listedAhead(library: string): Listing | undefined {
+  try {
+    const listing = deserialize(readFileSync(listingFile(library))) as Listing;
+    return listing.format === LISTING_FORMAT ? listing : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** readelf's text: the symbol tables first, then the debug sections in the order asked. */
+function parseListing(text: string): Listing {
+  const infoAt = sectionAt(text, '.debug_info');
+  const linesAt = sectionAt(text, '.debug_line');
+  const info = parseDebugInfo(text.slice(infoAt, linesAt));
+  return { format: LISTING_FORMAT, symbols: dataSymbolsOf(text.slice(0, infoAt)), info, lines: parseLineTable(text.slice(linesAt), info.compileDirectories) };
 }
 
 /** Where readelf's dump of a section starts (the end of the text without one). */
