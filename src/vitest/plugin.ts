@@ -297,9 +297,9 @@ function testModule(
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
   emit(`import { afterAll, test } from 'vitest';`);
   emit(`import { loadRuntime, saveCodeCache } from ${json(runtimeLoader)};`);
-  emit(`const { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt } = await loadRuntime(${json(plugin.cacheDirectory)});`);
-  // a counterexample was shown (not a build error): the worker compiled the renderer too
-  emit("afterAll((suite) => saveCodeCache(suite?.tasks?.some((task) => task.result?.state === 'fail' && task.name !== 'build') === true));");
+  emit(`const { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt, counterexampleShown } = await loadRuntime(${json(plugin.cacheDirectory)});`);
+  // no parameters: Vitest 4 passes a hook its fixtures first and refuses a function that does not destructure them
+  emit('afterAll(() => saveCodeCache(counterexampleShown()));');
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
   emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
   // the plugin's build, while the files it read are unchanged: the worker neither builds nor looks it up

@@ -24,8 +24,8 @@ const bundleDirectory = fileURLToPath(new URL('../bundle/', import.meta.url));
 const bundle = join(bundleDirectory, 'vitest-runtime.cjs');
 
 /**
- * The code caches of the bundle: `full` written by a worker where a test failed (the explorer
- * and the counterexample's renderer compiled), `partial` by one where all passed. A worker
+ * The code caches of the bundle: `full` written by a worker that showed a counterexample (the
+ * explorer and the renderer compiled), `partial` by one that did not. A worker
  * that compiled more than the cache it loaded had writes the fuller one, once.
  */
 type Extent = 'full' | 'partial';
@@ -81,10 +81,11 @@ async function compileRuntime(cacheDirectory: string): Promise<Runtime> {
 
 /**
  * After a file's tests (Vitest kills its workers: there is no exit to do it at), with whether
- * one failed: writes the code cache if this worker compiled more than the one it loaded.
+ * the worker showed a counterexample: writes the code cache if this worker compiled more than
+ * the one it loaded.
  */
-export function saveCodeCache(failed: boolean): void {
-  const extent: Extent = failed ? 'full' : 'partial';
+export function saveCodeCache(counterexampleShown: boolean): void {
+  const extent: Extent = counterexampleShown ? 'full' : 'partial';
   if (loaded === 'full' || (loaded === 'partial' && extent === 'partial')) return;
   unsaved?.(extent);
   loaded = extent;

@@ -81,6 +81,11 @@ function resolveFrom(testFile: string, reported: string): string {
   return reported.startsWith('/') ? reported : `${process.cwd()}/${reported}`.replace(/\/\.\//g, '/') || testFile;
 }
 
+let shown = false;
+
+/** Whether this worker showed a counterexample (and so compiled the explorer and the renderer): its code cache is the full one. */
+export const counterexampleShown = () => shown;
+
 /** How the plugin runs C tests (its own options, beside the CheckOptions). */
 export interface RunSettings {
   /** reuse the last passing result of an unchanged build with the same options (default true) */
@@ -188,6 +193,7 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
  */
 async function failureError(file: string, name: string, bug: Bug, settings: RunSettings, note?: string): Promise<InterleavingError> {
   const { renderBug } = await renderer();
+  shown = true;
   const headline = `${note ? `${note}\n` : ''}${renderBug(bug, { color: false })}`;
   const raceAccesses = bug.kind === 'race' ? bug.race.accesses.flatMap((access) => (access.location ? [access.location] : [])).reverse() : [];
   const locations = [bug.location, ...raceAccesses, bug.consequence?.location].filter((location): location is BugLocation => location !== undefined);

@@ -69,21 +69,22 @@ export const npm = (args: string[], cwd: string) => {
 
 /**
  * The package as users get it: `npm pack`, then installed (its install script builds the
- * addon there) with the repository's Vitest version into a fresh project, `"type": "commonjs"`
- * as npm 11's `npm init -y` writes it. Returns that project's directory.
+ * addon there) with a Vitest version (the repository's by default) into a fresh project,
+ * `"type": "commonjs"` as npm 11's `npm init -y` writes it. Returns that project's directory.
  */
-export function installPackedWeft(): string {
+export function installPackedWeft(vitestVersion = repositoryVitestVersion()): string {
   const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
   removeAfterAll(project);
   const packed = npm(['pack', '--pack-destination', project], packageRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
-  const vitestVersion = JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
   const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
   if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
   return project;
 }
+
+const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
 
 /** Each test's status and failure text from Vitest's JSON reporter output. */
 export function testsInReport(project: Project, report = 'report.json'): Map<string, { status: string; failure: string }> {
