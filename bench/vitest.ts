@@ -3,7 +3,7 @@
 // in a real Vitest under a pseudo-terminal (script(1)), each beside the same measurement for
 // TypeScript tests. Real processes, wall-clock medians; the machine's load shows in them.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../src/paths.js';
@@ -13,7 +13,9 @@ import { printTable } from './table.js';
 const FILES = Number(process.env.BENCH_FILES ?? 20);
 const EDITS = Number(process.env.BENCH_EDITS ?? 11);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const vitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
+/** where the suites are written: a project whose node_modules holds the Vitest to measure (BENCH_VITEST_PROJECT; default: this repository's) */
+const vitestProject = process.env.BENCH_VITEST_PROJECT ?? packageRoot;
+const vitest = join(vitestProject, 'node_modules', 'vitest', 'vitest.mjs');
 const plugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
 
 const cTest = (file: number, test: number, broken = false) => `
@@ -49,7 +51,7 @@ interface Suite {
 }
 
 function createSuite(kind: 'c' | 'ts', files: number): Suite {
-  const scratch = join(packageRoot, 'test', 'projects', '.tmp');
+  const scratch = join(vitestProject, 'test', 'projects', '.tmp');
   mkdirSync(scratch, { recursive: true });
   const dir = mkdtempSync(join(scratch, `bench-${kind}-`));
   const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
@@ -175,5 +177,6 @@ export async function vitestBench(): Promise<void> {
     const ts = median(watched.ts[key]);
     rows.push([`watch: save -> verdict, ${label}`, c, ts, c / ts]);
   }
-  printTable('Vitest: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)', ['measure', 'C', 'TypeScript', 'ratio'], rows);
+  const version = (JSON.parse(readFileSync(join(vitestProject, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version;
+  printTable(`Vitest ${version}: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)`, ['measure', 'C', 'TypeScript', 'ratio'], rows);
 }
