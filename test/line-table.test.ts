@@ -1,15 +1,16 @@
 // Counterexamples name source lines from the line table readelf decodes (one tool run with
 // the rest of the debug data). addr2line is the reference: for every code address of
 // several harnesses (an #included .c file, headers with code, inlined functions, a header
-// in a subdirectory) both must name the same file and line, or both none.
+// in a subdirectory) both must name the same file and line, or both none. The Vitest plugin
+// keeps the parsed listing beside the library: it serves that library file only.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { buildHarness } from '../src/compile/compile.js';
-import { readDebugData } from '../src/report/debug-data.js';
+import { listAhead, readDebugData } from '../src/report/debug-data.js';
 import { fixture, writeHarness } from './support/harness.js';
 
 /** addr2line's file:line per address ("??:0" and line 0: none), absolute. */
@@ -71,4 +72,23 @@ describe('the line table of a harness library', () => {
       expect(differing).toEqual([]);
     });
   }
+});
+
+describe('the debug listing kept beside a library', () => {
+  it('is read instead of running readelf, and only for the library file it lists', async () => {
+    const file = writeHarness('#include <weft.h>\nint shared;\nWEFT_TEST(listed) { shared = 1; weft_assert(shared == 2); }\n', 'listed.c');
+    const { library } = buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') });
+    await listAhead(library);
+    const path = process.env.PATH;
+    process.env.PATH = join(dirname(file), 'no-tools-here');
+    try {
+      expect(readDebugData(library).symbols.map((symbol) => symbol.name)).toContain('shared');
+      // the same name, another file (rebuilt in place): its listing is not used
+      utimesSync(library, new Date(), new Date(Date.now() + 5000));
+      expect(() => readDebugData(library)).toThrow(/'readelf' was not found/);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(readDebugData(library).symbols.map((symbol) => symbol.name)).toContain('shared');
+  });
 });
