@@ -132,7 +132,7 @@ ${tests}
 `;
     }
     const project = createProject(files);
-    const cold = project.run(['--pool=forks', '--maxWorkers=2', '--minWorkers=2']);
+    const cold = project.run(['--pool=forks', '--maxWorkers=2']);
     expect(cold.status, cold.output).toBe(0);
     expect(cold.output).toMatch(/Tests {2}24 passed/);
     for (let file = 0; file < 6; file++) expect(cold.output).toContain(`weft: compiling counter${file}.test.c`);
@@ -147,7 +147,7 @@ ${tests}
     for (const library of libraries)
       expect(libraryTests(join(project.dir, '.cache', library))?.map((test) => test.name)).toEqual(['increments_0', 'increments_1', 'increments_2', 'increments_3']);
 
-    const warm = project.run(['--pool=forks', '--maxWorkers=2', '--minWorkers=2']);
+    const warm = project.run(['--pool=forks', '--maxWorkers=2']);
     expect(warm.status, warm.output).toBe(0);
     expect(warm.output).toMatch(/Tests {2}24 passed/);
     const weftLines = warm.output.split('\n').filter((line) => line.includes('weft'));

@@ -12,7 +12,13 @@ import { Watcher } from './watcher.js';
 
 export { Watcher };
 
-const repositoryVitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
+/**
+ * Where the projects are written: inside the repository (so that they resolve vitest from its
+ * node_modules), or inside WEFT_TEST_VITEST_PROJECT, a project with another Vitest installed
+ * (npm install vitest@4 there) to run these tests against that Vitest.
+ */
+const vitestProject = process.env.WEFT_TEST_VITEST_PROJECT ?? packageRoot;
+const repositoryVitest = join(vitestProject, 'node_modules', 'vitest', 'vitest.mjs');
 export const repositoryPlugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
 
 export interface Project {
@@ -36,7 +42,7 @@ export interface ProjectSetup {
 export function createProject(files: Record<string, string>, setup: ProjectSetup = {}): Project {
   const { pluginOptions = '{ maxBound: 2 }', testOptions = 'testTimeout: 60000', installedIn, env: more = {} } = setup;
   // inside the repository (or the installed project): Vitest and weft resolve from its node_modules
-  const scratch = installedIn ?? join(packageRoot, 'test', 'projects', '.tmp');
+  const scratch = installedIn ?? join(vitestProject, 'test', 'projects', '.tmp');
   mkdirSync(scratch, { recursive: true });
   const dir = mkdtempSync(join(scratch, 'project-'));
   removeAfterAll(dir);
