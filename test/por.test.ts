@@ -30,6 +30,15 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     expect(test).toMatchObject({ executions: 2 ** readers, complete: true });
   });
 
+  it('a thread left at a barrier that never completes cannot leave before an arrival: one execution per deadlock dfs sees, none twice', async () => {
+    const dfs = await exploreAll(fixture('por/barrier_deadlock.c'), 'dfs', Infinity, 'drf');
+    const optimal = await exploreAll(fixture('por/barrier_deadlock.c'), 'optimal', Infinity, 'drf');
+    expect(dfs.bugs.size).toBeGreaterThan(0);
+    expect(dfs.finalStates.size).toBe(0);
+    expect(optimal).toMatchObject({ executions: dfs.classes.size, repeats: 0, wasted: 0, bugs: dfs.bugs });
+    expect(optimal.classes).toEqual(dfs.classes);
+  });
+
   it('a compare-exchange that can only fail is a read: one execution per class dfs sees (27), none twice', async () => {
     const dfs = await exploreAll(fixture('por/failing_cas.c'), 'dfs', Infinity, 'drf');
     const optimal = await exploreAll(fixture('por/failing_cas.c'), 'optimal', Infinity, 'drf');

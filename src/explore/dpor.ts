@@ -12,7 +12,7 @@
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
-import { MAX_THREADS, Op, ThreadState } from '../addon/ops.js';
+import { MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
@@ -31,6 +31,15 @@ export interface DporOptions extends StrategyOptions {
 }
 
 const noDecisions = new Uint16Array(0);
+
+/**
+ * In a deadlock, a thread left at a barrier's leave waits for the arrivals of its own
+ * generation, which never completed; an arrival that races with it came after its own (one
+ * before is ordered before it), so it is of that generation: the thread cannot leave before
+ * it, and v would only run into the same class again.
+ */
+const awaitsArrival = (execution: ExecutionView, earlier: number, thread: number) =>
+  execution.outcome === Outcome.DEADLOCK && execution.pendingOp[thread] === Op.BARRIER_LEAVE && execution.op[earlier] === Op.BARRIER_ARRIVE;
 
 export class DporStrategy implements Strategy, Backtracking {
   readonly name: string;
@@ -359,7 +368,7 @@ export class DporStrategy implements Strategy, Backtracking {
   /** Puts the step `thread` never took before step `earlier`, which kept it from running. */
   private reversePendingStep(execution: ExecutionView, earlier: number, thread: number): void {
     if (this.bounded) this.backtrackBounded(earlier, thread);
-    else {
+    else if (!awaitsArrival(execution, earlier, thread)) {
       this.reversal.buildPending(execution, this.races, earlier, thread);
       this.addReversal(execution, earlier, execution.pendingOp[thread]!);
     }
