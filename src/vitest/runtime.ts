@@ -113,13 +113,14 @@ interface TaskContext {
  */
 export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
   const meta = (context?.task.meta ?? {}) as WeftMeta;
-  const build = settings.built?.hash ?? (await builder()).buildHarness(file, options).hash;
+  // one build for the remembered result and the exploration (the plugin's, or made here)
+  const built = settings.built ?? (await builder()).buildHarness(file, options);
   const key = JSON.stringify({ file, name, options });
   const memory = resultMemory(options.cacheDirectory);
   const last = memory.recall(key);
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
-    const replayed = await replayRemembered(file, name, options, last.failure, settings.built);
+    const replayed = await replayRemembered(file, name, options, last.failure, built);
     if (replayed.status === 'fail') {
       if (sameBug(signature(replayed.bug!), last.failure))
         throw await failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
@@ -127,13 +128,13 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
     memory.forget(key);
-  } else if (last && 'pass' in last && last.pass === build && settings.reuse) {
+  } else if (last && 'pass' in last && last.pass === built.hash && settings.reuse) {
     meta.weftReused = true;
     if (last.partial) meta.weftPartial = last.partial;
     return;
   }
   const { checkBuilt } = await explorer();
-  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name) }, settings.built);
+  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name) }, built);
   const result = checked.tests[0]!;
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result.status === 'error')
@@ -156,12 +157,11 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
     meta.weftPartial = result.guarantee;
   }
-  // the build explored now: the file may have changed since the module was made
-  memory.rememberPass(key, checked.hash, result.partial ? result.guarantee : undefined);
+  memory.rememberPass(key, built.hash, result.partial ? result.guarantee : undefined);
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
-async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature, built?: LibraryBuild): Promise<TestResult> {
+async function replayRemembered(file: string, name: string, options: CheckOptions, failure: BugSignature, built: LibraryBuild): Promise<TestResult> {
   const { checkBuilt } = await explorer();
   const replay = async (schedule: string) => (await checkBuilt(file, { ...options, test: name, replay: schedule }, built)).tests[0]!;
   const replayed = await replay(failure.schedule);
