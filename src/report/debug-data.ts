@@ -13,7 +13,7 @@ import { type CodeLocation, type LineTable, locate, parseLineTable } from './loc
 import { type DataSymbol, dataSymbolsOf } from './names.js';
 
 export interface DebugData {
-  /** the variables of the symbol table */
+  /** the user's variables in the symbol table */
   symbols: DataSymbol[];
   info: DebugInfo;
   /** the source line of a code offset, if it has one */
@@ -34,7 +34,7 @@ interface Listing {
 type FileStamp = Pick<Listing, 'size' | 'mtimeMs'>;
 
 /** Changes whenever Listing does: a listing of another format is read again. */
-const LISTING_FORMAT = 1;
+const LISTING_FORMAT = 2;
 
 const LISTED = ['--wide', '--syms', '--debug-dump=info,decodedline'];
 

@@ -30,8 +30,7 @@ export interface NamedAddress {
 const synchronisationTypes = /^(pthread_\w+_t|sem_t|mtx_t|cnd_t|once_flag)$/;
 
 export class AddressNamer {
-  /** the user's variables (weft's own and the instrumentation's left out) */
-  private readonly symbols: DataSymbol[];
+  private readonly symbols: readonly DataSymbol[];
   readonly info: DebugInfo;
 
   constructor(
@@ -39,7 +38,7 @@ export class AddressNamer {
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
   ) {
-    this.symbols = library.symbols.filter((symbol) => !symbol.name.startsWith('weft_') && !symbol.name.startsWith('__'));
+    this.symbols = library.symbols;
     this.info = library.info;
   }
 
@@ -56,7 +55,6 @@ export class AddressNamer {
     const block = lastAtOrBefore(this.heapBlocks, value);
     if (block?.address === value && !this.blockTypes.has(value)) this.blockTypes.set(value, pointer.target);
   }
-
 
   name(address: number, accessSize = 0): string {
     return this.locate(address, accessSize).name;
@@ -126,12 +124,12 @@ export class AddressNamer {
     }
     return inner === 0 ? { name: path, ...(type !== undefined ? { type } : {}) } : { name: withOffset(path, inner) };
   }
-
 }
 
 /**
- * The variables of a library's symbol table (readelf --syms: a tenth of nm's time, which
- * loads binutils' plugins first), those with a size: what nm -S lists as data.
+ * The user's variables in a library's symbol table (readelf --syms: a tenth of nm's time,
+ * which loads binutils' plugins first), those with a size: what nm -S lists as data, but
+ * weft's own and the instrumentation's.
  */
 export function dataSymbolsOf(listing: string): DataSymbol[] {
   const symbols: DataSymbol[] = [];
@@ -141,7 +139,9 @@ export function dataSymbolsOf(listing: string): DataSymbol[] {
     if (heading) table = heading[1]!;
     // `  29: 0000000000004010     4 OBJECT  LOCAL  DEFAULT   24 counter_0` (sizes past 99999 in hex)
     const entry = table === '.symtab' && /^\s*\d+:\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+(?:OBJECT|TLS)\s+\w+\s+\w+\s+\d+\s+(\S+)$/.exec(line);
-    if (entry && Number(entry[2]) > 0) symbols.push({ start: parseInt(entry[1]!, 16), size: Number(entry[2]), name: entry[3]! });
+    if (!entry || Number(entry[2]) <= 0) continue;
+    const name = entry[3]!;
+    if (!name.startsWith('weft_') && !name.startsWith('__')) symbols.push({ start: parseInt(entry[1]!, 16), size: Number(entry[2]), name });
   }
   return symbols;
 }
