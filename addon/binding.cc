@@ -401,6 +401,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("value", View<Napi::Float64Array>(env, t->value, t->capacity));
     trace.Set("bits", View<Napi::BigUint64Array>(env, t->bits, t->capacity));
     trace.Set("size", View<Napi::Uint8Array>(env, t->size, t->capacity));
+    trace.Set("aside", View<Napi::Uint8Array>(env, t->aside, t->capacity));
     trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity * WEFT_THREAD_WORDS));
     trace.Set("casFails", View<Napi::Uint32Array>(env, t->cas_fails, t->capacity * WEFT_THREAD_WORDS));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));

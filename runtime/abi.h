@@ -70,12 +70,19 @@ struct weft_trace {
   double *value;     /* value read/written/returned; the decision for CHOOSE */
   uint64_t *bits;    /* the same value's exact bits (value is exact only up to 2^53) */
   uint8_t *size;     /* bytes of memory the value was read from or written to; 0: not memory */
+  uint8_t *aside;    /* WEFT_ASIDE_* bits: the thread was set aside during the step (a yield, a
+                        condition wait, a timed wait about to start, a detected spin: another
+                        thread takes the next step if one can), or the step is its first after */
   uint32_t *enabled; /* capacity thread sets: step s's at enabled[s * WEFT_THREAD_WORDS], thread i
                         set if it could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
   uint32_t *cas_fails; /* per step a thread set, like enabled: bit i set when thread i is about to
                           compare-exchange and would fail (only read) if it ran at this step */
 };
+
+/* weft_trace.aside bits */
+#define WEFT_ASIDE_DURING 1
+#define WEFT_ASIDE_AFTER 2
 
 /* a thread's state, as weft_result.thread_state reports it at the end of an execution */
 #define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED)

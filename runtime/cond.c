@@ -64,7 +64,9 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   c->waiters++;
   t->cond_waiting = (uintptr_t)cond;
   t->woken = 0;
-  sched_yield_current(); /* the waiter sleeps: the others go first */
+  /* the waiter sleeps: the others go first (only a timed or spurious wake-up can come before them) */
+  if (attempt & WEFT_ATTEMPT_TIMED || r->flags & WEFT_RUN_SPURIOUS_WAKEUPS) sched_yield_current();
+  else sched_step_aside(t);
   sched_point(WEFT_OP_COND_WAKE, (uintptr_t)cond, (uintptr_t)m | attempt, pc);
   int result = 0;
   if (t->woken) t->woken = 0;

@@ -58,7 +58,7 @@ static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
 }
 
 static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_t error_size) {
-  size_t per_step = sizeof(uint8_t) * 3 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * (2 + 2 * WEFT_THREAD_WORDS);
+  size_t per_step = sizeof(uint8_t) * 4 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * (2 + 2 * WEFT_THREAD_WORDS);
   char *memory = map_or_report(per_step * capacity + 64, "the trace", error, error_size);
   if (!memory) return -1;
   struct weft_trace *trace = &r->trace;
@@ -73,6 +73,7 @@ static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_
   trace->thread = (uint8_t *)(r->step_clock + capacity);
   trace->op = trace->thread + capacity;
   trace->size = trace->op + capacity;
+  trace->aside = trace->size + capacity;
   return 0;
 }
 

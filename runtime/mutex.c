@@ -15,7 +15,7 @@ static inline int kind_of(const pthread_mutex_t *m) {
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
   int owner = m->__data.__owner;
-  if (owner == 0 || (pending->argument & WEFT_ATTEMPT_TIMED)) return 1;
+  if (owner == 0) return 1;
   /* a recursive or error-checking mutex answers its owner at once */
   return owner == (int)thread + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL;
 }
@@ -57,13 +57,16 @@ WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
   (void)deadline;
   sched_yield_current();
-  sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  /* an op of its own: it never waits, and partial-order reduction must know that */
+  sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
     sched_record_value(0, 0);
     return ETIMEDOUT;
   }
-  return acquire(m);
+  int result = acquire(m);
+  sched_record_value(result == 0, 0);
+  return result;
 }
 
 /* For condition waits: give the mutex up entirely, and take it back at the same depth. */

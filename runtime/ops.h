@@ -56,7 +56,11 @@
   X(SPIN_UNLOCK, "spin unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)               \
   X(ONCE, "once", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS, once_enabled)                                    \
   X(SEM_TIMEDWAIT, "sem_timedwait", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE, enabled_always)            \
-  X(FREE, "free", WRITE, WRITE, BLOCK, 0, enabled_always)
+  X(FREE, "free", WRITE, WRITE, BLOCK, 0, enabled_always)                                                 \
+  X(RWLOCK_TRY_READ, "read lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
+  X(RWLOCK_TRY_WRITE, "write lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
+  X(SPIN_TRYLOCK, "spin trylock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)  \
+  X(MUTEX_TIMEDLOCK, "timedlock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)
 
 /* What an op's object field names. ADDRESS: a memory location or synchronisation object;
  * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block

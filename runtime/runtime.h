@@ -63,6 +63,7 @@ struct thread {
   uint8_t detached;
   uint8_t joined;
   uint8_t yielded;      /* gave way at its last step: others go first at the next one */
+  uint8_t after_aside;  /* set aside since its last recorded step: its next step is marked WEFT_ASIDE_AFTER */
   uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */
@@ -239,6 +240,7 @@ static inline void spin_note_effect(void) {
   if (weft_rt) weft_rt->effect_epoch++;
 }
 WEFT_HIDDEN void sched_yield_current(void);
+WEFT_HIDDEN void sched_step_aside(struct thread *t);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
 WEFT_HIDDEN void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...)

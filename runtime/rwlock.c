@@ -16,8 +16,7 @@ static inline struct rwlock_state *state_of(const void *lock) { return WEFT_OBJE
 static int available(const struct rwlock_state *l, int write) { return l->writer == 0 && (!write || l->readers == 0); }
 
 static int rwlock_enabled(const struct pending *pending, int write) {
-  return (pending->argument & (WEFT_ATTEMPT_TRY | WEFT_ATTEMPT_TIMED)) ||
-         available(state_of((const void *)pending->object), write);
+  return available(state_of((const void *)pending->object), write);
 }
 
 int rwlock_read_enabled(const struct pending *pending, uint32_t thread) {
@@ -48,7 +47,11 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   uint32_t self = weft_rt->current + 1;
   if (l->writer == self) return EDEADLK;
   if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_current();
-  sched_point(write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ, (uintptr_t)rwlock, attempt, pc);
+  /* an attempt (try, or timed) is an op of its own: it never waits, and partial-order
+   * reduction must know that it may go before a release (and fail there) */
+  uint8_t op = attempt ? (write ? WEFT_OP_RWLOCK_TRY_WRITE : WEFT_OP_RWLOCK_TRY_READ)
+                       : (write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ);
+  sched_point(op, (uintptr_t)rwlock, attempt, pc);
   if (!available(l, write)) {
     sched_record_value(0, 0);
     return attempt & WEFT_ATTEMPT_TIMED ? ETIMEDOUT : EBUSY;

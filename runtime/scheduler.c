@@ -194,6 +194,10 @@ static void record_step(struct runtime *r, uint32_t thread, uint8_t op, double o
   r->trace.value[step] = value;
   r->trace.bits[step] = (uint64_t)(int64_t)value;
   r->trace.size[step] = 0;
+  /* a data choice is no scheduling point: the mark waits for the thread's next step */
+  struct thread *t = &r->threads[thread];
+  r->trace.aside[step] = op != WEFT_OP_CHOOSE && t->after_aside ? WEFT_ASIDE_AFTER : 0;
+  if (op != WEFT_OP_CHOOSE) t->after_aside = 0;
   r->trace.pc[step] = pc ? (uint32_t)(pc - r->library_base) : 0;
   /* every step starts a new epoch of its thread, so that race.c can tell after which
    * step an access ran (extra increments order nothing: happens-before is unchanged) */
@@ -337,7 +341,20 @@ void sched_record_write(uintptr_t address, uint8_t size) {
   t->unrecorded_size = size;
 }
 
-void sched_yield_current(void) { current_thread()->yielded = 1; }
+/* The step the current thread is executing sets it aside: another thread takes the next
+ * step if one can. Partial-order reduction must know where that can change what runs (the
+ * step, and the thread's next, then conflict with every other thread's steps: trace.aside). */
+void sched_yield_current(void) {
+  struct thread *t = current_thread();
+  t->yielded = 1;
+  t->after_aside = 1;
+  weft_rt->trace.aside[t->event] |= WEFT_ASIDE_DURING;
+}
+
+/* Sets the thread aside where that never changes what can run, unmarked: a detected spin
+ * (the state repeats one whose every continuation was offered), or a wait that another
+ * thread's step must end anyway (a signal). */
+void sched_step_aside(struct thread *t) { t->yielded = 1; }
 
 uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   struct runtime *r = weft_rt;

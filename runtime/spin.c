@@ -110,7 +110,7 @@ void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
     struct spin_anchor *now = &t->spin_anchors[SPIN_READS];
     if (!capture(r, t, SPIN_READS, pc)) return;
     if (same_state(r, anchor, slot, now, SPIN_READS)) {
-      t->yielded = 1;
+      sched_step_aside(t);
       return;
     }
     anchor->state = now->state;

@@ -21,7 +21,7 @@ WEFT_HIDDEN int weft_pthread_spin_destroy(pthread_spinlock_t *lock) { return *lo
 static int take(pthread_spinlock_t *lock, uint32_t attempt, uintptr_t pc) {
   int self = (int)weft_rt->current + 1;
   if (*lock == self && !attempt) execution_fail(WEFT_OUTCOME_DEADLOCK, pc, "thread %u locks a spinlock it already holds", weft_rt->current);
-  sched_point(WEFT_OP_SPIN_LOCK, (uintptr_t)lock, attempt, pc);
+  sched_point(attempt ? WEFT_OP_SPIN_TRYLOCK : WEFT_OP_SPIN_LOCK, (uintptr_t)lock, attempt, pc);
   if (*lock != 0) {
     sched_record_value(0, 0);
     return EBUSY;

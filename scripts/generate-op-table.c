@@ -43,6 +43,8 @@ int main(void) {
   WEFT_OPS(OP_ROW)
   printf("];\n\n");
 
+  printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER);
+
   printf("/** a thread's state at the end of an execution (abi.h) */\nexport const ThreadState = {\n");
   {
     int number = 0;

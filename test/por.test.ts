@@ -39,6 +39,27 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     expect(optimal.classes).toEqual(dfs.classes);
   });
 
+  it('a thread that yields goes on only after another thread\'s step: optimal says it is not complete when the runtime declines its plan there; bpor sees what dfs sees', async () => {
+    const file = fixture('por/yield_then_lock.c');
+    const dfs = await exploreAll(file, 'dfs', Infinity, 'sc');
+    // the reader sees main's first write only when its yield came before main's unlock (and
+    // never 0: right after its yield, main takes the lock — the cost of stepping aside, README)
+    expect([...dfs.finalStates].map((state) => state.split('\n')[0]).sort()).toEqual(['reader saw 1, then 1', 'reader saw 1, then 2', 'reader saw 2, then 2']);
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
+    expect(optimal.complete).toBe(false);
+    for (let bound = 0; bound <= 3; bound++) {
+      const [truth, bpor] = [await exploreAll(file, 'dfs', bound, 'sc'), await exploreAll(file, 'bpor', bound, 'sc')];
+      expect(bpor.finalStates, `bound ${bound}`).toEqual(truth.finalStates);
+    }
+    const alone = (await checkAllInterleavings(file, { strategy: 'optimal', mode: 'sc' })).tests[0]!;
+    expect(alone).toMatchObject({ status: 'pass', complete: false, guarantee: expect.stringMatching(/yet not complete: a thread that yielded/) });
+    // the default then explores bound by bound, as bpor does
+    const byDefault = (await checkAllInterleavings(file, { mode: 'sc' })).tests[0]!;
+    expect(byDefault).toMatchObject({ status: 'pass', complete: false, strategy: 'bpor', guarantee: 'all executions with ≤ 2 preemptions explored' });
+    const hbcache = (await checkAllInterleavings(file, { strategy: 'hbcache', mode: 'sc' })).tests[0]!;
+    expect(hbcache).toMatchObject({ status: 'error', error: expect.stringMatching(/^hbcache does not explore harnesses that yield/) });
+  });
+
   it('a compare-exchange that can only fail is a read: one execution per class dfs sees (27), none twice', async () => {
     const dfs = await exploreAll(fixture('por/failing_cas.c'), 'dfs', Infinity, 'drf');
     const optimal = await exploreAll(fixture('por/failing_cas.c'), 'optimal', Infinity, 'drf');
@@ -116,7 +137,9 @@ describe('bpor and hbcache agree with dfs on every fixture', () => {
           .map((test) => [test.name, test.status, test.bug?.kind, test.bug ? test.bound : 'passed']);
       const dfs = await verdicts('dfs');
       expect(await verdicts('bpor')).toEqual(dfs);
-      expect(await verdicts('hbcache')).toEqual(dfs);
+      // hbcache refuses a test that yields or waits with a timeout (its error says so)
+      const hbcache = await verdicts('hbcache');
+      expect(hbcache.filter(([, status]) => status !== 'error')).toEqual(dfs.filter((_, index) => hbcache[index]![1] !== 'error'));
     }
   });
 });
@@ -124,7 +147,7 @@ describe('bpor and hbcache agree with dfs on every fixture', () => {
 describe('soundness on random programs', () => {
   // together they write every construct the generator knows (checked below), and each
   // program's unbounded dfs is small
-  const seeds = [4, 6, 42, 43, 50, 55, 59, 91, 93, 110, 139, 217, 234, 1469];
+  const seeds = [4, 6, 10, 20, 42, 43, 49, 50, 55, 59, 91, 93, 110, 139, 186, 217, 234, 1469];
   const shapes = seeds.map((seed) => randomShape(seed));
 
   it('the fixed seeds write every construct the generator knows', () => {

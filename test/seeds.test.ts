@@ -21,7 +21,9 @@ describe('seed papers: bugs found', () => {
     const dfs = (await checkAllInterleavings(fixture(`seeds/${file}`), { strategy: 'dfs', maxBound: 2, maxSteps: 5000 })).tests[0]!;
     expect(test.bug?.preemptions).toBe(dfs.bound);
     const hbcache = (await checkAllInterleavings(fixture(`seeds/${file}`), { strategy: 'hbcache', maxBound: 2, maxSteps: 5000 })).tests[0]!;
-    expect([hbcache.bug?.message, hbcache.bug?.preemptions]).toEqual([test.bug?.message, dfs.bound]);
+    // the queue's threads yield while it is full or empty: hbcache refuses that (exit 2)
+    if (file === 'nonblocking_queue.c') expect(hbcache.error).toMatch(/^hbcache does not explore harnesses that yield/);
+    else expect([hbcache.bug?.message, hbcache.bug?.preemptions]).toEqual([test.bug?.message, dfs.bound]);
   });
 });
 

@@ -21,6 +21,8 @@ export interface TraceArrays {
   bits: BigUint64Array;
   /** bytes of memory each value was read from or written to; 0: not a memory value */
   size: Uint8Array;
+  /** per step, Aside bits: the step set its thread aside (others go first), or is the thread's first step after that */
+  aside: Uint8Array;
   /** per step a thread set of MAX_THREADS / 32 words: step s's is at [s * words, (s + 1) * words),
    * thread t its bit t & 31 of word t >> 5, set when t could have been chosen there */
   enabled: Uint32Array;

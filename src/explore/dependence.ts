@@ -7,9 +7,27 @@
 // Races are judged by what steps did where they ran (accessOf); whether a step can go
 // elsewhere, by what it may do there (potentialAccessOf): a compare-exchange that failed
 // here may succeed and write in a reordered execution.
-import { Access, ObjectKind, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
+import { Access, Aside, ObjectKind, Op, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
+import type { ExecutionView } from './strategy.js';
 
 export { Access, accessOf, potentialAccessOf };
+
+/**
+ * A step during which the runtime set its thread aside (a yield, a timed wait about to
+ * start, a timed condition wait: another thread takes the next step if one can), and that
+ * thread's next step. Whether the thread may go on right after the aside depends on where
+ * every other thread stands, so reordering these steps with any other thread's is not free:
+ * bpor orders them with every step of every other thread (races.ts), and optimal sees the
+ * runtime decline a plan that runs the thread on at once, and then claims no completeness.
+ */
+export const aroundAside = (execution: ExecutionView, step: number): boolean => execution.aside[step] !== 0;
+
+/** Whether `thread`'s pending step (one it never took) comes right after an aside: its last step set it aside. */
+export function pendingAfterAside(execution: ExecutionView, thread: number): boolean {
+  for (let step = execution.steps - 1; step >= 0; step--)
+    if (execution.thread[step] === thread && execution.op[step] !== Op.CHOOSE) return (execution.aside[step]! & Aside.DURING) !== 0;
+  return false;
+}
 
 /** thread objects (create/start/exit/join) are keyed apart from addresses */
 export const threadObject = (thread: number): number => -1 - thread;

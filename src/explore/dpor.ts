@@ -12,7 +12,7 @@
 // it, kept in the wakeup tree of the node before the race — and a run follows its whole
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
-import { MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
+import { Aside, MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
@@ -45,7 +45,7 @@ export class DporStrategy implements Strategy, Backtracking {
   readonly name: string;
   readonly bounded: boolean;
   private readonly sleepSets: boolean;
-  private readonly races = new RaceFinder();
+  private readonly races: RaceFinder;
   private readonly reversal = new Reversal();
   private readonly trees = new WakeupTrees();
   /** what a thread is about to do (nextEventOf fills it in), and the access it makes if it does it at the node */
@@ -61,6 +61,7 @@ export class DporStrategy implements Strategy, Backtracking {
   /** the threads asleep that the last schedule hands the runtime */
   private readonly asleep = threadSets();
   private cost: Uint16Array; // preemptions before the node's choice
+  private setsAside: Uint8Array; // the node's step set its thread aside (trace.aside)
   /** unbounded: per node, its wakeup tree (-1: empty); the entry after the last node too */
   private tree: Int32Array;
   /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
@@ -70,16 +71,20 @@ export class DporStrategy implements Strategy, Backtracking {
   private started = false;
   /** the iteration dropped choices that need more preemptions than its bound */
   private droppedBeyondBound = false;
+  /** unbounded: the runtime declined a plan's step of a thread it had just set aside (see incompleteBecause) */
+  private declinedAfterAside = false;
 
   constructor(options: DporOptions) {
     this.name = options.name;
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
+    this.races = new RaceFinder(options.bounded);
     this.path = new Path();
     const n = this.path.room;
     this.backtrack = threadSets(n);
     this.sleep = threadSets(n);
     this.cost = new Uint16Array(n);
+    this.setsAside = new Uint8Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
   }
 
@@ -90,6 +95,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.backtrack = grown(this.backtrack, n * WORDS);
     this.sleep = grown(this.sleep, n * WORDS);
     this.cost = grown(this.cost, n);
+    this.setsAside = grown(this.setsAside, n);
     const trees = this.tree;
     this.tree = new Int32Array(n + 1).fill(-1);
     this.tree.set(trees);
@@ -114,6 +120,25 @@ export class DporStrategy implements Strategy, Backtracking {
 
   beyondMaxBound(): boolean {
     return this.droppedBeyondBound;
+  }
+
+  /**
+   * A plan stands for a Mazurkiewicz class; a thread set aside (dependence.ts: aroundAside)
+   * cannot take the next step while another can, so a plan that runs it on at once may
+   * stand for a class no schedule reaches in that order, or for one that only a schedule
+   * with the aside earlier reaches: when the runtime declined such a step, a class may
+   * have gone unexplored, and the search does not claim completeness.
+   */
+  /** Whether `thread` cannot take the step at `node` only because its step just before set it aside. */
+  private keptAside(node: number, thread: number): boolean {
+    if (has(this.path.enabled, node * WORDS, thread)) return false;
+    let last = node - 1;
+    while (last >= 0 && this.path.runner[last] === thread && this.path.valueCount[last]! > 0) last--; // its data choices
+    return last >= 0 && this.path.runner[last] === thread && this.setsAside[last] !== 0;
+  }
+
+  incompleteBecause(): string | undefined {
+    return this.declinedAfterAside ? 'a thread that yielded (or waited with a timeout) could not take a planned step right after it' : undefined;
   }
 
   /** At a node: a choice left in this iteration — a value, a wakeup sequence, a backtrack choice. */
@@ -161,7 +186,10 @@ export class DporStrategy implements Strategy, Backtracking {
     for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
       const thread = this.trees.threadOf(sequence);
       // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
-      if (!has(this.path.enabled, node * WORDS, thread)) this.backtrackAt(node, thread);
+      if (!has(this.path.enabled, node * WORDS, thread)) {
+        if (this.keptAside(node, thread)) this.declinedAfterAside = true;
+        this.backtrackAt(node, thread);
+      }
       else if (this.schedule(node, thread)) return sequence;
       this.trees.release(sequence);
     }
@@ -225,6 +253,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.reserve(steps);
     const resumed = this.path.length - 1; // its choice just changed
     this.path.recordResumed(execution);
+    if (resumed >= 0) this.setsAside[resumed] = execution.aside[resumed]! & Aside.DURING;
     for (let step = this.path.length; step < steps; step++) {
       if (!this.addNode(execution, step)) {
         steps = step + 1; // the runtime went on into a sleeping thread: the rest is redundant
@@ -249,6 +278,7 @@ export class DporStrategy implements Strategy, Backtracking {
   private addNode(execution: ExecutionView, step: number): boolean {
     const path = this.path;
     path.record(execution, step);
+    this.setsAside[step] = execution.aside[step]! & Aside.DURING;
     const at = step * WORDS;
     clear(this.backtrack, at);
     if (!this.bounded) this.followPlan(execution, step);
@@ -275,8 +305,12 @@ export class DporStrategy implements Strategy, Backtracking {
     let next = -1;
     if (step <= this.planEnd) {
       const tree = this.tree[step]!;
-      if (this.trees.takes(this.trees.firstChildOf(tree), execution.op[step]!, decisionAt(execution, step))) next = this.trees.takeFirst(tree);
-      else this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
+      const planned = this.trees.firstChildOf(tree);
+      if (this.trees.takes(planned, execution.op[step]!, decisionAt(execution, step))) next = this.trees.takeFirst(tree);
+      else {
+        this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
+        if (planned >= 0 && this.keptAside(step, this.trees.threadOf(planned))) this.declinedAfterAside = true;
+      }
     }
     this.tree[step + 1] = next;
   }
@@ -348,6 +382,15 @@ export class DporStrategy implements Strategy, Backtracking {
     const at = last * WORDS;
     for (let thread = first(this.path.enabled, at); thread >= 0; thread = first(this.path.enabled, at, thread + 1))
       if (thread !== this.path.runner[last]) this.reversePendingStep(execution, last, thread);
+    // the thread the runtime had just set aside would have been enabled too
+    const aside = this.keptAsideAt(last);
+    if (aside >= 0) this.reversePendingStep(execution, last, aside);
+  }
+
+  /** The thread the runtime kept from the step at `node` because its step just before set it aside, or -1. */
+  private keptAsideAt(node: number): number {
+    const thread = node > 0 ? this.path.runner[node - 1]! : -1;
+    return thread >= 0 && thread !== this.path.runner[node] && this.keptAside(node, thread) ? thread : -1;
   }
 
   /**
@@ -358,9 +401,10 @@ export class DporStrategy implements Strategy, Backtracking {
   private reversePending(execution: ExecutionView, steps: number): void {
     const last = steps - 1;
     const ending = accessOf(execution.op[last]!) === Access.GLOBAL;
+    const aside = ending ? this.keptAsideAt(last) : -1; // reverseEnding's, as if enabled
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
-      if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last])) continue;
+      if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last] || thread === aside)) continue;
       this.races.findPending(execution, steps, thread, (earlier) => this.reversePendingStep(execution, earlier, thread));
     }
   }

@@ -219,6 +219,10 @@ export class HbCacheStrategy implements Strategy, Backtracking {
     if (execution.threadState[HB_MAX_THREADS] !== 0) {
       throw new UnexplorableHarnessError(Outcome.LIMIT, `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
     }
+    if (execution.aside.subarray(0, execution.steps).some((marks) => marks !== 0)) {
+      // its happens-before states take a yield as commuting with everything (dependence.ts: aroundAside)
+      throw new UnexplorableHarnessError(Outcome.LIMIT, 'hbcache does not explore harnesses that yield, sleep or wait with a timeout: use the default strategy (auto), optimal, bpor or dfs');
+    }
     const planned = this.plannedStep;
     this.plannedStep = -1;
     const declined = planned >= 0 ? this.declinedAt(execution, planned) : -1;

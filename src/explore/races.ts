@@ -3,9 +3,10 @@
 // Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
 // there. Buffers are reused between executions: nothing is allocated per step.
 import {
-  Access, accessOf, conflicts, extentOf, isThreadObject, objectOf, potentialAccessOf, secondAccessOf, secondObjectOf, touchesRange,
+  Access, accessOf, aroundAside, conflicts, extentOf, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
+  secondObjectOf, touchesRange,
 } from './dependence.js';
-import { MAX_THREADS, Op } from '../addon/ops.js';
+import { MAX_THREADS, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
@@ -15,6 +16,13 @@ export type RaceHandler = (earlier: number, later: number) => void;
 export type PendingRaceHandler = (earlier: number, thread: number) => void;
 
 export class RaceFinder {
+  /**
+   * Order steps around an aside with every other thread's (dependence.ts: aroundAside), for a
+   * search that has no other way to know when a reordering cannot run (bpor); optimal instead
+   * sees the runtime decline such a plan.
+   */
+  constructor(private readonly ordersAsides = false) {}
+
   private clocks = new Uint32Array(0); // per step: its vector clock (width entries)
   private threadClock = new Uint32Array(0); // per thread: its clock (width entries)
   private readonly lastOfThread = new Int32Array(MAX_THREADS);
@@ -37,6 +45,8 @@ export class RaceFinder {
   private racingCount = 0;
   /** threads of the current execution: the length of a clock */
   private width = 0;
+  /** the last step around an aside (dependence.ts: it conflicts with every other thread's steps), or -1 */
+  private lastAroundAside = -1;
 
   private reserve(steps: number, width: number): void {
     if (this.threadClock.length < width * width) this.threadClock = new Uint32Array(width * width);
@@ -76,6 +86,10 @@ export class RaceFinder {
       const access = accessOf(op);
       this.racingCount = 0;
       if (access !== Access.NONE) this.raceWithStep(execution, i, thread, op, execution.object[i]!, execution.value[i]!, access, true);
+      if (this.ordersAsides && aroundAside(execution, i)) {
+        this.raceWithEveryThread(execution, i, thread);
+        this.lastAroundAside = i;
+      } else if (this.ordersAsides && access !== Access.NONE) this.raceWithAside(execution, i, thread);
       // reported once the step's analysis is done: a handler never sees a half-joined clock
       for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, i);
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
@@ -90,6 +104,8 @@ export class RaceFinder {
     if (step === 0) this.newest.clear();
     else for (let e = this.entries - 1; e >= keep; e--) this.newest.set(this.entryObject[e]!, this.entryPrevious[e]!);
     this.entries = keep;
+    this.lastAroundAside = this.ordersAsides ? step - 1 : -1;
+    while (this.lastAroundAside >= 0 && !aroundAside(execution, this.lastAroundAside)) this.lastAroundAside--;
     while (this.freeCount > 0 && this.frees[this.freeCount - 1]! >= step) this.freeCount--;
     const width = this.width;
     this.threadClock.fill(0, 0, width * width);
@@ -148,12 +164,13 @@ export class RaceFinder {
     const second = secondObjectOf(op, value);
     if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record);
     if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
-    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record);
+    // an attempt that fails rather than waits (pthread_mutex_trylock) may go before a release and fail there
+    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, access === Access.ACQUIRE && !hasFlag(op, OpFlag.WAITS));
   }
 
-  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean): void {
+  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, attempt = false): void {
     const head = this.newest.get(object) ?? -1;
-    this.raceWithEntries(execution, i, thread, head, access, object);
+    this.raceWithEntries(execution, i, thread, head, access, object, attempt);
     if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, thread, object, 1, access);
     if (!record) return;
     const entry = this.entries++;
@@ -165,16 +182,17 @@ export class RaceFinder {
   }
 
 
-  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number): void {
+  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, attempt = false): void {
     const own = i * this.width;
     if (access === Access.ACQUIRE) {
-      // Acquisitions race with earlier acquisitions not ordered before them by anything
-      // but this lock's own release chain: judge against the clock before joining it.
+      // Acquisitions race with earlier acquisitions (and reads: sem_getvalue) not ordered
+      // before them by anything but this lock's own release chain: judge against the clock
+      // before joining it.
       for (let t = 0; t < this.width; t++) this.scratch[t] = this.clocks[own + t]!;
       for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
         const j = this.entryStep[e]!;
         const earlier = this.entryAccess[e]!;
-        if ((earlier !== Access.ACQUIRE && earlier !== Access.WRITE) || execution.thread[j] === thread) continue;
+        if (earlier === Access.RELEASE || execution.thread[j] === thread) continue;
         const other = execution.thread[j]!;
         if (this.scratch[other]! < this.clocks[j * this.width + other]!) this.noteRace(j);
       }
@@ -185,7 +203,7 @@ export class RaceFinder {
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      if (access !== Access.ACQUIRE && earlier !== Access.RELEASE && !isThreadObject(object)) this.noteRace(j);
+      if (((access !== Access.ACQUIRE && earlier !== Access.RELEASE) || (attempt && earlier === Access.RELEASE)) && !isThreadObject(object)) this.noteRace(j);
       this.join(own, j * this.width);
     }
   }
@@ -225,14 +243,28 @@ export class RaceFinder {
     const op = execution.pendingOp[thread]!;
     const value = execution.pendingValue[thread]!;
     const access = potentialAccessOf(op);
-    if (access === Access.NONE) return;
+    const afterAside = this.ordersAsides && pendingAfterAside(execution, thread);
+    if (access === Access.NONE && !afterAside) return;
     const own = steps * this.width;
     const mine = thread * this.width;
     for (let t = 0; t < this.width; t++) this.clocks[own + t] = this.threadClock[mine + t]!;
     this.clocks[own + thread]! += 1;
     this.racingCount = 0;
-    this.raceWithStep(execution, steps, thread, op, execution.pendingObject[thread]!, value, access, false);
+    if (access !== Access.NONE) this.raceWithStep(execution, steps, thread, op, execution.pendingObject[thread]!, value, access, false);
+    if (afterAside) this.raceWithEveryThread(execution, steps, thread);
+    else if (this.ordersAsides) this.raceWithAside(execution, steps, thread);
     for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, thread);
+  }
+
+  /**
+   * The last step around an aside of another thread conflicts with step i (and those
+   * before it are ordered before that one: they conflict with it too).
+   */
+  private raceWithAside(execution: ExecutionView, i: number, thread: number): void {
+    const j = this.lastAroundAside;
+    if (j < 0 || execution.thread[j] === thread || this.ordered(execution, j, i * this.width)) return;
+    this.noteRace(j);
+    this.join(i * this.width, j * this.width);
   }
 
   private noteRace(earlier: number): void {
@@ -241,7 +273,8 @@ export class RaceFinder {
   }
 
   /**
-   * Returning from main or exit() ends every other thread: it conflicts with all of them.
+   * Returning from main or exit() ends every other thread: it conflicts with all of them (as
+   * does a step around an aside: dependence.ts).
    * It races with each thread's last step that no other thread's last step follows (those
    * are ordered before it through that one), whatever order threads are numbered in. A
    * data choice is no scheduling point: it is taken with the step before it, so the race

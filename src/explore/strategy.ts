@@ -38,6 +38,8 @@ export interface ExecutionView {
   enabled: Uint32Array;
   /** per step, a thread set likewise: the threads about to compare-exchange that would fail there (a read) */
   casFails: Uint32Array;
+  /** per step, Aside bits: its thread was set aside during it (others go first), or it is the thread's first step after */
+  aside: Uint8Array;
   /** per thread at the end: 0 unused, 1 runnable (blocked or stopped), 2 finished */
   threadState: Uint8Array;
   /** per thread at the end: the operation it was about to execute, its object and value */
@@ -48,8 +50,8 @@ export interface ExecutionView {
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, enabled, casFails, threadState, pendingOp, pendingObject, pendingValue } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, enabled, casFails, threadState, pendingOp, pendingObject, pendingValue };
+  const { thread, op, object, value, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue };
 }
 
 /** Points a live view at the run that just ended, and makes thread sets cover its threads. */
@@ -63,7 +65,7 @@ export function viewRun(view: ExecutionView, steps: number, outcome: number): vo
 export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
   return {
     steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
     pendingValue: trace.pendingValue.slice(),
   };
@@ -107,6 +109,8 @@ export interface Strategy {
   observe(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
+  /** Why a search that ran out of choices still does not cover every behaviour, if it does not. */
+  incompleteBecause?(): string | undefined;
 }
 
 /** The decision taken at a step: the thread that ran, or the value chosen. */

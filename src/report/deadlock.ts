@@ -36,8 +36,8 @@ function holdings(execution: ExecutionView): Map<number, Map<number, [number, nu
     const op = execution.op[step]!;
     const thread = execution.thread[step]!;
     const object = execution.object[step]!;
-    const succeeded = op === Op.MUTEX_TRYLOCK || op === Op.SPIN_LOCK || op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE
-      ? execution.value[step] !== 0 : true;
+    const succeeded = op === Op.MUTEX_TRYLOCK || op === Op.MUTEX_TIMEDLOCK || op === Op.SPIN_LOCK || op === Op.SPIN_TRYLOCK || op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE ||
+      op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE ? execution.value[step] !== 0 : true;
     if (acquiring(op) && succeeded) change(object, thread, step, 1);
     else if (releasing(op)) change(object, thread, step, -1);
     else if (hasFlag(op, OpFlag.RELEASES_ARGUMENT)) held.get(conditionMutex(execution.value[step]!))?.delete(thread);

@@ -106,7 +106,8 @@ async function explore(
       seen.classes.add(fingerprint);
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
-    snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
+    const complete = explorer.bounded ? !explorer.beyondMaxBound() : explorer.incompleteBecause?.() === undefined;
+    snapshot(bound === lastBound ? complete : false);
   }
   return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
 }

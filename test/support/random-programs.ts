@@ -5,7 +5,8 @@
 // soundness holes hide: compare-exchanges and read-modify-writes whose outcome steers
 // control flow, bounded loops of loads, a real spin loop, a condition variable hand-off, a
 // barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
-// frees while others access it, a thread that may pthread_exit, an assertion that some
+// frees while others access it, locks taken by trylock or with a timeout (the lock, the
+// hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue, a thread that may pthread_exit, an assertion that some
 // orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
 // longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
 // at its start, or, once it has joined every thread, when some threads' write is the last,
@@ -40,6 +41,18 @@ export interface ProgramShape {
   assertion: boolean;
   longRun: boolean;
   mainEnd: 'join' | 'return' | 'exit' | 'pthread_exit';
+  /** locked sections may take their lock by trylock (sem_trywait, pthread_rwlock_tryrdlock, …) and go on without it */
+  tryLocks: boolean;
+  /** locked sections may wait with a timeout (pthread_mutex_timedlock, sem_timedwait, …), and so may the hand-offs */
+  timed: boolean;
+  /** a mutex lock is a pthread_spinlock_t */
+  spinLock: boolean;
+  /** two or more threads call pthread_once, whose routine writes a variable */
+  once: boolean;
+  /** threads call sched_yield */
+  yields: boolean;
+  /** with the semaphore hand-off, a thread reads the semaphore's value (sem_getvalue) */
+  semaphoreValue: boolean;
   /**
    * Threads main first creates and joins one at a time, each creation in an SV-COMP atomic
    * section so that no choice arises: the program's own threads then get runtime ids from
@@ -85,6 +98,13 @@ export function randomShape(seed: number): ProgramShape {
     mainEnd: (['join', 'join', 'return', 'exit', 'pthread_exit'] as const)[Math.floor(random() * 5)]!,
     padding: 0,
     longRun: chance(0.15),
+    // drawn last: the constructs above stay as they were for every seed
+    tryLocks: chance(0.25),
+    timed: chance(0.2),
+    spinLock: chance(0.3),
+    once: chance(0.15),
+    yields: chance(0.2),
+    semaphoreValue: chance(0.5),
   };
 }
 
@@ -113,12 +133,22 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     const reads = chance(0.5);
     const access = reads ? log(t, load(v)) : store(v, unique(t, i));
     if (shape.lock === 'none' || !chance(0.3)) return [access];
-    const [take, give]: [string, string] = {
+    const spin = shape.lock === 'mutex' && shape.spinLock;
+    const [take, give]: [string, string] = spin ? ['pthread_spin_lock(&lock);', 'pthread_spin_unlock(&lock);'] : {
       mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'] as [string, string],
       semaphore: ['sem_wait(&lock);', 'sem_post(&lock);'] as [string, string],
       rwlock: [reads ? 'pthread_rwlock_rdlock(&lock);' : 'pthread_rwlock_wrlock(&lock);', 'pthread_rwlock_unlock(&lock);'] as [string, string],
     }[shape.lock];
-    return [take, access, give];
+    if (!(shape.tryLocks || shape.timed) || !chance(0.5)) return [take, access, give];
+    // an attempt that may fail: the section runs only when it took the lock (one line: a boundary)
+    const timed = shape.timed && (!shape.tryLocks || chance(0.5));
+    const rw = reads ? 'rd' : 'wr';
+    const attempt = spin ? 'pthread_spin_trylock(&lock)' : timed ? {
+      mutex: 'pthread_mutex_timedlock(&lock, &deadline)', semaphore: 'sem_timedwait(&lock, &deadline)', rwlock: `pthread_rwlock_timed${rw}lock(&lock, &deadline)`,
+    }[shape.lock] : {
+      mutex: 'pthread_mutex_trylock(&lock)', semaphore: 'sem_trywait(&lock)', rwlock: `pthread_rwlock_try${rw}lock(&lock)`,
+    }[shape.lock];
+    return [`if (${attempt} == 0) { ${access} ${give} } else ${log(t, '-1')}`];
   };
   const special: ((t: number, i: number) => string[])[] = [];
   if (shape.compareExchange) special.push((t, i) => [
@@ -183,9 +213,10 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       ...(locked ? ['pthread_mutex_unlock(&ready_lock);'] : []));
     const waiters = Array.from({ length: shape.threads }, (_, t) => t).filter((t) => t !== signaller);
     for (const waiter of waiters.filter((_, n) => n === 0 || chance(0.5))) {
-      insert(waiter, 'pthread_mutex_lock(&ready_lock);',
-        `${chance(0.8) ? 'while' : 'if'} (!${load('ready')}) pthread_cond_wait(&ready_cond, &ready_lock);`,
-        'pthread_mutex_unlock(&ready_lock);');
+      const wait = shape.timed && chance(0.5)
+        ? `if (!${load('ready')}) ${log(waiter, 'pthread_cond_timedwait(&ready_cond, &ready_lock, &deadline)')}`
+        : `${chance(0.8) ? 'while' : 'if'} (!${load('ready')}) pthread_cond_wait(&ready_cond, &ready_lock);`;
+      insert(waiter, 'pthread_mutex_lock(&ready_lock);', wait, 'pthread_mutex_unlock(&ready_lock);');
     }
   }
   if (shape.barrier) {
@@ -197,9 +228,19 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     globals.push('static sem_t handed;');
     setup.push('sem_init(&handed, 0, 0);');
     const waiter = pick(shape.threads);
-    insert(waiter, 'sem_wait(&handed);');
+    insert(waiter, shape.timed && chance(0.5) ? log(waiter, 'sem_timedwait(&handed, &deadline)') : 'sem_wait(&handed);');
     insert(other(waiter), 'sem_post(&handed);');
+    if (shape.semaphoreValue) {
+      const reader = pick(shape.threads);
+      insert(reader, `{ int value; sem_getvalue(&handed, &value); ${log(reader, 'value')} }`);
+    }
   }
+  if (shape.once) {
+    globals.push('static pthread_once_t once = PTHREAD_ONCE_INIT;', `static void initialise(void) { ${store(variable(), 999)} }`);
+    const v = variable();
+    for (let t = 0; t < shape.threads; t++) if (t < 2 || chance(0.5)) insert(t, `pthread_once(&once, initialise); ${log(t, load(v))}`);
+  }
+  if (shape.yields) for (let t = 0; t < shape.threads; t++) if (chance(0.5)) insert(t, 'sched_yield();');
   if (shape.free) {
     globals.push('static int *heap;');
     setup.push('heap = calloc(2, sizeof *heap);');
@@ -227,13 +268,15 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     ...Array.from({ length: shape.variables }, (_, v) => `static int v${v};`),
     ...{
       none: [],
-      mutex: ['static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;'],
+      mutex: [shape.spinLock ? 'static pthread_spinlock_t lock;' : 'static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;'],
       semaphore: ['static sem_t lock;'],
       rwlock: ['static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;'],
     }[shape.lock],
     ...globals,
   ];
   if (shape.lock === 'semaphore') setup.push(`sem_init(&lock, 0, ${shape.semaphoreCount});`);
+  if (shape.lock === 'mutex' && shape.spinLock) setup.push('pthread_spin_init(&lock, PTHREAD_PROCESS_PRIVATE);');
+  if (shape.timed) lines.push('static const struct timespec deadline;');
   for (let t = 1; t < shape.threads; t++) {
     lines.push(`static void *thread${t}(void *unused) {`, '  (void)unused;', ...bodies[t]!.map((line) => `  ${line}`), '  return NULL;', '}');
   }
@@ -270,6 +313,7 @@ function isBoundary(body: string[], at: number): boolean {
   if (body[at]!.startsWith('  ') && !body[at]!.endsWith('}')) return false;
   let held = 0;
   for (const line of body.slice(0, at + 1)) {
+    if (line.startsWith('if (')) continue; // an attempt takes and gives its lock on one line
     if (/_lock\(|sem_wait\(&lock\)|_rdlock\(|_wrlock\(/.test(line)) held++;
     if (/_unlock\(|sem_post\(&lock\)/.test(line)) held--;
   }
