@@ -16,11 +16,16 @@ export { Access, accessOf, potentialAccessOf };
  * A step during which the runtime set its thread aside (a yield, a timed wait about to
  * start, a timed condition wait: another thread takes the next step if one can), and that
  * thread's next step. Whether the thread may go on right after the aside depends on where
- * every other thread stands, so reordering these steps with any other thread's is not free:
- * bpor orders them with every step of every other thread (races.ts), and optimal sees the
- * runtime decline a plan that runs the thread on at once, and then claims no completeness.
+ * every other thread stands, so reordering these steps with any other thread's is not free.
+ * bpor orders them with every step of every other thread; optimal does not at first (it
+ * would multiply the classes), notes where an aside defeats one of its plans, and then
+ * starts over ordering them (dpor.ts: restartOrdered).
  */
 export const aroundAside = (execution: ExecutionView, step: number): boolean => execution.aside[step] !== 0;
+
+/** What a step did, for a search that orders asides: its op's access, or everything around an aside. */
+export const orderedAccessOf = (execution: ExecutionView, step: number): Access =>
+  aroundAside(execution, step) ? Access.GLOBAL : accessOf(execution.op[step]!);
 
 /** Whether `thread`'s pending step (one it never took) comes right after an aside: its last step set it aside. */
 export function pendingAfterAside(execution: ExecutionView, thread: number): boolean {

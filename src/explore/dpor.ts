@@ -13,7 +13,7 @@
 // sequence, with the sleeping threads handed to the runtime: so no run ends up where
 // every enabled thread is asleep, and none is wasted.
 import { Aside, MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
-import { Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
+import { Access, accessOf, aroundAside, orderedAccessOf, pendingAfterAside, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
 import { Reversal } from './reversal.js';
@@ -45,7 +45,7 @@ export class DporStrategy implements Strategy, Backtracking {
   readonly name: string;
   readonly bounded: boolean;
   private readonly sleepSets: boolean;
-  private readonly races: RaceFinder;
+  private readonly races = new RaceFinder();
   private readonly reversal = new Reversal();
   private readonly trees = new WakeupTrees();
   /** what a thread is about to do (nextEventOf fills it in), and the access it makes if it does it at the node */
@@ -71,14 +71,17 @@ export class DporStrategy implements Strategy, Backtracking {
   private started = false;
   /** the iteration dropped choices that need more preemptions than its bound */
   private droppedBeyondBound = false;
-  /** unbounded: the runtime declined a plan's step of a thread it had just set aside (see incompleteBecause) */
+  /** steps around an aside conflict with every other thread's (dependence.ts: aroundAside) */
+  private ordersAsides = false;
+  /** optimal, before it orders asides: a thread set aside defeated a plan (see restartOrdered) */
   private declinedAfterAside = false;
+  restarts = 0;
 
   constructor(options: DporOptions) {
     this.name = options.name;
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
-    this.races = new RaceFinder(options.bounded);
+    if (this.bounded) this.orderAsides();
     this.path = new Path();
     const n = this.path.room;
     this.backtrack = threadSets(n);
@@ -115,20 +118,35 @@ export class DporStrategy implements Strategy, Backtracking {
       this.path.startFrom(noDecisions);
       return { decisions: this.path.decision, length: 0 };
     }
-    return this.path.backtrack(this);
-  }
-
-  beyondMaxBound(): boolean {
-    return this.droppedBeyondBound;
+    const schedule = this.path.backtrack(this);
+    if (schedule || !this.declinedAfterAside) return schedule;
+    this.restartOrdered();
+    this.path.startFrom(noDecisions);
+    return { decisions: this.path.decision, length: 0 };
   }
 
   /**
-   * A plan stands for a Mazurkiewicz class; a thread set aside (dependence.ts: aroundAside)
-   * cannot take the next step while another can, so a plan that runs it on at once may
-   * stand for a class no schedule reaches in that order, or for one that only a schedule
-   * with the aside earlier reaches: when the runtime declined such a step, a class may
-   * have gone unexplored, and the search does not claim completeness.
+   * Optimal takes steps around an aside as commuting with what they commute with by their
+   * ops: ordering them with everything would multiply the classes (a lock-free queue whose
+   * threads yield while it is full or empty: 101 executions, over 2 million so ordered). But
+   * a plan stands for a Mazurkiewicz class, and a thread set aside cannot take the next step
+   * while another can: a plan that runs it on at once may stand for a class no schedule
+   * reaches in that order, or one that only a schedule with the aside earlier reaches. Where
+   * that happened (the runtime declined such a step, a wakeup sequence had to start with a
+   * thread just set aside), a class may have gone unexplored: the search starts over with
+   * asides ordered, where every such plan stands for a class no schedule reaches.
    */
+  private restartOrdered(): void {
+    this.orderAsides();
+    this.declinedAfterAside = false;
+    this.restarts++;
+    this.planEnd = -1;
+    for (let node = 0; node < this.tree.length; node++) {
+      if (this.tree[node]! >= 0) this.trees.release(this.tree[node]!);
+      this.tree[node] = -1;
+    }
+  }
+
   /** Whether `thread` cannot take the step at `node` only because its step just before set it aside. */
   private keptAside(node: number, thread: number): boolean {
     if (has(this.path.enabled, node * WORDS, thread)) return false;
@@ -137,9 +155,16 @@ export class DporStrategy implements Strategy, Backtracking {
     return last >= 0 && this.path.runner[last] === thread && this.setsAside[last] !== 0;
   }
 
-  incompleteBecause(): string | undefined {
-    return this.declinedAfterAside ? 'a thread that yielded (or waited with a timeout) could not take a planned step right after it' : undefined;
+  private orderAsides(): void {
+    this.ordersAsides = true;
+    this.races.ordersAsides = true;
+    this.reversal.ordersAsides = true;
   }
+
+  beyondMaxBound(): boolean {
+    return this.droppedBeyondBound;
+  }
+
 
   /** At a node: a choice left in this iteration — a value, a wakeup sequence, a backtrack choice. */
   resumeFrom(node: number): Schedule | undefined {
@@ -187,7 +212,7 @@ export class DporStrategy implements Strategy, Backtracking {
       const thread = this.trees.threadOf(sequence);
       // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
       if (!has(this.path.enabled, node * WORDS, thread)) {
-        if (this.keptAside(node, thread)) this.declinedAfterAside = true;
+        if (!this.ordersAsides && this.keptAside(node, thread)) this.declinedAfterAside = true;
         this.backtrackAt(node, thread);
       }
       else if (this.schedule(node, thread)) return sequence;
@@ -309,7 +334,7 @@ export class DporStrategy implements Strategy, Backtracking {
       if (this.trees.takes(planned, execution.op[step]!, decisionAt(execution, step))) next = this.trees.takeFirst(tree);
       else {
         this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
-        if (planned >= 0 && this.keptAside(step, this.trees.threadOf(planned))) this.declinedAfterAside = true;
+        if (!this.ordersAsides && planned >= 0 && this.keptAside(step, this.trees.threadOf(planned))) this.declinedAfterAside = true;
       }
     }
     this.tree[step + 1] = next;
@@ -334,7 +359,8 @@ export class DporStrategy implements Strategy, Backtracking {
   private independentOfStep(execution: ExecutionView, thread: number, node: number): boolean {
     const { op, object, value, access } = this.nextEventOf(execution, thread, node);
     const done = execution.op[node]!;
-    return !stepsConflict(op, object, value, access, done, execution.object[node]!, execution.value[node]!, accessOf(done));
+    const doneAccess = this.ordersAsides ? orderedAccessOf(execution, node) : accessOf(done);
+    return !stepsConflict(op, object, value, access, done, execution.object[node]!, execution.value[node]!, doneAccess);
   }
 
   /**
@@ -347,16 +373,19 @@ export class DporStrategy implements Strategy, Backtracking {
     event.op = execution.pendingOp[thread]!;
     event.object = execution.pendingObject[thread]!;
     event.value = 0;
+    let next = -1; // the step; -1: the pending step
     for (let step = node + 1; step < execution.steps; step++) {
       if (execution.thread[step] === thread && execution.op[step] !== Op.CHOOSE) {
         event.op = execution.op[step]!;
         event.object = execution.object[step]!;
         event.value = execution.value[step]!;
+        next = step;
         break;
       }
     }
     const cas = event.op === Op.ATOMIC_CAS || event.op === Op.ATOMIC_CAS_FAIL;
-    event.access = cas && has(execution.casFails, node * WORDS, thread) ? Access.READ : potentialAccessOf(event.op);
+    const ordered = this.ordersAsides && (next === -1 ? pendingAfterAside(execution, thread) : aroundAside(execution, next));
+    event.access = ordered ? Access.GLOBAL : cas && has(execution.casFails, node * WORDS, thread) ? Access.READ : potentialAccessOf(event.op);
     return event;
   }
 

@@ -70,8 +70,6 @@ export interface Exploration {
   /** the iteration that was running when exploration stopped */
   reachedBound: number;
   complete: boolean;
-  /** why an exploration that ran out of choices is not complete (Strategy.incompleteBecause) */
-  incomplete?: string;
   stoppedBy: StopReason;
   elapsedMs: number;
   failure?: FailingExecution;
@@ -144,10 +142,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
     }
     explored = bound;
   }
-  if (!strategy.bounded) {
-    const incomplete = strategy.incompleteBecause?.();
-    return incomplete ? { ...finish('exhausted', false), incomplete } : finish('exhausted', true);
-  }
+  if (!strategy.bounded) return finish('exhausted', true);
   return finish(strategy.beyondMaxBound() ? 'max-bound' : 'exhausted', !strategy.beyondMaxBound());
 }
 

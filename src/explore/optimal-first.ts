@@ -32,9 +32,9 @@ export async function optimalFirst(
   });
 }
 
-/** Whether the bounded search need not follow: optimal finished complete, or its (simplified) bug needs no preemption. */
+/** Whether the bounded search need not follow: optimal finished, or its (simplified) bug needs no preemption. */
 export function optimalSettled(exploration: Exploration, bug: FailingExecution | undefined): boolean {
-  return exploration.complete || bug?.preemptions === 0;
+  return exploration.stoppedBy === 'exhausted' || bug?.preemptions === 0;
 }
 
 /** The bounds the bounded search still has to explore after optimal found `failure`: those below its preemptions. */

@@ -16,12 +16,8 @@ export type RaceHandler = (earlier: number, later: number) => void;
 export type PendingRaceHandler = (earlier: number, thread: number) => void;
 
 export class RaceFinder {
-  /**
-   * Order steps around an aside with every other thread's (dependence.ts: aroundAside), for a
-   * search that has no other way to know when a reordering cannot run (bpor); optimal instead
-   * sees the runtime decline such a plan.
-   */
-  constructor(private readonly ordersAsides = false) {}
+  /** Order steps around an aside with every other thread's (dependence.ts: aroundAside). */
+  ordersAsides = false;
 
   private clocks = new Uint32Array(0); // per step: its vector clock (width entries)
   private threadClock = new Uint32Array(0); // per thread: its clock (width entries)

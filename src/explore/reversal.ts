@@ -14,7 +14,7 @@
 //
 // Buffers are reused from one race to the next: nothing is allocated per race.
 import { MAX_THREADS, Op } from '../addon/ops.js';
-import { type Access, accessOf, potentialAccessOf, stepsConflict } from './dependence.js';
+import { Access, accessOf, aroundAside, orderedAccessOf, pendingAfterAside, potentialAccessOf, stepsConflict } from './dependence.js';
 import type { RaceFinder } from './races.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
@@ -26,6 +26,8 @@ export class Reversal {
   private ops = new Uint8Array(256);
   private objects = new Float64Array(256);
   private values = new Float64Array(256);
+  /** per entry: the access it makes as it ran (the last entry: as it may, placed before e) */
+  private accesses = new Uint8Array(256);
   private removed = new Uint8Array(256);
   private length = 0;
   private left = 0;
@@ -34,6 +36,8 @@ export class Reversal {
   /** one past the highest thread with a step in v */
   private threadsEnd = 0;
   private races!: RaceFinder;
+  /** take steps around an aside as conflicting with every other thread's (dependence.ts) */
+  ordersAsides = false;
   /** per thread: how far l's predecessors in v reach into its steps (a vector clock) */
   private readonly laterClock = new Uint32Array(MAX_THREADS);
 
@@ -41,7 +45,9 @@ export class Reversal {
   build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number): void {
     this.start(races);
     for (let step = earlier + 1; step < later; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
-    this.pushStep(execution, later);
+    const ordered = this.ordersAsides && aroundAside(execution, later);
+    this.push(later, execution.thread[later]!, execution.op[later]!, execution.object[later]!, execution.value[later]!,
+      ordered ? Access.GLOBAL : potentialAccessOf(execution.op[later]!));
     this.finish();
   }
 
@@ -49,7 +55,9 @@ export class Reversal {
   buildPending(execution: ExecutionView, races: RaceFinder, earlier: number, thread: number): void {
     this.start(races);
     for (let step = earlier + 1; step < execution.steps; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
-    this.push(-1, thread, execution.pendingOp[thread]!, execution.pendingObject[thread]!, execution.pendingValue[thread]!);
+    const op = execution.pendingOp[thread]!;
+    const ordered = this.ordersAsides && pendingAfterAside(execution, thread);
+    this.push(-1, thread, op, execution.pendingObject[thread]!, execution.pendingValue[thread]!, ordered ? Access.GLOBAL : potentialAccessOf(op));
     this.finish();
   }
 
@@ -60,11 +68,11 @@ export class Reversal {
     const op = this.ops[last]!;
     const object = this.objects[last]!;
     const value = this.values[last]!;
-    const placed = potentialAccessOf(op);
+    const placed = this.accesses[last] as Access;
     this.laterClock.fill(0);
     for (let i = 0; i < last; i++) {
       const own = this.ops[i]!;
-      if (this.threads[i] !== thread && !stepsConflict(own, this.objects[i]!, this.values[i]!, accessOf(own), op, object, value, placed)) continue;
+      if (this.threads[i] !== thread && !stepsConflict(own, this.objects[i]!, this.values[i]!, this.accesses[i] as Access, op, object, value, placed)) continue;
       const step = this.steps[i]!;
       for (let t = 0; t < this.races.threadCount; t++) {
         const reached = this.races.clockOf(step, t);
@@ -82,10 +90,11 @@ export class Reversal {
   }
 
   private pushStep(execution: ExecutionView, step: number): void {
-    this.push(step, execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!);
+    const access = this.ordersAsides ? orderedAccessOf(execution, step) : accessOf(execution.op[step]!);
+    this.push(step, execution.thread[step]!, execution.op[step]!, execution.object[step]!, execution.value[step]!, access);
   }
 
-  private push(step: number, thread: number, op: number, object: number, value: number): void {
+  private push(step: number, thread: number, op: number, object: number, value: number, access: Access): void {
     if (this.length === this.steps.length) this.grow();
     if (this.first[thread] === -1) this.first[thread] = this.length;
     if (thread >= this.threadsEnd) this.threadsEnd = thread + 1;
@@ -96,6 +105,7 @@ export class Reversal {
     this.ops[i] = op;
     this.objects[i] = object;
     this.values[i] = value;
+    this.accesses[i] = access;
   }
 
   private grow(): void {
@@ -105,6 +115,7 @@ export class Reversal {
     this.ops = grown(this.ops, size);
     this.objects = grown(this.objects, size);
     this.values = grown(this.values, size);
+    this.accesses = grown(this.accesses, size);
     this.removed = new Uint8Array(size); // nothing is removed while v is built
   }
 
@@ -133,12 +144,9 @@ export class Reversal {
 
   /** Whether a step of a thread absent from w (placed before w, where it makes access `placed`) commutes with every step of w. */
   commutesWith(op: number, object: number, value: number, placed: Access): boolean {
-    const last = this.length - 1;
     for (let i = 0; i < this.length; i++) {
       if (this.removed[i]) continue;
-      const own = this.ops[i]!;
-      const access = i === last ? potentialAccessOf(own) : accessOf(own);
-      if (stepsConflict(op, object, value, placed, own, this.objects[i]!, this.values[i]!, access)) return false;
+      if (stepsConflict(op, object, value, placed, this.ops[i]!, this.objects[i]!, this.values[i]!, this.accesses[i] as Access)) return false;
     }
     return true;
   }

@@ -109,8 +109,11 @@ export interface Strategy {
   observe(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
-  /** Why a search that ran out of choices still does not cover every behaviour, if it does not. */
-  incompleteBecause?(): string | undefined;
+  /**
+   * How often the search started over from the root telling more executions apart (optimal,
+   * once asides defeated its plans: dpor.ts): executions since may repeat a class run before.
+   */
+  readonly restarts?: number;
 }
 
 /** The decision taken at a step: the thread that ran, or the value chosen. */

@@ -4,7 +4,7 @@
 // happens-before class (a fingerprint from the dependence table, used only to count
 // executions of a class already seen).
 import { buildHarness } from '../../src/compile/compile.js';
-import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
+import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
@@ -35,6 +35,8 @@ export interface Exploration extends Observed {
   bounded: boolean;
   /** index b: everything seen within bound b; shorter than maxBound + 1 when the strategy was done earlier */
   byBound: Observed[];
+  /** the strategy started over telling more executions apart (Strategy.restarts) */
+  restarts: number;
 }
 
 /** What the exploration had seen within `bound` (everything, when it was done earlier). */
@@ -71,6 +73,7 @@ async function explore(
   });
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
+  let restarts = 0;
   let sliceEnd = performance.now() + 50;
   for (let bound = 0; bound <= lastBound; bound++) {
     if (!explorer.beginBound(bound)) {
@@ -91,7 +94,12 @@ async function explore(
       if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
       viewRun(view, trace.status[0]!, outcome);
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
-      const fingerprint = happensBeforeClass(view);
+      if ((explorer.restarts ?? 0) > restarts) {
+        // it starts over telling more executions apart (dpor.ts: restartOrdered): classes anew
+        restarts = explorer.restarts!;
+        seen.classes = new Set();
+      }
+      const fingerprint = happensBeforeClass(view, restarts > 0);
       if (!explorer.observe(view)) {
         seen.wasted++;
         continue;
@@ -99,17 +107,16 @@ async function explore(
       if (seen.executions === limit) {
         seen.truncated = true;
         snapshot(false);
-        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
+        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound, restarts };
       }
       seen.executions++;
       if (seen.classes.has(fingerprint)) seen.repeats++;
       seen.classes.add(fingerprint);
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
-    const complete = explorer.bounded ? !explorer.beyondMaxBound() : explorer.incompleteBecause?.() === undefined;
-    snapshot(bound === lastBound ? complete : false);
+    snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
   }
-  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
+  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound, restarts };
 }
 
 function sortedLines(output: string): string {
@@ -132,9 +139,11 @@ function bugOutcome(harness: NativeHarness): string {
 /**
  * Two executions are equivalent (same Mazurkiewicz trace) when they have the same steps
  * (named by thread and index in that thread; a data choice by its value too) and every pair
- * of conflicting steps, as the dependence table judges them, comes in the same order.
+ * of conflicting steps, as the dependence table judges them (`ordersAsides`: with steps
+ * around an aside conflicting with every other thread's, dependence.ts), comes in the same order.
  */
-export function happensBeforeClass(execution: ExecutionView): string {
+export function happensBeforeClass(execution: ExecutionView, ordersAsides = false): string {
+  const accessOfStep = (step: number) => (ordersAsides ? orderedAccessOf(execution, step) : accessOf(execution.op[step]!));
   const perThread = new Map<number, number>();
   const names: string[] = [];
   const facts: string[] = [];
@@ -148,7 +157,7 @@ export function happensBeforeClass(execution: ExecutionView): string {
     for (let i = 0; i < j; i++) {
       if (execution.thread[i] === thread) continue;
       const before = execution.op[i]!;
-      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOf(before), op, execution.object[j]!, execution.value[j]!, accessOf(op)))
+      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOfStep(i), op, execution.object[j]!, execution.value[j]!, accessOfStep(j)))
         facts.push(`${names[i]}<${names[j]}`);
     }
   }
