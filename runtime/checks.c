@@ -60,10 +60,7 @@ WEFT_HIDDEN void weft__Exit(int status) { exit_at(status, WEFT_CALLER_PC()); }
 int weft_choose(int n) { return (int)sched_choose(n < 0 ? 0 : (uint32_t)n, WEFT_CALLER_PC()); }
 
 /* Yielding and sleeping never wait: they let the other threads go first. */
-static void yield_at(uintptr_t pc) {
-  sched_point(WEFT_OP_YIELD, 0, 0, pc);
-  if (weft_rt && weft_rt->in_execution) sched_yield_current();
-}
+static void yield_at(uintptr_t pc) { sched_yield_step(pc); }
 
 void weft_yield(void) { yield_at(WEFT_CALLER_PC()); }
 

@@ -56,9 +56,10 @@ WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
 /* May time out whenever the mutex is held: others go first, the timeout stays possible. */
 WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
   (void)deadline;
-  sched_yield_current();
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_yield_step(pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
-  sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
     sched_record_value(0, 0);

@@ -240,6 +240,7 @@ static inline void spin_note_effect(void) {
   if (weft_rt) weft_rt->effect_epoch++;
 }
 WEFT_HIDDEN void sched_yield_current(void);
+WEFT_HIDDEN void sched_yield_step(uintptr_t pc);
 WEFT_HIDDEN void sched_step_aside(struct thread *t);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;

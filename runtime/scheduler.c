@@ -351,6 +351,13 @@ void sched_yield_current(void) {
   weft_rt->trace.aside[t->event] |= WEFT_ASIDE_DURING;
 }
 
+/* A yield of its own (sched_yield, a sleep, a timed wait about to start): one step that sets
+ * the thread aside, always, so that what the step does never depends on what comes after. */
+void sched_yield_step(uintptr_t pc) {
+  sched_point(WEFT_OP_YIELD, 0, 0, pc);
+  if (weft_rt && weft_rt->in_execution) sched_yield_current();
+}
+
 /* Sets the thread aside where that never changes what can run, unmarked: a detected spin
  * (the state repeats one whose every continuation was offered), or a wait that another
  * thread's step must end anyway (a signal). */
