@@ -21,7 +21,7 @@
 // state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HB_MAX_THREADS, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
-import { Outcome } from '../addon/ops.js';
+import { Op, Outcome } from '../addon/ops.js';
 import { UnexplorableHarnessError } from './driver.js';
 import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
@@ -44,6 +44,16 @@ interface Deferred {
   decisions: Uint16Array;
   /** the state the last decision leads to */
   key: number;
+}
+
+/**
+ * What hbcache's happens-before states cannot judge: a yield, which they take as commuting
+ * with everything (dependence.ts: aroundAside), and pthread_once, whose waiters wait for a
+ * routine that is no step (the random-program oracle found states missed with both).
+ */
+function refused(execution: ExecutionView): boolean {
+  for (let step = 0; step < execution.steps; step++) if (execution.aside[step] !== 0 || execution.op[step] === Op.ONCE) return true;
+  return false;
 }
 
 export class HbCacheStrategy implements Strategy, Backtracking {
@@ -219,9 +229,8 @@ export class HbCacheStrategy implements Strategy, Backtracking {
     if (execution.threadState[HB_MAX_THREADS] !== 0) {
       throw new UnexplorableHarnessError(Outcome.LIMIT, `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
     }
-    if (execution.aside.subarray(0, execution.steps).some((marks) => marks !== 0)) {
-      // its happens-before states take a yield as commuting with everything (dependence.ts: aroundAside)
-      throw new UnexplorableHarnessError(Outcome.LIMIT, 'hbcache does not explore harnesses that yield, sleep or wait with a timeout: use the default strategy (auto), optimal, bpor or dfs');
+    if (refused(execution)) {
+      throw new UnexplorableHarnessError(Outcome.LIMIT, 'hbcache does not explore harnesses that yield, sleep, wait with a timeout or call pthread_once: use the default strategy (auto), optimal, bpor or dfs');
     }
     const planned = this.plannedStep;
     this.plannedStep = -1;
