@@ -71,8 +71,10 @@ struct weft_trace {
   uint64_t *bits;    /* the same value's exact bits (value is exact only up to 2^53) */
   uint8_t *size;     /* bytes of memory the value was read from or written to; 0: not memory */
   uint8_t *aside;    /* WEFT_ASIDE_* bits: the thread was set aside during the step (a yield, a
-                        condition wait, a timed wait about to start, a detected spin: another
-                        thread takes the next step if one can), or the step is its first after */
+                        sleep, a timed lock or wait about to start, a timed or spurious condition
+                        wait: another thread takes the next step if one can), or the step is its
+                        first after; a detected spin and an untimed condition wait set a thread
+                        aside unmarked (they never change what can run) */
   uint32_t *enabled; /* capacity thread sets: step s's at enabled[s * WEFT_THREAD_WORDS], thread i
                         set if it could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */

@@ -34,6 +34,13 @@ export function pendingAfterAside(execution: ExecutionView, thread: number): boo
   return false;
 }
 
+/**
+ * An acquisition that fails rather than waits (trylock, timed lock, sem_trywait and
+ * sem_timedwait: no WAITS flag in the op table): placed before the release it followed, it
+ * fails there, so it races with that release, and what it holds afterwards is not known.
+ */
+export const isAttempt = (op: number): boolean => accessOf(op) === Access.ACQUIRE && !hasFlag(op, OpFlag.WAITS);
+
 /** thread objects (create/start/exit/join) are keyed apart from addresses */
 export const threadObject = (thread: number): number => -1 - thread;
 export const isThreadObject = (object: number): boolean => object < 0;

@@ -75,7 +75,7 @@ export class DporStrategy implements Strategy, Backtracking {
   private ordersAsides = false;
   /** optimal, before it orders asides: a thread set aside defeated a plan (see restartOrdered) */
   private declinedAfterAside = false;
-  restarts = 0;
+  private startedOver = 0;
 
   constructor(options: DporOptions) {
     this.name = options.name;
@@ -115,12 +115,16 @@ export class DporStrategy implements Strategy, Backtracking {
   next(): Schedule | undefined {
     if (!this.started) {
       this.started = true;
-      this.path.startFrom(noDecisions);
-      return { decisions: this.path.decision, length: 0 };
+      return this.fromRoot();
     }
     const schedule = this.path.backtrack(this);
     if (schedule || !this.declinedAfterAside) return schedule;
     this.restartOrdered();
+    return this.fromRoot();
+  }
+
+  /** The schedule of a run from the root: no decisions, the runtime's default policy throughout. */
+  private fromRoot(): Schedule {
     this.path.startFrom(noDecisions);
     return { decisions: this.path.decision, length: 0 };
   }
@@ -139,7 +143,7 @@ export class DporStrategy implements Strategy, Backtracking {
   private restartOrdered(): void {
     this.orderAsides();
     this.declinedAfterAside = false;
-    this.restarts++;
+    this.startedOver++;
     this.planEnd = -1;
     for (let node = 0; node < this.tree.length; node++) {
       if (this.tree[node]! >= 0) this.trees.release(this.tree[node]!);
@@ -161,10 +165,13 @@ export class DporStrategy implements Strategy, Backtracking {
     this.reversal.ordersAsides = true;
   }
 
+  get restarts(): number {
+    return this.startedOver;
+  }
+
   beyondMaxBound(): boolean {
     return this.droppedBeyondBound;
   }
-
 
   /** At a node: a choice left in this iteration — a value, a wakeup sequence, a backtrack choice. */
   resumeFrom(node: number): Schedule | undefined {

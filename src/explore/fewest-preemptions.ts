@@ -23,7 +23,7 @@
 // SEARCH_LIMIT states, or on sequences longer than LONGEST, and then answers "fits": a
 // guess never drops anything.
 import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../addon/ops.js';
-import { objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
+import { isAttempt, objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
@@ -371,7 +371,7 @@ export class FewestPreemptions {
         const id = syncId(this.objects[i]!);
         this.syncOf[i] = id;
         this.syncDelta[i] = delta;
-        if (op === Op.MUTEX_TRYLOCK || op === Op.MUTEX_TIMEDLOCK || op === Op.SPIN_TRYLOCK || op === Op.SEM_TRYWAIT || op === Op.SEM_TIMEDWAIT || isReadersWriterLock(op)) this.syncUnknown[id] = 1;
+        if (isAttempt(op) || isReadersWriterLock(op)) this.syncUnknown[id] = 1;
       }
       const second = secondObjectOf(op, this.values[i]!);
       if (second !== undefined) {

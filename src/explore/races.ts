@@ -3,10 +3,10 @@
 // Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
 // there. Buffers are reused between executions: nothing is allocated per step.
 import {
-  Access, accessOf, aroundAside, conflicts, extentOf, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
+  Access, accessOf, aroundAside, conflicts, extentOf, isAttempt, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
   secondObjectOf, touchesRange,
 } from './dependence.js';
-import { MAX_THREADS, Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
@@ -160,8 +160,7 @@ export class RaceFinder {
     const second = secondObjectOf(op, value);
     if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record);
     if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
-    // an attempt that fails rather than waits (pthread_mutex_trylock) may go before a release and fail there
-    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, access === Access.ACQUIRE && !hasFlag(op, OpFlag.WAITS));
+    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, isAttempt(op));
   }
 
   private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, attempt = false): void {

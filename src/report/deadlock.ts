@@ -1,6 +1,7 @@
 // Why a deadlocked execution is stuck: what every blocked thread waits for, who holds
 // it, and the wait-for cycle when there is one ("T0 holds a (x.c:12), waits for b
 // (x.c:13); T1 holds b (x.c:20), waits for a (x.c:21)").
+import { isAttempt } from '../explore/dependence.js';
 import type { ExecutionView } from '../explore/strategy.js';
 import type { ThreadEnd } from '../addon/addon.js';
 import { Op, OpFlag, ThreadState, hasFlag } from '../addon/ops.js';
@@ -36,8 +37,8 @@ function holdings(execution: ExecutionView): Map<number, Map<number, [number, nu
     const op = execution.op[step]!;
     const thread = execution.thread[step]!;
     const object = execution.object[step]!;
-    const succeeded = op === Op.MUTEX_TRYLOCK || op === Op.MUTEX_TIMEDLOCK || op === Op.SPIN_LOCK || op === Op.SPIN_TRYLOCK || op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE ||
-      op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE ? execution.value[step] !== 0 : true;
+    // a lock that waits is taken when it runs; an attempt records whether it took the lock
+    const succeeded = !isAttempt(op) || execution.value[step] !== 0;
     if (acquiring(op) && succeeded) change(object, thread, step, 1);
     else if (releasing(op)) change(object, thread, step, -1);
     else if (hasFlag(op, OpFlag.RELEASES_ARGUMENT)) held.get(conditionMutex(execution.value[step]!))?.delete(thread);
