@@ -26,12 +26,12 @@ function readmeConfig(): { file: string; text: string } {
 describe('the packed package', () => {
   // one install (node-gyp builds the addon there) serves every test of this file
   let project: string;
-  beforeAll(() => {
-    project = installPackedWeft();
+  beforeAll(async () => {
+    project = await installPackedWeft();
   }, 300_000);
 
-  it('ships every file a stack trace can point to: no source map naming a file left out', () => {
-    const packed = npm(['pack', '--dry-run', '--json', '--ignore-scripts'], packageRoot);
+  it('ships every file a stack trace can point to: no source map naming a file left out', async () => {
+    const packed = await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], packageRoot);
     expect(packed.status, packed.output).toBe(0);
     const files = new Set((JSON.parse(packed.output.slice(packed.output.indexOf('['))) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
     expect(files.has('dist/src/check.js')).toBe(true);
@@ -90,8 +90,8 @@ it('checks a C file through the installed package', async () => {
  */
 describe('the packed package with Vitest 4', () => {
   let project: string;
-  beforeAll(() => {
-    project = installPackedWeft(VITEST_4);
+  beforeAll(async () => {
+    project = await installPackedWeft(VITEST_4);
   }, 300_000);
 
   it("runs the Vitest plugin with the README's config without warnings and reports every kind of bug again as it did first", () => {

@@ -1,7 +1,7 @@
 // Small Vitest projects that use the weft plugin, written to a scratch folder inside
 // the repository (so that they resolve vitest from its node_modules) and run as real
 // Vitest processes.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,25 +67,32 @@ export default defineConfig({ plugins: [weft(${pluginOptions})], test: { ${testO
   };
 }
 
-/** npm as a user runs it, quiet but for errors */
-export const npm = (args: string[], cwd: string) => {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' }, timeout: 240_000 });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-};
+/**
+ * npm as a user runs it, quiet but for errors. Asynchronous: an install builds the addon and can
+ * take over a minute, and a worker blocked that long misses the answers to Vitest's own calls
+ * (it then fails the run with "Timeout calling onTaskUpdate").
+ */
+export const npm = (args: string[], cwd: string): Promise<{ status: number | null; output: string }> => new Promise((resolve) => {
+  const env = { ...process.env, npm_config_loglevel: 'error' };
+  execFile('npm', args, { cwd, encoding: 'utf8', env, timeout: 240_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+    resolve({ status, output: `${stdout}\n${stderr}${error !== null && status === null ? `\n${error.message}` : ''}` });
+  });
+});
 
 /**
  * The package as users get it: `npm pack`, then installed (its install script builds the
  * addon there) with a Vitest version (the repository's by default) into a fresh project,
- * `"type": "commonjs"` as npm 11's `npm init -y` writes it. Returns that project's directory.
+ * `"type": "commonjs"` as npm 11's `npm init -y` writes it. Resolves to that project's directory.
  */
-export function installPackedWeft(vitestVersion = repositoryVitestVersion()): string {
+export async function installPackedWeft(vitestVersion = repositoryVitestVersion()): Promise<string> {
   const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
   removeAfterAll(project);
-  const packed = npm(['pack', '--pack-destination', project], packageRoot);
+  const packed = await npm(['pack', '--pack-destination', project], packageRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
-  const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
+  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
   if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
   return project;
 }
