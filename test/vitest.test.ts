@@ -164,7 +164,8 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
 
 describe("weft's runtime in Vitest's workers", () => {
   it('is compiled once with V8 code cache: the first run writes it (and removes stale ones), later runs use it, and one that is corrupt or writable by others is replaced', () => {
-    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
+    // reuse off: every run explores, so every worker loads the runtime
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) }, { pluginOptions: '{ maxBound: 2, reuse: false }' });
     const codeCache = join(project.dir, '.cache', 'code-cache');
     // before any counterexample: the cache of a worker whose tests passed
     const cached = () => {
@@ -207,6 +208,23 @@ describe("weft's runtime in Vitest's workers", () => {
     expect(full.size).toBeGreaterThan(statSync(file).size);
     project.run(['--no-cache']);
     expect(statSync(join(codeCache, files[0]!)).mtimeMs).toBe(full.mtimeMs);
+  });
+
+  it('is not loaded by a worker whose tests all passed before with the same build: a corrupt code cache stays until a test has to run', () => {
+    const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(true) });
+    const codeCache = join(project.dir, '.cache', 'code-cache');
+    expect(project.run()).toMatchObject({ status: 0, output: expect.stringMatching(/Tests {2}2 passed/) });
+    const [file] = readdirSync(codeCache).map((name) => join(codeCache, name));
+    writeFileSync(file!, 'not V8 code cache');
+    const reused = project.run();
+    expect(reused).toMatchObject({ status: 0, output: expect.stringMatching(/Tests {2}2 passed/) });
+    expect(reused.output).toMatch(/weft: 2 C tests passed as verified earlier with this build and options/);
+    expect(readFileSync(file!, 'utf8')).toBe('not V8 code cache');
+    // an edit that breaks a test: that worker explores, so it loads the runtime (and writes the fuller cache)
+    project.write('counter.h', counterHeader(false));
+    expect(project.run()).toMatchObject({ status: 1, output: expect.stringMatching(/Tests {2}1 failed \| 1 passed/) });
+    const full = readdirSync(codeCache).find((name) => name.endsWith('-full.bin'));
+    expect(full && statSync(join(codeCache, full)).size).toBeGreaterThan(1000);
   });
 });
 

@@ -4,48 +4,39 @@
 // One file per test (named by a hash of file, test and options), written to a temporary
 // name and renamed into place: Vitest's workers run different tests at once, and each
 // writes only its own test's file, whole, so no update is lost and no reader sees half.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { CheckOptions } from '../check.js';
 import { defaultCacheDirectory, hashText } from '../compile/cache.js';
 import { writeWhole } from '../compile/write-whole.js';
-import type { Bug, BugLocation } from '../report/bug.js';
+import type { Bug } from '../report/bug.js';
+import { type BugSignature, type LastResult, readLastResult } from './reuse.js';
 
-/** What identifies a reported bug: replaying it must give the same. */
-export interface BugSignature {
-  kind: string;
-  message: string;
-  location?: BugLocation;
-  schedule: string;
-  /** a data race's consequence, reported with it */
-  consequence?: BugSignature;
+export type { BugSignature } from './reuse.js';
+
+/** The file keeping what a test did last: the plugin names it in the test module, the worker writes it. */
+export function lastResultFile(file: string, name: string, options: CheckOptions): string {
+  const key = JSON.stringify({ file, name, options });
+  return join(options.cacheDirectory ?? defaultCacheDirectory(), 'last-results', `${hashText(key).slice(0, 32)}.json`);
 }
 
-/** A pass: the library hash, and the guarantee when it was partial (stopped by its budget). */
-export type LastResult = { pass: string; partial?: string } | { failure: BugSignature };
-
-/** What the tests of one cache directory did last (the build cache's, by default). */
+/** What one test did last. */
 export interface ResultMemory {
-  recall(key: string): LastResult | undefined;
-  rememberPass(key: string, hash: string, partial?: string): void;
-  rememberFailure(key: string, bug: Bug): void;
-  forget(key: string): void;
+  recall(): LastResult | undefined;
+  rememberPass(hash: string, partial?: string): void;
+  rememberFailure(bug: Bug): void;
+  forget(): void;
 }
 
-export function resultMemory(cacheDirectory = defaultCacheDirectory()): ResultMemory {
-  const resultFile = (key: string) => join(cacheDirectory, 'last-results', `${hashText(key).slice(0, 32)}.json`);
-  const remember = (key: string, result: LastResult) => writeWhole(resultFile(key), JSON.stringify(result));
+export function resultMemory(file: string, name: string, options: CheckOptions): ResultMemory {
+  const resultFile = lastResultFile(file, name, options);
+  const remember = (result: LastResult) => writeWhole(resultFile, JSON.stringify(result));
   return {
-    recall(key) {
-      try {
-        return JSON.parse(readFileSync(resultFile(key), 'utf8')) as LastResult;
-      } catch {
-        return undefined;
-      }
-    },
-    rememberPass: (key, hash, partial) => remember(key, partial ? { pass: hash, partial } : { pass: hash }),
-    rememberFailure: (key, bug) => remember(key, { failure: signature(bug) }),
-    forget: (key) => rmSync(resultFile(key), { force: true }),
+    recall: () => readLastResult(resultFile),
+    rememberPass: (hash, partial) => remember(partial ? { pass: hash, partial } : { pass: hash }),
+    rememberFailure: (bug) => remember({ failure: signature(bug) }),
+    forget: () => rmSync(resultFile, { force: true }),
   };
 }
 

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { Plugin } from 'vite';
 
-import { defaultCacheDirectory, fileClockNow, libraryTests, openCacheDirectory, stampUnchangedSince, stillStampedAll } from '../compile/cache.js';
+import { defaultCacheDirectory, fileClockNow, libraryTests, openCacheDirectory } from '../compile/cache.js';
+import { stampUnchangedSince, stillStampedAll } from '../compile/stamps.js';
 import { type BuiltHarness, buildHarnessAsync, libraryBuild } from '../compile/compile.js';
 import { listAhead } from '../report/debug-data.js';
 import { BuildError } from '../compile/errors.js';
@@ -21,7 +22,8 @@ import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
 import { type PluginOptions, defaults } from '../options.js';
-import type { WeftMeta } from './runtime.js';
+import type { WeftMeta } from './reuse.js';
+import { lastResultFile } from './last-results.js';
 
 export interface WeftPluginOptions extends PluginOptions {
   /** globs of C test files (default: ['**\/*.test.c']) */
@@ -35,6 +37,7 @@ export interface WeftPluginOptions extends PluginOptions {
 
 /** What generated test modules import: the loader of the Vitest runtime (runtime-loader.ts). */
 const runtimeLoader = fileURLToPath(new URL('./runtime-loader.js', import.meta.url));
+const reuseModule = fileURLToPath(new URL('./reuse.js', import.meta.url));
 /** weft's own compiled modules, wherever the package is (a string pattern would only match under node_modules). */
 const weftDist = new RegExp(`^${fileURLToPath(new URL('..', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 const DEPENDENCY = '?weft-dependency';
@@ -297,13 +300,19 @@ function testModule(
   for (const header of headers) emit(`import ${json(header + DEPENDENCY)};`);
   emit(`import { afterAll, test } from 'vitest';`);
   emit(`import { loadRuntime, saveCodeCache } from ${json(runtimeLoader)};`);
-  emit(`const { listTests, runTest, buildErrorToTestError, failedBuild, stillAsBuilt, counterexampleShown } = await loadRuntime(${json(plugin.cacheDirectory)});`);
+  emit(`import { rememberedPasses, reportReused, stillStampedAll } from ${json(reuseModule)};`);
+  // weft's runtime (explorer, native loader, renderer) only for a test that must run: a
+  // warm run's worker, whose tests all passed with this build, never loads it
+  emit('let runtime;');
+  emit(`const load = () => (runtime ??= loadRuntime(${json(plugin.cacheDirectory)}));`);
   // no parameters: Vitest 4 passes a hook its fixtures first and refuses a function that does not destructure them
-  emit('afterAll(() => saveCodeCache(counterexampleShown()));');
+  emit('afterAll(async () => { if (runtime) saveCodeCache((await runtime).counterexampleShown()); });');
   emit(`const file = ${json(file)}, options = ${optionsLiteral(options)}, timeout = ${testTimeout(options)};`);
-  emit(`const asBuilt = ${outcome ? `stillAsBuilt(${json(outcome.asBuilt)})` : 'false'};`);
+  emit(`const asBuilt = ${outcome ? `stillStampedAll(${json(outcome.asBuilt)})` : 'false'};`);
   // the plugin's build, while the files it read are unchanged: the worker neither builds nor looks it up
   emit(`const built = ${built ? `asBuilt ? ${json(libraryBuild(built))} : undefined` : 'undefined'};`);
+  const resultFiles = plugin.reuse && known ? Object.fromEntries(known.map((test) => [test.name, lastResultFile(file, test.name, options)])) : undefined;
+  emit(`const passed = ${resultFiles && built ? `built ? rememberedPasses(${json(built.hash)}, ${json(resultFiles)}) : new Map()` : 'new Map()'};`);
   emit('const lines = new Map();');
   emit('try {');
   // a bad options comment is thrown from a line the source map points at that comment
@@ -312,16 +321,16 @@ function testModule(
     // the build the plugin tried failed: the same error, without building again in the worker
     if (outcome && 'failure' in outcome) {
       const { code, message, location } = outcome.failure;
-      emit(`  if (asBuilt) throw failedBuild(${json({ code, message, location })});`);
+      emit(`  if (asBuilt) throw (await load()).failedBuild(${json({ code, message, location })});`);
     }
     if (known) emit(`  if (asBuilt) for (const [name, line] of ${json(known.map((test) => [test.name, test.line]))}) lines.set(name, line);`);
-    emit(`  ${known ? 'else ' : ''}for (const { name, line } of await listTests(file, options, built)) lines.set(name, line);`);
+    emit(`  ${known ? 'else ' : ''}for (const { name, line } of await (await load()).listTests(file, options, built)) lines.set(name, line);`);
   }
   emit('} catch (error) {');
-  emit("  test('build', () => { throw buildErrorToTestError(error, file); });");
+  emit("  test('build', async () => { throw (await load()).buildErrorToTestError(error, file); });");
   emit('}');
   const register = (name: string) =>
-    `test(${name}, { timeout }, (context) => runTest(file, ${name}, options, { reuse: ${plugin.reuse}, built, line: lines.get(${name}) }, context));`;
+    `test(${name}, { timeout }, async (context) => passed.has(${name}) ? reportReused(context.task.meta, passed.get(${name})) : (await load()).runTest(file, ${name}, options, { reuse: ${plugin.reuse}, built, line: lines.get(${name}) }, context));`;
   const declared = declaredTests(source);
   for (const test of declared) emit(`if (lines.has(${json(test.name)})) ${register(json(test.name))}`, test.line, test.column);
   // tests the text does not show (made by a macro): registered at the file's first test

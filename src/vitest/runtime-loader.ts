@@ -1,4 +1,5 @@
-// What the modules the plugin generates for C test files import, in each Vitest worker: the
+// What the modules the plugin generates for C test files load in a Vitest worker once a test
+// must run (a pass remembered for the same build needs none of it: reuse.ts): the
 // Vitest runtime (runtime.ts and everything a test may need: explorer, renderer) as one
 // script (scripts/bundle.mjs), compiled with V8's code cache. Vitest starts a fresh worker
 // for every file and every watch-mode rerun, so each would compile weft's code anew;

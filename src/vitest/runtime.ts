@@ -2,12 +2,13 @@
 // list a file's tests, and run one of them as a Vitest test.
 import { readFileSync } from 'node:fs';
 
-import { type LibraryTest, recordLibraryTests, stillStampedAll } from '../compile/cache.js';
+import { type LibraryTest, recordLibraryTests } from '../compile/cache.js';
 import { BuildError, type BuildErrorCode, type SourceLocation } from '../compile/errors.js';
 import type { LibraryBuild } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
+import { type WeftMeta, passedWith, reportReused } from './reuse.js';
 import { withThousands } from '../numbers.js';
 
 /**
@@ -63,9 +64,6 @@ export function codeFrame(file: string, line: number): string | undefined {
   return rows.join('\n');
 }
 
-/** Whether the user's files a build read still have the stamps they had then (the plugin's build still holds). */
-export const stillAsBuilt = stillStampedAll;
-
 /** A build the plugin tried and that failed, as the error it threw: the worker does not build again. */
 export function failedBuild({ code, message, location }: { code: BuildErrorCode; message: string; location?: SourceLocation }): BuildError {
   return new BuildError(code, message, location);
@@ -96,12 +94,6 @@ export interface RunSettings {
   built?: LibraryBuild;
 }
 
-/** What a test tells the plugin's summary (the Vitest task's meta). */
-export interface WeftMeta {
-  weftReused?: boolean;
-  weftPartial?: string;
-}
-
 interface TaskContext {
   task: { meta: object };
 }
@@ -115,9 +107,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   const meta = (context?.task.meta ?? {}) as WeftMeta;
   // one build for the remembered result and the exploration (the plugin's, or made here)
   const built = settings.built ?? (await builder()).buildHarness(file, options);
-  const key = JSON.stringify({ file, name, options });
-  const memory = resultMemory(options.cacheDirectory);
-  const last = memory.recall(key);
+  const memory = resultMemory(file, name, options);
+  const last = memory.recall();
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
     const replayed = await replayRemembered(file, name, options, last.failure, built);
@@ -127,10 +118,9 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       replayedDifferently = replayed.bug!;
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
-    memory.forget(key);
-  } else if (last && 'pass' in last && last.pass === built.hash && settings.reuse) {
-    meta.weftReused = true;
-    if (last.partial) meta.weftPartial = last.partial;
+    memory.forget();
+  } else if (passedWith(last, built.hash) && settings.reuse) {
+    reportReused(meta, last.partial);
     return;
   }
   const { checkBuilt } = await explorer();
@@ -140,12 +130,12 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   if (result.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
   if (result.status === 'fail') {
-    memory.rememberFailure(key, result.bug!);
+    memory.rememberFailure(result.bug!);
     throw await failureError(file, name, result.bug!, settings, differently);
   }
   if (replayedDifferently) {
     // the replay is a real failing execution: never let a bounded exploration pass over it
-    memory.rememberFailure(key, replayedDifferently);
+    memory.rememberFailure(replayedDifferently);
     throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
   if (result.beyondBound) {
@@ -157,7 +147,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
     meta.weftPartial = result.guarantee;
   }
-  memory.rememberPass(key, built.hash, result.partial ? result.guarantee : undefined);
+  memory.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
