@@ -1,22 +1,26 @@
 // C tests beside TypeScript tests in Vitest (issue: C tests at the speed of TypeScript tests):
 // a suite of 20 files x 3 small tests run cold and warm, and the watch loop (save -> verdict)
 // in a real Vitest under a pseudo-terminal (script(1)), each beside the same measurement for
-// TypeScript tests. Real processes, wall-clock medians; the machine's load shows in them.
+// TypeScript tests. Both suites live in a fresh project where the packed package is installed,
+// with the README's config (vitest.config.mts, weft imported from 'weft/vitest'): what a
+// user's project runs. Real processes, wall-clock medians; the machine's load shows in them.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { packageRoot } from '../src/paths.js';
+import { installPacked, repositoryVitestVersion } from '../test/support/packed-package.js';
 import { Watcher } from '../test/support/watcher.js';
 import { printTable } from './table.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20);
 const EDITS = Number(process.env.BENCH_EDITS ?? 11);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** where the suites are written: a project whose node_modules holds the Vitest to measure (BENCH_VITEST_PROJECT; default: this repository's) */
-const vitestProject = process.env.BENCH_VITEST_PROJECT ?? packageRoot;
-const vitest = join(vitestProject, 'node_modules', 'vitest', 'vitest.mjs');
-const plugin = join(packageRoot, 'dist', 'src', 'vitest', 'plugin.js');
+/** the Vitest to measure (BENCH_VITEST_VERSION; default: the repository's) */
+const vitestVersion = process.env.BENCH_VITEST_VERSION ?? repositoryVitestVersion();
+/** the project the package is installed in, and its Vitest (set by vitestBench) */
+let project = '';
+let vitest = '';
 
 const cTest = (file: number, test: number, broken = false) => `
 static int counter_${test};
@@ -51,12 +55,10 @@ interface Suite {
 }
 
 function createSuite(kind: 'c' | 'ts', files: number): Suite {
-  const scratch = join(vitestProject, 'test', 'projects', '.tmp');
-  mkdirSync(scratch, { recursive: true });
-  const dir = mkdtempSync(join(scratch, `bench-${kind}-`));
+  const dir = mkdtempSync(join(project, `bench-${kind}-`));
   const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
-  write('vitest.config.mjs', kind === 'c'
-    ? `import { defineConfig } from 'vitest/config';\nimport weft from ${JSON.stringify(plugin)};\nexport default defineConfig({ plugins: [weft({ maxBound: 2 })] });\n`
+  write('vitest.config.mts', kind === 'c'
+    ? `import { defineConfig } from 'vitest/config';\nimport weft from 'weft/vitest';\nexport default defineConfig({ plugins: [weft({ maxBound: 2 })] });\n`
     : `import { defineConfig } from 'vitest/config';\nexport default defineConfig({});\n`);
   const header = kind === 'c' ? 'shared.h' : 'shared.ts';
   write(header, kind === 'c' ? '#define SHARED 1\n' : 'export const shared = 1;\n');
@@ -148,17 +150,30 @@ async function watchLoops(): Promise<{ c: WatchTimes; ts: WatchTimes }> {
 }
 
 export async function vitestBench(): Promise<void> {
+  project = mkdtempSync(join(tmpdir(), 'weft-bench-vitest-'));
+  try {
+    await installPacked(project, vitestVersion);
+    vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs');
+    await measure();
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+async function measure(): Promise<void> {
   const rows: (string | number)[][] = [];
   const suites = { c: createSuite('c', FILES), ts: createSuite('ts', FILES) };
   try {
-    // C and TypeScript runs alternate, so that the machine's load falls on both alike
+    // C and TypeScript runs alternate, so that the machine's load falls on both alike, and
+    // which goes first alternates by round, so that neither always runs right after the other
     const runs = { cold: { c: [] as Run[], ts: [] as Run[] }, warm: { c: [] as Run[], ts: [] as Run[] } };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of ['c', 'ts'] as const) {
+      const order = round % 2 === 0 ? (['c', 'ts'] as const) : (['ts', 'c'] as const);
+      for (const kind of order) {
         rmSync(join(suites[kind].dir, '.cache'), { recursive: true, force: true });
         runs.cold[kind].push(runSuite(suites[kind]));
       }
-      for (const kind of ['c', 'ts'] as const) runs.warm[kind].push(runSuite(suites[kind]));
+      for (const kind of order) runs.warm[kind].push(runSuite(suites[kind]));
     }
     for (const [name, measured] of Object.entries(runs)) {
       const c = median(measured.c.map((run) => run.seconds));
@@ -177,6 +192,6 @@ export async function vitestBench(): Promise<void> {
     const ts = median(watched.ts[key]);
     rows.push([`watch: save -> verdict, ${label}`, c, ts, c / ts]);
   }
-  const version = (JSON.parse(readFileSync(join(vitestProject, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version;
-  printTable(`Vitest ${version}: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)`, ['measure', 'C', 'TypeScript', 'ratio'], rows);
+  const version = (JSON.parse(readFileSync(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version;
+  printTable(`Vitest ${version}, the packed package installed: C tests beside TypeScript tests (ratio: C / TypeScript; lines: C minus TypeScript)`, ['measure', 'C', 'TypeScript', 'ratio'], rows);
 }

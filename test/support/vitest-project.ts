@@ -1,16 +1,18 @@
 // Small Vitest projects that use the weft plugin, written to a scratch folder inside
 // the repository (so that they resolve vitest from its node_modules) and run as real
 // Vitest processes.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
 import { removeAfterAll } from './harness.js';
+import { installPacked } from './packed-package.js';
 import { Watcher } from './watcher.js';
 
 export { Watcher };
+export { npm } from './packed-package.js';
 
 /**
  * Where the projects are written: inside the repository (so that they resolve vitest from its
@@ -68,36 +70,15 @@ export default defineConfig({ plugins: [weft(${pluginOptions})], test: { ${testO
 }
 
 /**
- * npm as a user runs it, quiet but for errors. Asynchronous: an install builds the addon and can
- * take over a minute, and a worker blocked that long misses the answers to Vitest's own calls
- * (it then fails the run with "Timeout calling onTaskUpdate").
+ * The package as users get it (packed-package.ts) in a fresh project, removed once the test
+ * file is done. Resolves to that project's directory.
  */
-export const npm = (args: string[], cwd: string): Promise<{ status: number | null; output: string }> => new Promise((resolve) => {
-  const env = { ...process.env, npm_config_loglevel: 'error' };
-  execFile('npm', args, { cwd, encoding: 'utf8', env, timeout: 240_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-    const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-    resolve({ status, output: `${stdout}\n${stderr}${error !== null && status === null ? `\n${error.message}` : ''}` });
-  });
-});
-
-/**
- * The package as users get it: `npm pack`, then installed (its install script builds the
- * addon there) with a Vitest version (the repository's by default) into a fresh project,
- * `"type": "commonjs"` as npm 11's `npm init -y` writes it. Resolves to that project's directory.
- */
-export async function installPackedWeft(vitestVersion = repositoryVitestVersion()): Promise<string> {
+export async function installPackedWeft(vitestVersion?: string): Promise<string> {
   const project = mkdtempSync(join(tmpdir(), 'weft-package-'));
   removeAfterAll(project);
-  const packed = await npm(['pack', '--pack-destination', project], packageRoot);
-  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
-  const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
-  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
-  if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
+  await installPacked(project, vitestVersion);
   return project;
 }
-
-const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
 
 /** Each test's status and failure text from Vitest's JSON reporter output. */
 export function testsInReport(project: Project, report = 'report.json'): Map<string, { status: string; failure: string }> {

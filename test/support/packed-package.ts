@@ -1,0 +1,36 @@
+// The package as users get it: `npm pack`, then installed (its install script builds the
+// addon there) with a Vitest version into a project of its own, `"type": "commonjs"` as
+// npm 11's `npm init -y` writes it. Used by the packaging tests and by the Vitest bench,
+// which measures what a user's project runs: weft imported from node_modules (a plugin
+// imported by path is bundled into Vite's config, and parsed, on every run).
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { packageRoot } from '../../src/paths.js';
+
+/**
+ * npm as a user runs it, quiet but for errors. Asynchronous: an install builds the addon and can
+ * take over a minute, and a Vitest worker blocked that long misses the answers to Vitest's own
+ * calls (it then fails the run with "Timeout calling onTaskUpdate").
+ */
+export const npm = (args: string[], cwd: string): Promise<{ status: number | null; output: string }> => new Promise((resolve) => {
+  const env = { ...process.env, npm_config_loglevel: 'error' };
+  execFile('npm', args, { cwd, encoding: 'utf8', env, timeout: 240_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+    resolve({ status, output: `${stdout}\n${stderr}${error !== null && status === null ? `\n${error.message}` : ''}` });
+  });
+});
+
+/** The repository's own Vitest version. */
+export const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
+
+/** Packs the package and installs it, with `vitest@vitestVersion` (the repository's by default), into the empty directory `project`. */
+export async function installPacked(project: string, vitestVersion = repositoryVitestVersion()): Promise<void> {
+  const packed = await npm(['pack', '--pack-destination', project], packageRoot);
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
+  const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
+  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
+  if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
+}
