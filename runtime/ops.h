@@ -49,18 +49,19 @@
   X(SEM_GETVALUE, "sem_getvalue", READ, READ, ADDRESS, WEFT_OPF_VALUE, enabled_always)                    \
   X(BARRIER_ARRIVE, "barrier arrive", WRITE, WRITE, ADDRESS, 0, enabled_always)                           \
   X(BARRIER_LEAVE, "barrier leave", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS, barrier_leave_enabled)        \
-  X(RWLOCK_READ, "read lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, rwlock_read_enabled) \
+  X(RWLOCK_READ, "read lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK | WEFT_OPF_SHARED, rwlock_read_enabled) \
   X(RWLOCK_WRITE, "write lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, rwlock_write_enabled) \
-  X(RWLOCK_UNLOCK, "rwlock unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)           \
+  X(RWLOCK_UNLOCK, "write unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)            \
   X(SPIN_LOCK, "spin lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, spin_lock_enabled) \
   X(SPIN_UNLOCK, "spin unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)               \
   X(ONCE, "once", WRITE, WRITE, ADDRESS, WEFT_OPF_WAITS, once_enabled)                                    \
   X(SEM_TIMEDWAIT, "sem_timedwait", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE, enabled_always)            \
   X(FREE, "free", WRITE, WRITE, BLOCK, 0, enabled_always)                                                 \
-  X(RWLOCK_TRY_READ, "read lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
+  X(RWLOCK_TRY_READ, "read lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK | WEFT_OPF_SHARED, enabled_always) \
   X(RWLOCK_TRY_WRITE, "write lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
   X(SPIN_TRYLOCK, "spin trylock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)  \
-  X(MUTEX_TIMEDLOCK, "timedlock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)
+  X(MUTEX_TIMEDLOCK, "timedlock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
+  X(RWLOCK_READ_UNLOCK, "read unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK | WEFT_OPF_SHARED, enabled_always)
 
 /* What an op's object field names. ADDRESS: a memory location or synchronisation object;
  * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block
@@ -79,6 +80,7 @@
 #define WEFT_OPF_NOTES_WRITE 128u        /* whether it changed memory is known only once it ran */
 #define WEFT_OPF_LOCK 256u               /* takes a lock a thread then holds (deadlock cycles) */
 #define WEFT_OPF_UNLOCK 512u             /* gives such a lock up */
+#define WEFT_OPF_SHARED 1024u            /* a read lock's side: a shared acquisition never waits for a shared release */
 
 /* Blocking operations whose pending argument carries these flags are enabled whatever
  * the state of their object: they fail (EBUSY) or time out (ETIMEDOUT) instead. */

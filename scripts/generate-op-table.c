@@ -33,7 +33,7 @@ int main(void) {
   printf("export const OpFlag = {\n");
 #define FLAG(name) printf("  %s: %u,\n", QUOTE(name), WEFT_OPF_##name);
   FLAG(WAITS) FLAG(STARTS_THREAD) FLAG(ENDS_THREAD) FLAG(VALUE) FLAG(DECISION) FLAG(RELEASES_ARGUMENT)
-  FLAG(ACQUIRES_ARGUMENT) FLAG(NOTES_WRITE) FLAG(LOCK) FLAG(UNLOCK)
+  FLAG(ACQUIRES_ARGUMENT) FLAG(NOTES_WRITE) FLAG(LOCK) FLAG(UNLOCK) FLAG(SHARED)
   printf("} as const;\n\n");
 
   printf("/** per op: [text, access, can, object kind, flags] */\n");

@@ -33,6 +33,15 @@ describe('threads the end of the execution leaves behind', () => {
   });
 });
 
+describe('read-write locks: readers hold the lock together', () => {
+  it.each([...strategies, 'auto'])('%s: finds the two readers inside at once (a reader\'s lock does not wait for another\'s unlock)', async (strategy) => {
+    for (const cflags of ['', '-DWRITER']) {
+      const test = await check('soundness/readers_together.c', strategy, { cflags });
+      expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('most') } });
+    }
+  });
+});
+
 describe('compare-exchange: a failed CAS only reads where it ran, but may win elsewhere', () => {
   it.each([3, 4, 5])('optimal: %i threads each CAS-ing one word from 0 to their id give exactly that many classes', async (threads) => {
     const test = await check('soundness/cas_owner.c', 'optimal', { cflags: `-DTHREADS=${threads}` });

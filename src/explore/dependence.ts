@@ -41,6 +41,15 @@ export function pendingAfterAside(execution: ExecutionView, thread: number): boo
  */
 export const isAttempt = (op: number): boolean => accessOf(op) === Access.ACQUIRE && !hasFlag(op, OpFlag.WAITS);
 
+/**
+ * Whether the acquisition `op`, placed before an earlier release `release` of its object,
+ * would wait there for it: then the release only orders it. One that would not races with
+ * the release: an attempt fails there, and a read lock goes on beside a reader's unlock
+ * (readers hold the lock together: SHARED in the op table).
+ */
+export const waitsForRelease = (op: number, release: number): boolean =>
+  hasFlag(op, OpFlag.WAITS) && !(hasFlag(op, OpFlag.SHARED) && hasFlag(release, OpFlag.SHARED));
+
 /** thread objects (create/start/exit/join) are keyed apart from addresses */
 export const threadObject = (thread: number): number => -1 - thread;
 export const isThreadObject = (object: number): boolean => object < 0;

@@ -447,7 +447,8 @@ export class FewestPreemptions {
 
 const isSemaphoreOp = (op: number): boolean => op === Op.SEM_WAIT || op === Op.SEM_POST || op === Op.SEM_TRYWAIT || op === Op.SEM_TIMEDWAIT;
 const isReadersWriterLock = (op: number): boolean =>
-  op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE || op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE || op === Op.RWLOCK_UNLOCK;
+  op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE || op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE || op === Op.RWLOCK_UNLOCK ||
+  op === Op.RWLOCK_READ_UNLOCK;
 
 /** What a step does to the lock or semaphore it names: holds of a lock, or a semaphore's value (undefined: neither). */
 function syncDeltaOf(op: number): number | undefined {

@@ -3,8 +3,8 @@
 // Reversing such a race may lead to a new behaviour; partial-order reduction backtracks
 // there. Buffers are reused between executions: nothing is allocated per step.
 import {
-  Access, accessOf, aroundAside, conflicts, extentOf, isAttempt, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
-  secondObjectOf, touchesRange,
+  Access, accessOf, aroundAside, conflicts, extentOf, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
+  secondObjectOf, touchesRange, waitsForRelease,
 } from './dependence.js';
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
@@ -160,12 +160,13 @@ export class RaceFinder {
     const second = secondObjectOf(op, value);
     if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record);
     if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
-    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, isAttempt(op));
+    else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, op);
   }
 
-  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, attempt = false): void {
+  /** `op`: the step's op where `access` is its own (an acquisition's decides which releases it races with). */
+  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, op = -1): void {
     const head = this.newest.get(object) ?? -1;
-    this.raceWithEntries(execution, i, thread, head, access, object, attempt);
+    this.raceWithEntries(execution, i, thread, head, access, object, op);
     if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, thread, object, 1, access);
     if (!record) return;
     const entry = this.entries++;
@@ -177,7 +178,7 @@ export class RaceFinder {
   }
 
 
-  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, attempt = false): void {
+  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, op = -1): void {
     const own = i * this.width;
     if (access === Access.ACQUIRE) {
       // Acquisitions race with earlier acquisitions (and reads: sem_getvalue) not ordered
@@ -198,7 +199,10 @@ export class RaceFinder {
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      if (((access !== Access.ACQUIRE && earlier !== Access.RELEASE) || (attempt && earlier === Access.RELEASE)) && !isThreadObject(object)) this.noteRace(j);
+      const racing = access === Access.ACQUIRE
+        ? earlier === Access.RELEASE && op >= 0 && !waitsForRelease(op, execution.op[j]!)
+        : earlier !== Access.RELEASE;
+      if (racing && !isThreadObject(object)) this.noteRace(j);
       this.join(own, j * this.width);
     }
   }

@@ -53,6 +53,8 @@ export interface ProgramShape {
   yields: boolean;
   /** with the semaphore hand-off, a thread reads the semaphore's value (sem_getvalue) */
   semaphoreValue: boolean;
+  /** with a read-write lock, every thread takes the read lock once more and logs how many readers are inside (readers hold the lock together) */
+  readerCounts: boolean;
   /**
    * Threads main first creates and joins one at a time, each creation in an SV-COMP atomic
    * section so that no choice arises: the program's own threads then get runtime ids from
@@ -105,6 +107,7 @@ export function randomShape(seed: number): ProgramShape {
     once: chance(0.15),
     yields: chance(0.2),
     semaphoreValue: chance(0.5),
+    readerCounts: chance(0.5),
   };
 }
 
@@ -133,6 +136,7 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     const reads = chance(0.5);
     const access = reads ? log(t, load(v)) : store(v, unique(t, i));
     if (shape.lock === 'none' || !chance(0.3)) return [access];
+
     const spin = shape.lock === 'mutex' && shape.spinLock;
     const [take, give]: [string, string] = spin ? ['pthread_spin_lock(&lock);', 'pthread_spin_unlock(&lock);'] : {
       mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'] as [string, string],
@@ -241,6 +245,12 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     for (let t = 0; t < shape.threads; t++) if (t < 2 || chance(0.5)) insert(t, `pthread_once(&once, initialise); ${log(t, load(v))}`);
   }
   if (shape.yields) for (let t = 0; t < shape.threads; t++) if (chance(0.5)) insert(t, 'sched_yield();');
+  if (shape.lock === 'rwlock' && shape.readerCounts) {
+    for (let t = 0; t < shape.threads; t++) {
+      const counted = `${log(t, `__atomic_add_fetch(&readers, 1, ${SEQ})`)} __atomic_sub_fetch(&readers, 1, ${SEQ});`;
+      insert(t, 'pthread_rwlock_rdlock(&lock);', counted, 'pthread_rwlock_unlock(&lock);');
+    }
+  }
   if (shape.free) {
     globals.push('static int *heap;');
     setup.push('heap = calloc(2, sizeof *heap);');
@@ -270,7 +280,7 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       none: [],
       mutex: [shape.spinLock ? 'static pthread_spinlock_t lock;' : 'static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;'],
       semaphore: ['static sem_t lock;'],
-      rwlock: ['static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;'],
+      rwlock: ['static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;', ...(shape.readerCounts ? ['static int readers;'] : [])],
     }[shape.lock],
     ...globals,
   ];
