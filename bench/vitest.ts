@@ -18,9 +18,6 @@ const EDITS = Number(process.env.BENCH_EDITS ?? 11);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** the Vitest to measure (BENCH_VITEST_VERSION; default: the repository's) */
 const vitestVersion = process.env.BENCH_VITEST_VERSION ?? repositoryVitestVersion();
-/** the project the package is installed in, and its Vitest (set by vitestBench) */
-let project = '';
-let vitest = '';
 
 const cTest = (file: number, test: number, broken = false) => `
 static int counter_${test};
@@ -49,12 +46,15 @@ ${[0, 1, 2].map((test) => `it('sum ${test}', () => { expect([${file}, ${test}, s
 
 interface Suite {
   dir: string;
+  /** the Vitest of the project the suite lives in */
+  vitest: string;
   file(index: number): string;
   header: string;
   write(name: string, text: string): void;
 }
 
-function createSuite(kind: 'c' | 'ts', files: number): Suite {
+/** A suite inside `project`, where the packed package and the Vitest to measure are installed. */
+function createSuite(project: string, kind: 'c' | 'ts', files: number): Suite {
   const dir = mkdtempSync(join(project, `bench-${kind}-`));
   const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
   write('vitest.config.mts', kind === 'c'
@@ -64,7 +64,7 @@ function createSuite(kind: 'c' | 'ts', files: number): Suite {
   write(header, kind === 'c' ? '#define SHARED 1\n' : 'export const shared = 1;\n');
   const file = (index: number) => (kind === 'c' ? `file${index}.test.c` : `file${index}.test.ts`);
   for (let i = 0; i < files; i++) write(file(i), kind === 'c' ? cFile(i) : tsFile(i));
-  return { dir, file, header, write };
+  return { dir, vitest: join(project, 'node_modules', 'vitest', 'vitest.mjs'), file, header, write };
 }
 
 const environment = (suite: Suite) => ({ ...process.env, NO_COLOR: '1', CI: '1', WEFT_CACHE_DIR: join(suite.dir, '.cache') });
@@ -76,7 +76,7 @@ interface Run {
 
 function runSuite(suite: Suite): Run {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [vitest, 'run'], { cwd: suite.dir, encoding: 'utf8', env: environment(suite), timeout: 300_000 });
+  const result = spawnSync(process.execPath, [suite.vitest, 'run'], { cwd: suite.dir, encoding: 'utf8', env: environment(suite), timeout: 300_000 });
   const seconds = (performance.now() - started) / 1000;
   const output = `${result.stdout}${result.stderr}`;
   return { seconds, lines: output.split('\n').filter((line) => line.trim() !== '').length };
@@ -84,7 +84,7 @@ function runSuite(suite: Suite): Run {
 
 /** Vitest in watch mode inside a pseudo-terminal (script(1)), as a user runs it. */
 function watchInTerminal(suite: Suite): Watcher {
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(vitest)} --watch`;
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(suite.vitest)} --watch`;
   return new Watcher(spawn('script', ['-qfec', command, '/dev/null'], { cwd: suite.dir, env: { ...environment(suite), CI: '' } }));
 }
 
@@ -97,8 +97,8 @@ interface WatchTimes {
 }
 
 /** A suite of one file under Vitest's watch mode, and the edits measured on it. */
-async function startWatching(kind: 'c' | 'ts') {
-  const suite = createSuite(kind, 1);
+async function startWatching(project: string, kind: 'c' | 'ts') {
+  const suite = createSuite(project, kind, 1);
   const watched = watchInTerminal(suite);
   const failed = /Tests\s+1 failed[\s\S]*(Waiting|Watching) for file changes/;
   const passed = /Tests\s+3 passed[\s\S]*(Waiting|Watching) for file changes/;
@@ -131,10 +131,10 @@ async function startWatching(kind: 'c' | 'ts') {
  * Save -> verdict times (s) of C and TypeScript tests, round by round in turn (while one
  * measures, the other's Vitest waits idle): the machine's load falls on both alike.
  */
-async function watchLoops(): Promise<{ c: WatchTimes; ts: WatchTimes }> {
-  const c = await startWatching('c');
+async function watchLoops(project: string): Promise<{ c: WatchTimes; ts: WatchTimes }> {
+  const c = await startWatching(project, 'c');
   try {
-    const ts = await startWatching('ts');
+    const ts = await startWatching(project, 'ts');
     try {
       for (let index = 0; index < EDITS; index++) {
         await c.round(index);
@@ -150,19 +150,18 @@ async function watchLoops(): Promise<{ c: WatchTimes; ts: WatchTimes }> {
 }
 
 export async function vitestBench(): Promise<void> {
-  project = mkdtempSync(join(tmpdir(), 'weft-bench-vitest-'));
+  const project = mkdtempSync(join(tmpdir(), 'weft-bench-vitest-'));
   try {
     await installPacked(project, vitestVersion);
-    vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs');
-    await measure();
+    await measure(project);
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
 }
 
-async function measure(): Promise<void> {
+async function measure(project: string): Promise<void> {
   const rows: (string | number)[][] = [];
-  const suites = { c: createSuite('c', FILES), ts: createSuite('ts', FILES) };
+  const suites = { c: createSuite(project, 'c', FILES), ts: createSuite(project, 'ts', FILES) };
   try {
     // C and TypeScript runs alternate, so that the machine's load falls on both alike, and
     // which goes first alternates by round, so that neither always runs right after the other
@@ -185,7 +184,7 @@ async function measure(): Promise<void> {
   } finally {
     for (const suite of Object.values(suites)) rmSync(suite.dir, { recursive: true, force: true });
   }
-  const watched = await watchLoops();
+  const watched = await watchLoops(project);
   const measures: [keyof WatchTimes, string][] = [['breaks', `breaking edit (s, median of ${EDITS})`], ['fixes', 'the fix (s)'], ['header', 'included header edited (s)']];
   for (const [key, label] of measures) {
     const c = median(watched.c[key]);

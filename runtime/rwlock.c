@@ -80,10 +80,12 @@ WEFT_HIDDEN int weft_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struc
 WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
   uintptr_t pc = WEFT_CALLER_PC();
   struct rwlock_state *l = state_of(rwlock);
+  /* no other thread can take or give up what this thread holds while it waits to be chosen */
+  int writing = l->writer == weft_rt->current + 1;
   /* a reader's unlock is an op of its own: another reader's lock never waits for it, so
    * partial-order reduction must know that the two may come in either order */
-  sched_point(l->writer == weft_rt->current + 1 ? WEFT_OP_RWLOCK_UNLOCK : WEFT_OP_RWLOCK_READ_UNLOCK, (uintptr_t)rwlock, 0, pc);
-  if (l->writer == weft_rt->current + 1) l->writer = 0;
+  sched_point(writing ? WEFT_OP_RWLOCK_UNLOCK : WEFT_OP_RWLOCK_READ_UNLOCK, (uintptr_t)rwlock, 0, pc);
+  if (writing) l->writer = 0;
   else if (l->writer == 0 && l->readers > 0) l->readers--;
   else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");
   return 0;

@@ -21,7 +21,7 @@
 // state's steps may not run where another would): no kept step is ever dropped for it.
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HB_MAX_THREADS, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
-import { Op, Outcome } from '../addon/ops.js';
+import { Op, OpFlag, Outcome, hasFlag } from '../addon/ops.js';
 import { UnexplorableHarnessError } from './driver.js';
 import { type Backtracking, Path } from './path.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
@@ -56,8 +56,8 @@ interface Deferred {
  */
 function refused(execution: ExecutionView): boolean {
   for (let step = 0; step < execution.steps; step++) {
-    const op = execution.op[step];
-    if (execution.aside[step] !== 0 || op === Op.ONCE || op === Op.RWLOCK_READ || op === Op.RWLOCK_TRY_READ) return true;
+    const op = execution.op[step]!;
+    if (execution.aside[step] !== 0 || op === Op.ONCE || hasFlag(op, OpFlag.SHARED)) return true;
   }
   return false;
 }

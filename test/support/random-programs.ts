@@ -136,7 +136,6 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     const reads = chance(0.5);
     const access = reads ? log(t, load(v)) : store(v, unique(t, i));
     if (shape.lock === 'none' || !chance(0.3)) return [access];
-
     const spin = shape.lock === 'mutex' && shape.spinLock;
     const [take, give]: [string, string] = spin ? ['pthread_spin_lock(&lock);', 'pthread_spin_unlock(&lock);'] : {
       mutex: ['pthread_mutex_lock(&lock);', 'pthread_mutex_unlock(&lock);'] as [string, string],
