@@ -148,6 +148,46 @@ describe('bpor and hbcache agree with dfs on every fixture', () => {
   });
 });
 
+describe("the oracle's classes: happens-before as the explorers' race finder orders steps", () => {
+  it('two readers inside a read section at once: every class dfs runs within 2 preemptions, bpor runs too, and optimal each once', async () => {
+    const file = fixture('soundness/readers_together.c');
+    const dfs = await exploreAll(file, 'dfs', 2, 'drf');
+    const bpor = await exploreAll(file, 'bpor', 2, 'drf');
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf');
+    expect(bpor.coverage).toEqual(dfs.coverage);
+    for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
+    expect(optimal.coverage.size).toBeGreaterThan(dfs.coverage.size);
+    expect(optimal.executions).toBe(optimal.coverage.size);
+  });
+
+  it('a class is the same however its steps were interleaved: threads on disjoint data make 1 class of many schedules', async () => {
+    const dfs = await exploreAll(fixture('por/indexer.c'), 'dfs', Infinity, 'drf');
+    expect(dfs.executions).toBeGreaterThan(1);
+    expect(dfs.coverage.size).toBe(1);
+  });
+
+  it('one more turn of a spin loop is no new class: dfs runs many turn counts, optimal each class they fall into once', async () => {
+    const file = writeHarness(`#include <pthread.h>
+#include <weft.h>
+static int flag;
+static void *setter(void *unused) { __atomic_store_n(&flag, 1, __ATOMIC_SEQ_CST); return unused; }
+WEFT_TEST(spin_until_set) {
+  pthread_t t;
+  pthread_create(&t, 0, setter, 0);
+  while (__atomic_load_n(&flag, __ATOMIC_SEQ_CST) == 0) {}
+  pthread_join(t, 0);
+}
+`, 'spin_until_set.c');
+    const dfs = await exploreAll(file, 'dfs', Infinity, 'drf');
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf');
+    expect(dfs.bugs.size).toBe(0);
+    // the store before main's first read, or after some reads of 0
+    expect(dfs.coverage.size).toBe(2);
+    expect(dfs.executions).toBeGreaterThan(2);
+    expect(optimal.coverage).toEqual(dfs.coverage);
+  });
+});
+
 describe('soundness on random programs', () => {
   // together they write every construct the generator knows (checked below), and each
   // program's unbounded dfs is small

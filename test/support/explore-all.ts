@@ -5,11 +5,12 @@
 // executions of a class already seen).
 import { buildHarness } from '../../src/compile/compile.js';
 import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
+import { RaceFinder } from '../../src/explore/races.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
-import { OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
+import { Access, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
@@ -17,6 +18,8 @@ export interface Observed {
   classes: Set<string>;
   /** executions whose class an earlier execution already had */
   repeats: number;
+  /** the classes run, by the explorers' own happens-before (coverageClass) */
+  coverage: Set<string>;
   /** runs the strategy abandoned as redundant (a wasted run each) */
   wasted: number;
   /** failing executions, named by outcome, thread, code offset and message */
@@ -65,11 +68,11 @@ async function explore(
   const explorer = createStrategy(strategy, { maxBound });
   const view = liveView(trace);
   const seen: Observed = {
-    executions: 0, classes: new Set(), repeats: 0, wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
+    executions: 0, classes: new Set(), repeats: 0, coverage: new Set(), wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
   };
   const byBound: Observed[] = [];
   const snapshot = (complete: boolean) => byBound.push({
-    ...seen, classes: new Set(seen.classes), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
+    ...seen, classes: new Set(seen.classes), coverage: new Set(seen.coverage), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
   });
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
@@ -112,6 +115,7 @@ async function explore(
       seen.executions++;
       if (seen.classes.has(fingerprint)) seen.repeats++;
       seen.classes.add(fingerprint);
+      seen.coverage.add(coverageClass(view));
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
@@ -162,4 +166,58 @@ export function happensBeforeClass(execution: ExecutionView, ordersAsides = fals
     }
   }
   return facts.sort().join(' ');
+}
+
+const coverageFinder = new RaceFinder();
+
+/**
+ * An execution's class as the explorers judge it: its steps (named by thread and index in
+ * that thread, with their ops and data choices) and, for each, the steps of every thread
+ * that happen before it — the race finder's vector clocks, whose dependence is coarser than
+ * the table's (a reader's unlock does not order another reader's lock). An explorer that
+ * promises every class must run each of these that dfs runs: this checks its reversals,
+ * backtrack points, sleep sets and bounds, where the final states check the dependence too.
+ * A read that repeats its thread's previous step (same op, object and value: one more turn
+ * of a spin loop) is left out: the explorers run a spin for as many turns as it takes to
+ * change something, by design, where dfs runs every count.
+ */
+export function coverageClass(execution: ExecutionView): string {
+  const kept = withoutRepeatedReads(execution);
+  coverageFinder.find(kept, kept.steps, 0, () => {});
+  const width = coverageFinder.threadCount;
+  const perThread: string[][] = Array.from({ length: width }, () => []);
+  for (let step = 0; step < kept.steps; step++) {
+    const op = kept.op[step]!;
+    let clock = '';
+    for (let t = 0; t < width; t++) clock += `${coverageFinder.clockOf(step, t)},`;
+    perThread[kept.thread[step]!]!.push(`${op}${hasFlag(op, OpFlag.DECISION) ? `=${kept.value[step]}` : ''}@${clock}`);
+  }
+  return perThread.map((steps) => steps.join(' ')).join(' | ');
+}
+
+function withoutRepeatedReads(execution: ExecutionView): ExecutionView {
+  const previous = new Map<number, number>();
+  const keep: number[] = [];
+  for (let step = 0; step < execution.steps; step++) {
+    const thread = execution.thread[step]!;
+    const before = previous.get(thread);
+    previous.set(thread, step);
+    const repeated = before !== undefined && accessOf(execution.op[step]!) === Access.READ && execution.op[before] === execution.op[step] &&
+      execution.object[before] === execution.object[step] && execution.value[before] === execution.value[step];
+    if (!repeated) keep.push(step);
+  }
+  const pick = <T extends Uint8Array | Float64Array>(from: T, make: (length: number) => T): T => {
+    const to = make(keep.length);
+    keep.forEach((step, i) => { to[i] = from[step]!; });
+    return to;
+  };
+  return {
+    ...execution,
+    steps: keep.length,
+    thread: pick(execution.thread, (n) => new Uint8Array(n)),
+    op: pick(execution.op, (n) => new Uint8Array(n)),
+    object: pick(execution.object, (n) => new Float64Array(n)),
+    value: pick(execution.value, (n) => new Float64Array(n)),
+    aside: new Uint8Array(keep.length),
+  };
 }
