@@ -371,7 +371,7 @@ export class FewestPreemptions {
         const id = syncId(this.objects[i]!);
         this.syncOf[i] = id;
         this.syncDelta[i] = delta;
-        if (isAttempt(op) || isReadersWriterLock(op)) this.syncUnknown[id] = 1;
+        if (isAttempt(op)) this.syncUnknown[id] = 1;
       }
       const second = secondObjectOf(op, this.values[i]!);
       if (second !== undefined) {
@@ -446,9 +446,6 @@ export class FewestPreemptions {
 }
 
 const isSemaphoreOp = (op: number): boolean => op === Op.SEM_WAIT || op === Op.SEM_POST || op === Op.SEM_TRYWAIT || op === Op.SEM_TIMEDWAIT;
-const isReadersWriterLock = (op: number): boolean =>
-  op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE || op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE || op === Op.RWLOCK_UNLOCK ||
-  op === Op.RWLOCK_READ_UNLOCK;
 
 /** What a step does to the lock or semaphore it names: holds of a lock, or a semaphore's value (undefined: neither). */
 function syncDeltaOf(op: number): number | undefined {
