@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -7,6 +7,8 @@
 // --padding N gives every program N threads first that add no choice (ProgramShape.padding),
 // so that its own threads have ids past the first word of a thread set; then the default
 // leaves out hbcache, which explores at most HB_MAX_THREADS threads.
+// --threads N gives every program N threads, main included (the generator draws 2 or 3,
+// mostly 2): races that only three or more threads make (a chain of reversals) show then.
 //
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
@@ -51,11 +53,18 @@ function count(value: string | undefined, name: string, fallback: number): numbe
   return n;
 }
 
-async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, padding: number): Promise<Totals> {
+interface Programs {
+  padding: number;
+  /** every program's threads, main included (0: as drawn) */
+  threads: number;
+}
+
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
   const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
-    const shape = { ...randomShape(seed), padding };
+    const drawn = randomShape(seed);
+    const shape = { ...drawn, padding: programs.padding, threads: programs.threads || drawn.threads };
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
@@ -89,13 +98,18 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, chunk: { type: 'boolean' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
 const bound = count(values.bound, 'bound', 3);
 const limit = count(values.limit, 'limit', 5_000);
 const padding = count(values.padding, 'padding', 0);
+const threads = count(values.threads, 'threads', 0);
+if (threads === 1) {
+  console.error('--threads: at least 2 (main and one more)');
+  process.exit(2);
+}
 const only = values.strategies?.split(',') ?? (padding + 3 > HB_MAX_THREADS ? strategyNames().filter((name) => name !== 'hbcache') : undefined);
 const unknown = only?.filter((name) => !strategyNames().includes(name)) ?? [];
 if (unknown.length > 0) {
@@ -104,7 +118,7 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only, padding);
+  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads });
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -113,7 +127,7 @@ const started = Date.now();
 const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], dfsTruncated: 0, runs: {} };
 for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
-  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--chunk'];
+  const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
@@ -142,7 +156,7 @@ function listed(seeds: number[], what: string): string {
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
     `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (not compared)')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
