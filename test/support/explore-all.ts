@@ -1,8 +1,9 @@
 // Runs a strategy over a harness, driving it past failing executions, and collects what
 // every counted execution showed, bound by bound: its observable behaviour (a bug
 // outcome, or the final state: the program's output with its lines sorted) and its
-// happens-before class (a fingerprint from the dependence table, used only to count
-// executions of a class already seen).
+// happens-before class twice: by the dependence table (used only to count executions of a
+// class already seen) and as the explorers judge it (coverageClass: the classes every
+// strategy that promises them must run).
 import { buildHarness } from '../../src/compile/compile.js';
 import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
