@@ -82,6 +82,19 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     }
   });
 
+  it("a data choice stays right behind its thread's step when a wakeup sequence is merged into a branch: every class once, none lost", async () => {
+    const file = fixture('por/choice_after_step.c');
+    // before, a merged sequence put another thread's step between main's read and its
+    // choice, and optimal stopped: "the harness is nondeterministic"
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
+    const dfs = await exploreAll(file, 'dfs', 2, 'sc');
+    for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
+    expect(dfs.finalStates).toEqual(optimal.finalStates);
+    // unbounded dfs: 416 classes in 249,816 schedules
+    expect(optimal).toMatchObject({ executions: 416, repeats: 0, complete: true });
+    expect(optimal.coverage.size).toBe(416);
+  });
+
   it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
     const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7', maxBound: Infinity });
     expect(test).toMatchObject({ executions: 1, complete: true });

@@ -166,6 +166,12 @@ export class Reversal {
     return choice === (op === Op.CHOOSE) && (!choice || this.values[entry] === value);
   }
 
+  /** `thread`'s first entry in w when it is a data choice, else -1 (also when the thread has none). */
+  leadingChoice(thread: number): number {
+    const entry = this.first[thread]!;
+    return entry >= 0 && this.ops[entry] === Op.CHOOSE ? entry : -1;
+  }
+
   /** Takes `thread`'s first step off w. */
   remove(thread: number): void {
     const index = this.first[thread]!;

@@ -105,6 +105,15 @@ export class WakeupTrees {
       }
       break;
     }
+    // a data choice is taken at once after its thread's step: where the walk stopped after
+    // such a step, w's choice of that thread comes first, before steps w has ahead of it
+    const choice = tree === root || this.op[tree] === Op.CHOOSE ? -1 : w.leadingChoice(this.thread[tree]!);
+    if (choice >= 0) {
+      const node = this.create(w.threadAt(choice), Op.CHOOSE, w.objectAt(choice), w.valueAt(choice));
+      this.append(tree, node);
+      tree = node;
+      w.remove(w.threadAt(choice));
+    }
     w.forEach((entry) => {
       const node = this.create(w.threadAt(entry), w.opAt(entry), w.objectAt(entry), w.valueAt(entry));
       this.append(tree, node);
