@@ -109,16 +109,19 @@ export class WakeupTrees {
     // such a step, w's choice of that thread comes first, before steps w has ahead of it
     const choice = tree === root || this.op[tree] === Op.CHOOSE ? -1 : w.leadingChoice(this.thread[tree]!);
     if (choice >= 0) {
-      const node = this.create(w.threadAt(choice), Op.CHOOSE, w.objectAt(choice), w.valueAt(choice));
-      this.append(tree, node);
-      tree = node;
+      tree = this.appendEntry(tree, w, choice);
       w.remove(w.threadAt(choice));
     }
     w.forEach((entry) => {
-      const node = this.create(w.threadAt(entry), w.opAt(entry), w.objectAt(entry), w.valueAt(entry));
-      this.append(tree, node);
-      tree = node;
+      tree = this.appendEntry(tree, w, entry);
     });
+  }
+
+  /** Adds a node for an entry of w as the last child of `parent`, and returns it. */
+  private appendEntry(parent: number, w: Reversal, entry: number): number {
+    const node = this.create(w.threadAt(entry), w.opAt(entry), w.objectAt(entry), w.valueAt(entry));
+    this.append(parent, node);
+    return node;
   }
 
   /** Returns a detached node and its subtree to the pool. */
