@@ -173,6 +173,16 @@ describe("the oracle's classes: happens-before as the explorers' race finder ord
     expect(optimal.executions).toBe(optimal.coverage.size);
   });
 
+  it('main blocked in pthread_join hands the processor over: bpor runs every class dfs runs within 1 and 2 preemptions', async () => {
+    const file = fixture('soundness/join_hands_over.c');
+    for (const bound of [1, 2]) {
+      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
+      const bpor = await exploreAll(file, 'bpor', bound, 'drf');
+      expect(bpor.coverage, `bound ${bound}`).toEqual(dfs.coverage);
+      expect(bpor.executions).toBeLessThanOrEqual(dfs.executions);
+    }
+  });
+
   it('a class is the same however its steps were interleaved: threads on disjoint data make 1 class of many schedules', async () => {
     const dfs = await exploreAll(fixture('por/indexer.c'), 'dfs', Infinity, 'drf');
     expect(dfs.executions).toBeGreaterThan(1);

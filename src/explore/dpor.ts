@@ -81,7 +81,10 @@ export class DporStrategy implements Strategy, Backtracking {
     this.name = options.name;
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
-    if (this.bounded) this.orderAsides();
+    if (this.bounded) {
+      this.orderAsides();
+      this.races.handOffs = true;
+    }
     this.path = new Path();
     const n = this.path.room;
     this.backtrack = threadSets(n);
@@ -294,8 +297,8 @@ export class DporStrategy implements Strategy, Backtracking {
     }
     const redundant = steps < execution.steps;
     // the steps before the resumed node are as in the last execution: analysed already
-    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later) =>
-      this.reverse(execution, earlier, later),
+    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later, handOff) =>
+      this.reverse(execution, earlier, later, handOff),
     );
     if (!redundant && steps > 0) {
       this.reverseEnding(execution, steps - 1);
@@ -401,8 +404,8 @@ export class DporStrategy implements Strategy, Backtracking {
    * reversed execution — v, the steps after `earlier` that do not depend on it followed
    * by `later`.
    */
-  private reverse(execution: ExecutionView, earlier: number, later: number): void {
-    if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!);
+  private reverse(execution: ExecutionView, earlier: number, later: number, handOff: boolean): void {
+    if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!, handOff);
     else {
       this.reversal.build(execution, this.races, earlier, later);
       this.addReversal(execution, earlier, execution.op[later]!);
@@ -441,13 +444,13 @@ export class DporStrategy implements Strategy, Backtracking {
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
       if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last] || thread === aside)) continue;
-      this.races.findPending(execution, steps, thread, (earlier) => this.reversePendingStep(execution, earlier, thread));
+      this.races.findPending(execution, steps, thread, (earlier, _pending, handOff) => this.reversePendingStep(execution, earlier, thread, handOff));
     }
   }
 
   /** Puts the step `thread` never took before step `earlier`, which kept it from running. */
-  private reversePendingStep(execution: ExecutionView, earlier: number, thread: number): void {
-    if (this.bounded) this.backtrackBounded(earlier, thread);
+  private reversePendingStep(execution: ExecutionView, earlier: number, thread: number, handOff = false): void {
+    if (this.bounded) this.backtrackBounded(earlier, thread, handOff);
     else if (!awaitsArrival(execution, earlier, thread)) {
       this.reversal.buildPending(execution, this.races, earlier, thread);
       this.addReversal(execution, earlier, execution.pendingOp[thread]!);
@@ -463,14 +466,17 @@ export class DporStrategy implements Strategy, Backtracking {
    * block and hand the processor back for free (random-program soundness tests found
    * such behaviours).
    */
-  private backtrackBounded(earlier: number, thread: number): void {
-    this.backtrackAt(earlier, thread);
-    for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread);
+  private backtrackBounded(earlier: number, thread: number, handOff: boolean): void {
+    // a hand-off (races.ts): the thread is to run up to its wait early, where it can run;
+    // where it cannot, the other choices there have nothing to do with it
+    const elseEveryChoice = !handOff;
+    this.backtrackAt(earlier, thread, elseEveryChoice);
+    for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread, elseEveryChoice);
     // ... and wherever, since the later thread's previous step, a thread blocked or finished:
     // switching to the later thread there is free too, and lets it act before the earlier
     // thread's rivals that ran next (random-program seed 55 needs one such switch)
     for (let node = earlier - 1; node > 0 && this.path.runner[node] !== thread; node--)
-      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread);
+      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, elseEveryChoice);
   }
 
   /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
@@ -495,7 +501,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.trees.insert(this.tree[node]!, v);
   }
 
-  private backtrackAt(node: number, thread: number): void {
+  private backtrackAt(node: number, thread: number, elseEveryChoice = true): void {
     if (this.path.valueCount[node]! > 0) return;
     const at = node * WORDS;
     const { enabled, done } = this.path;
@@ -503,6 +509,7 @@ export class DporStrategy implements Strategy, Backtracking {
       if (!has(done, at, thread) && !has(this.sleep, at, thread)) add(this.backtrack, at, thread);
       return;
     }
+    if (!elseEveryChoice) return;
     // not enabled there: every choice
     for (let choice = first(enabled, at); choice >= 0; choice = first(enabled, at, choice + 1))
       if (!has(done, at, choice) && !has(this.sleep, at, choice)) add(this.backtrack, at, choice);

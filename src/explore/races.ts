@@ -6,18 +6,26 @@ import {
   Access, accessOf, aroundAside, conflicts, extentOf, isThreadObject, objectOf, pendingAfterAside, potentialAccessOf, secondAccessOf,
   secondObjectOf, touchesRange, waitsForRelease,
 } from './dependence.js';
-import { MAX_THREADS, Op } from '../addon/ops.js';
+import { MAX_THREADS, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
 
-export type RaceHandler = (earlier: number, later: number) => void;
+/** `handOff`: not a race but a hand-off (RaceFinder.handOffs): `earlier` let `later` go on without waiting. */
+export type RaceHandler = (earlier: number, later: number, handOff: boolean) => void;
 /** A race of an earlier step with the pending step of a thread that never got to take it. */
-export type PendingRaceHandler = (earlier: number, thread: number) => void;
+export type PendingRaceHandler = (earlier: number, thread: number, handOff: boolean) => void;
 
 export class RaceFinder {
   /** Order steps around an aside with every other thread's (dependence.ts: aroundAside). */
   ordersAsides = false;
+  /**
+   * Under a preemption bound, also report hand-offs: a release (or a thread's exit) that
+   * let a waiting acquisition (a lock, a join) go on. Placed before it, the acquirer would
+   * block there and hand the processor over for free, so the cheapest schedule of a class
+   * may run a step early only to block (a bound dependence, in Coons et al.'s words).
+   */
+  handOffs = false;
 
   private clocks = new Uint32Array(0); // per step: its vector clock (width entries)
   private threadClock = new Uint32Array(0); // per thread: its clock (width entries)
@@ -38,6 +46,7 @@ export class RaceFinder {
   private readonly scratch = new Uint32Array(MAX_THREADS);
   /** the races of the step being analysed: reported once its clock is complete */
   private racing = new Int32Array(64);
+  private racingHandOff = new Uint8Array(64);
   private racingCount = 0;
   /** threads of the current execution: the length of a clock */
   private width = 0;
@@ -87,7 +96,7 @@ export class RaceFinder {
         this.lastAroundAside = i;
       } else if (this.ordersAsides && access !== Access.NONE) this.raceWithAside(execution, i, thread);
       // reported once the step's analysis is done: a handler never sees a half-joined clock
-      for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, i);
+      for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, i, this.racingHandOff[r] !== 0);
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
     }
@@ -158,12 +167,12 @@ export class RaceFinder {
     // a condition wake-up's mutex first: its race with other lockers must be judged
     // before the signal it may have consumed orders them (a timed wait needs none)
     const second = secondObjectOf(op, value);
-    if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record);
+    if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record, op);
     if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
     else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, op);
   }
 
-  /** `op`: the step's op where `access` is its own (an acquisition's decides which releases it races with). */
+  /** `op`: the step's op (an acquisition's decides which releases it races with). */
   private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, op = -1): void {
     const head = this.newest.get(object) ?? -1;
     this.raceWithEntries(execution, i, thread, head, access, object, op);
@@ -197,12 +206,16 @@ export class RaceFinder {
       const j = this.entryStep[e]!;
       const earlier = this.entryAccess[e] as Access;
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
+      // placed before step j, step i would wait for it: a release (waitsForRelease), a
+      // sem_post, a thread's exit for a join
+      const waits = access === Access.ACQUIRE
+        ? earlier === Access.RELEASE ? waitsForRelease(op, execution.op[j]!) : earlier === Access.WRITE && hasFlag(op, OpFlag.WAITS)
+        : isThreadObject(object) && hasFlag(op, OpFlag.WAITS);
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
-      const racing = access === Access.ACQUIRE
-        ? earlier === Access.RELEASE && op >= 0 && !waitsForRelease(op, execution.op[j]!)
-        : earlier !== Access.RELEASE;
-      if (racing && !isThreadObject(object)) this.noteRace(j);
+      const racing = access === Access.ACQUIRE ? earlier === Access.RELEASE && !waits : earlier !== Access.RELEASE && !isThreadObject(object);
+      if (racing) this.noteRace(j);
+      else if (waits && this.handOffs) this.noteRace(j, true);
       this.join(own, j * this.width);
     }
   }
@@ -252,7 +265,7 @@ export class RaceFinder {
     if (access !== Access.NONE) this.raceWithStep(execution, steps, thread, op, execution.pendingObject[thread]!, value, access, false);
     if (afterAside) this.raceWithEveryThread(execution, steps, thread);
     else if (this.ordersAsides) this.raceWithAside(execution, steps, thread);
-    for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, thread);
+    for (let r = 0; r < this.racingCount; r++) race(this.racing[r]!, thread, this.racingHandOff[r] !== 0);
   }
 
   /**
@@ -266,8 +279,12 @@ export class RaceFinder {
     this.join(i * this.width, j * this.width);
   }
 
-  private noteRace(earlier: number): void {
-    if (this.racingCount === this.racing.length) this.racing = grown(this.racing, this.racing.length * 2);
+  private noteRace(earlier: number, handOff = false): void {
+    if (this.racingCount === this.racing.length) {
+      this.racing = grown(this.racing, this.racing.length * 2);
+      this.racingHandOff = grown(this.racingHandOff, this.racing.length);
+    }
+    this.racingHandOff[this.racingCount] = handOff ? 1 : 0;
     this.racing[this.racingCount++] = earlier;
   }
 
