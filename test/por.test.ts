@@ -95,6 +95,16 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     expect(optimal.coverage.size).toBe(416);
   });
 
+  it('two data choices in a row: the second stays right behind the first in a merged sequence, one execution per class', async () => {
+    const file = fixture('por/choices_in_a_row.c');
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
+    const dfs = await exploreAll(file, 'dfs', 2, 'sc');
+    for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
+    // unbounded dfs: 520 classes in 565,988 schedules
+    expect(optimal).toMatchObject({ executions: 520, repeats: 0, complete: true });
+    expect(optimal.coverage.size).toBe(520);
+  });
+
   it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
     const test = await executions('por/indexer.c', 'optimal', { cflags: '-DTHREADS=7', maxBound: Infinity });
     expect(test).toMatchObject({ executions: 1, complete: true });

@@ -105,12 +105,14 @@ export class WakeupTrees {
       }
       break;
     }
-    // a data choice is taken at once after its thread's step: where the walk stopped after
-    // such a step, w's choice of that thread comes first, before steps w has ahead of it
-    const choice = tree === root || this.op[tree] === Op.CHOOSE ? -1 : w.leadingChoice(this.thread[tree]!);
-    if (choice >= 0) {
-      tree = this.appendEntry(tree, w, choice);
-      w.remove(w.threadAt(choice));
+    // a data choice is taken at once after its thread's step (or choice): where the walk
+    // stopped after one, w's choices of that thread come first, before steps w has ahead of them
+    if (tree !== root) {
+      const thread = this.thread[tree]!;
+      for (let choice = w.leadingChoice(thread); choice >= 0; choice = w.leadingChoice(thread)) {
+        tree = this.appendEntry(tree, w, choice);
+        w.remove(thread);
+      }
     }
     w.forEach((entry) => {
       tree = this.appendEntry(tree, w, entry);
