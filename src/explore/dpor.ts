@@ -420,10 +420,10 @@ export class DporStrategy implements Strategy, Backtracking {
     if (accessOf(execution.op[last]!) !== Access.GLOBAL) return;
     const at = last * WORDS;
     for (let thread = first(this.path.enabled, at); thread >= 0; thread = first(this.path.enabled, at, thread + 1))
-      if (thread !== this.path.runner[last]) this.reversePendingStep(execution, last, thread);
+      if (thread !== this.path.runner[last]) this.reversePendingStep(execution, last, thread, false);
     // the thread the runtime had just set aside would have been enabled too
     const aside = this.keptAsideAt(last);
-    if (aside >= 0) this.reversePendingStep(execution, last, aside);
+    if (aside >= 0) this.reversePendingStep(execution, last, aside, false);
   }
 
   /** The thread the runtime kept from the step at `node` because its step just before set it aside, or -1. */
@@ -444,12 +444,12 @@ export class DporStrategy implements Strategy, Backtracking {
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
       if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last] || thread === aside)) continue;
-      this.races.findPending(execution, steps, thread, (earlier, _pending, handOff) => this.reversePendingStep(execution, earlier, thread, handOff));
+      this.races.findPending(execution, steps, thread, (earlier, pending, handOff) => this.reversePendingStep(execution, earlier, pending, handOff));
     }
   }
 
   /** Puts the step `thread` never took before step `earlier`, which kept it from running. */
-  private reversePendingStep(execution: ExecutionView, earlier: number, thread: number, handOff = false): void {
+  private reversePendingStep(execution: ExecutionView, earlier: number, thread: number, handOff: boolean): void {
     if (this.bounded) this.backtrackBounded(earlier, thread, handOff);
     else if (!awaitsArrival(execution, earlier, thread)) {
       this.reversal.buildPending(execution, this.races, earlier, thread);
@@ -468,15 +468,15 @@ export class DporStrategy implements Strategy, Backtracking {
    */
   private backtrackBounded(earlier: number, thread: number, handOff: boolean): void {
     // a hand-off (races.ts): the thread is to run up to its wait early, where it can run;
-    // where it cannot, the other choices there have nothing to do with it
-    const elseEveryChoice = !handOff;
-    this.backtrackAt(earlier, thread, elseEveryChoice);
-    for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread, elseEveryChoice);
+    // where it cannot, the other threads there have nothing to do with it
+    const everyThreadIfDisabled = !handOff;
+    this.backtrackAt(earlier, thread, everyThreadIfDisabled);
+    for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread, everyThreadIfDisabled);
     // ... and wherever, since the later thread's previous step, a thread blocked or finished:
     // switching to the later thread there is free too, and lets it act before the earlier
     // thread's rivals that ran next (random-program seed 55 needs one such switch)
     for (let node = earlier - 1; node > 0 && this.path.runner[node] !== thread; node--)
-      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, elseEveryChoice);
+      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, everyThreadIfDisabled);
   }
 
   /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
@@ -501,7 +501,8 @@ export class DporStrategy implements Strategy, Backtracking {
     this.trees.insert(this.tree[node]!, v);
   }
 
-  private backtrackAt(node: number, thread: number, elseEveryChoice = true): void {
+  /** Backtracks `thread` at `node`; where it cannot run there, every thread that can (`everyThreadIfDisabled`) or none. */
+  private backtrackAt(node: number, thread: number, everyThreadIfDisabled = true): void {
     if (this.path.valueCount[node]! > 0) return;
     const at = node * WORDS;
     const { enabled, done } = this.path;
@@ -509,7 +510,7 @@ export class DporStrategy implements Strategy, Backtracking {
       if (!has(done, at, thread) && !has(this.sleep, at, thread)) add(this.backtrack, at, thread);
       return;
     }
-    if (!elseEveryChoice) return;
+    if (!everyThreadIfDisabled) return;
     // not enabled there: every choice
     for (let choice = first(enabled, at); choice >= 0; choice = first(enabled, at, choice + 1))
       if (!has(done, at, choice) && !has(this.sleep, at, choice)) add(this.backtrack, at, choice);

@@ -21,7 +21,8 @@ export class RaceFinder {
   ordersAsides = false;
   /**
    * Under a preemption bound, also report hand-offs: a release (or a thread's exit) that
-   * let a waiting acquisition (a lock, a join) go on. Placed before it, the acquirer would
+   * let a waiting acquisition go on (a lock, a condition wake-up retaking its mutex, a
+   * join). Placed before it, the acquirer would
    * block there and hand the processor over for free, so the cheapest schedule of a class
    * may run a step early only to block (a bound dependence, in Coons et al.'s words).
    */
@@ -168,12 +169,12 @@ export class RaceFinder {
     // before the signal it may have consumed orders them (a timed wait needs none)
     const second = secondObjectOf(op, value);
     if (second !== undefined) this.raceWithObject(execution, i, thread, second, secondAccessOf(op), record, op);
-    if (touchesRange(op)) this.raceWithBlock(execution, i, thread, object, extentOf(op, value), record);
+    if (touchesRange(op)) this.raceWithBlock(execution, i, thread, op, object, extentOf(op, value), record);
     else this.raceWithObject(execution, i, thread, objectOf(op, object), access, record, op);
   }
 
-  /** `op`: the step's op (an acquisition's decides which releases it races with). */
-  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, op = -1): void {
+  /** `op`: the step's (an acquisition's decides which releases it races with, or hands off to it). */
+  private raceWithObject(execution: ExecutionView, i: number, thread: number, object: number, access: Access, record: boolean, op: number): void {
     const head = this.newest.get(object) ?? -1;
     this.raceWithEntries(execution, i, thread, head, access, object, op);
     if (this.freeCount > 0 && !isThreadObject(object)) this.raceWithFrees(execution, i, thread, object, 1, access);
@@ -187,7 +188,7 @@ export class RaceFinder {
   }
 
 
-  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, op = -1): void {
+  private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, op: number): void {
     const own = i * this.width;
     if (access === Access.ACQUIRE) {
       // Acquisitions race with earlier acquisitions (and reads: sem_getvalue) not ordered
@@ -206,11 +207,11 @@ export class RaceFinder {
       const j = this.entryStep[e]!;
       const earlier = this.entryAccess[e] as Access;
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
-      // placed before step j, step i would wait for it: a release (waitsForRelease), a
-      // sem_post, a thread's exit for a join
+      // placed before step j, step i would wait for it: a release it waits for (a sem_post
+      // before a sem_wait is a race already, found above), or a thread's exit for a join
       const waits = access === Access.ACQUIRE
-        ? earlier === Access.RELEASE ? waitsForRelease(op, execution.op[j]!) : earlier === Access.WRITE && hasFlag(op, OpFlag.WAITS)
-        : isThreadObject(object) && hasFlag(op, OpFlag.WAITS);
+        ? earlier === Access.RELEASE && waitsForRelease(op, execution.op[j]!)
+        : isThreadObject(object) && hasFlag(op, OpFlag.WAITS) && hasFlag(execution.op[j]!, OpFlag.ENDS_THREAD);
       // a thread starts only once created and is joined only once it exited: those
       // orders cannot be reversed, they only order
       const racing = access === Access.ACQUIRE ? earlier === Access.RELEASE && !waits : earlier !== Access.RELEASE && !isThreadObject(object);
@@ -221,9 +222,9 @@ export class RaceFinder {
   }
 
   /** A heap block's free writes every address of the block: every earlier access to one races with it. */
-  private raceWithBlock(execution: ExecutionView, i: number, thread: number, start: number, extent: number, record: boolean): void {
+  private raceWithBlock(execution: ExecutionView, i: number, thread: number, op: number, start: number, extent: number, record: boolean): void {
     for (const [object, head] of this.newest)
-      if (object >= start && object < start + extent) this.raceWithEntries(execution, i, thread, head, Access.WRITE, object);
+      if (object >= start && object < start + extent) this.raceWithEntries(execution, i, thread, head, Access.WRITE, object, op);
     this.raceWithFrees(execution, i, thread, start, extent, Access.WRITE);
     if (!record) return;
     if (this.freeCount === this.frees.length) this.frees = grown(this.frees, this.frees.length * 2);

@@ -173,7 +173,7 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       ? [`for (int k = 0; k < 2; k++) LOG(${t}, ${next++} + k * 100, ${load(v)});`]
       : [`{ int k = 0; while (k < 3 && ${load(v)} == 0) k++; ${log(t, 'k')} }`];
   });
-  // every other one takes two choices in a row: no scheduling point between them
+  // at every other operation index, two choices in a row: no scheduling point between them
   if (shape.choices) special.push((t, i) => [
     i % 2 === 0 ? `{ int c = weft_choose(2); ${log(t, 'c')}` : `{ int c = weft_choose(2); c = c * 2 + weft_choose(2); ${log(t, 'c')}`,
     `  if (c) ${store(variable(), unique(t, i))} else ${log(t, load(variable()))} }`,
