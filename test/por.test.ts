@@ -96,9 +96,10 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
   });
 
   it('two data choices in a row: the second stays right behind the first in a merged sequence, one execution per class', async () => {
-    const file = fixture('por/choices_in_a_row.c');
-    const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
-    const dfs = await exploreAll(file, 'dfs', 2, 'sc');
+    const file = fixture('por/choice_after_step.c');
+    const build = { cflags: '-DCHOICES_IN_A_ROW' };
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'sc', Infinity, 10_000, build);
+    const dfs = await exploreAll(file, 'dfs', 2, 'sc', Infinity, 10_000, build);
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
     // unbounded dfs: 520 classes in 565,988 schedules
     expect(optimal).toMatchObject({ executions: 520, repeats: 0, complete: true });

@@ -4,7 +4,7 @@
 // happens-before class twice: by the dependence table (used only to count executions of a
 // class already seen) and as the explorers judge it (coverageClass: the classes every
 // strategy that promises them must run).
-import { buildHarness } from '../../src/compile/compile.js';
+import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
 import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
 import { createStrategy } from '../../src/explore/strategies.js';
@@ -51,9 +51,9 @@ export function within(exploration: Exploration, bound: number): Observed {
 // Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
 // worker does not starve the worker's messages to Vitest (they time out after 60 s).
 export async function exploreAll(
-  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000,
+  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {},
 ): Promise<Exploration> {
-  const library = buildHarness(file).library;
+  const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
   try {
     return await explore(harness, strategy, maxBound, mode, limit, maxSteps);
