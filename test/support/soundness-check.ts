@@ -57,7 +57,7 @@ export interface Soundness {
   dfsTruncated: boolean;
   /** strategies that started over telling more executions apart (optimal, once asides defeated its plans) */
   restarted: string[];
-  /** strategies stopped at STRATEGY_LIMIT executions: not compared */
+  /** strategies stopped at STRATEGY_LIMIT executions: compared only at the bounds they finished, if bounded */
   truncated: string[];
   runs: Record<string, StrategyRuns>;
 }
@@ -92,7 +92,8 @@ export async function checkSoundness(
     if (run.restarts > 0) restarted.push(name);
     if (run.truncated) {
       truncated.push(name);
-      continue;
+      // a bounded run cut short is still compared at the bounds it finished
+      if (!bounded) continue;
     }
     const check = (what: string, seen: Observed, truth: Observed) => {
       let differences = compare(`${name} ${what}`, truth, seen);
@@ -104,7 +105,8 @@ export async function checkSoundness(
       if (seen.executions > truth.executions && bounded) redundant.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
       if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) redundant.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
     };
-    if (bounded) for (let bound = 0; bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
+    const finished = run.truncated ? run.byBound.length - 1 : maxBound + 1;
+    if (bounded) for (let bound = 0; bound < finished && bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
     else if (all) check('unbounded', run, all);
   }
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, runs };

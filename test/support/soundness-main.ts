@@ -37,7 +37,7 @@ interface Totals {
   redundant: number[];
   /** seeds where a strategy started over telling more executions apart (optimal: asides) */
   restarted: number[];
-  /** seeds where a strategy ran into the oracle's execution cap (soundness-check.ts: not compared) */
+  /** seeds where a strategy ran into the oracle's execution cap (soundness-check.ts: compared only at the bounds it finished) */
   capped: number[];
   dfsTruncated: number;
   runs: Record<string, StrategyRuns>;
@@ -158,7 +158,7 @@ const elapsed = (Date.now() - started) / 1000;
 console.log(
   `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
-    `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (not compared)')}; ${perStrategy}; ` +
+    `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
 process.exit(totals.unsound.length > 0 ? 1 : 0);
