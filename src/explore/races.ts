@@ -22,9 +22,9 @@ export class RaceFinder {
   /**
    * Under a preemption bound, also report hand-offs: a release (or a thread's exit) that
    * let a waiting acquisition go on (a lock, a condition wake-up retaking its mutex, a
-   * join). Placed before it, the acquirer would
-   * block there and hand the processor over for free, so the cheapest schedule of a class
-   * may run a step early only to block (a bound dependence, in Coons et al.'s words).
+   * join). Placed before it, the acquirer would block there and hand the processor over
+   * for free, so the cheapest schedule of a class may run a step early only to block (a
+   * bound dependence, in Coons et al.'s words).
    */
   handOffs = false;
 

@@ -105,9 +105,11 @@ export async function checkSoundness(
       if (seen.executions > truth.executions && bounded) redundant.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
       if (ONE_EXECUTION_PER_CLASS.has(name) && seen.repeats > 0) redundant.push(`${name} ${what}: ${seen.repeats} executions of a class it had already run`);
     };
-    const finished = run.truncated ? run.byBound.length - 1 : maxBound + 1;
-    if (bounded) for (let bound = 0; bound < finished && bound <= maxBound; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
-    else if (all) check('unbounded', run, all);
+    if (bounded) {
+      // a run cut short: its last snapshot is the bound it did not finish
+      const lastFinished = run.truncated ? run.byBound.length - 2 : maxBound;
+      for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
+    } else if (all) check('unbounded', run, all);
   }
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, runs };
 }
