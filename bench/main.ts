@@ -3,6 +3,7 @@ import { classesBench } from './classes.js';
 import { coreBench } from './core.js';
 import { memoryBench } from './memory.js';
 import { papersBench, scaleBench } from './papers.js';
+import { parallelBench } from './parallel.js';
 import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
 import { strategiesBench } from './strategies.js';
@@ -22,6 +23,7 @@ const sections: [string, () => Promise<void>][] = [
   ['memory', memoryBench],
   ['random', randomBench],
   ['threads', threadsBench],
+  ['parallel', parallelBench],
 ];
 
 const only = process.argv[2];

@@ -1,4 +1,5 @@
 // checkAllInterleavings: build a C test file, load it, and explore every test in it.
+import { availableParallelism } from 'node:os';
 import { BuildError } from './compile/errors.js';
 import { type LibraryBuild, buildHarness } from './compile/compile.js';
 import { OptionError, WeftError } from './errors.js';
@@ -11,6 +12,7 @@ import { SamplingTurns } from './explore/sampling-turns.js';
 import type { BoundKind, Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
+import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
@@ -85,6 +87,8 @@ interface Settings {
   flags: number;
   nondetDomain: Float64Array;
   races: ResolvedOptions['races'];
+  /** worker processes for bpor (explore/parallel.ts) */
+  workers: number;
 }
 
 function settingsOf(options: ResolvedOptions): Settings {
@@ -97,6 +101,7 @@ function settingsOf(options: ResolvedOptions): Settings {
       // past its decisions a run goes on by round robin: no delay spent
       (options.bound === 'delay' ? RunFlags.ROUND_ROBIN : 0),
     nondetDomain: Float64Array.from(options.nondetDomain),
+    workers: options.workers ?? availableParallelism(),
   };
 }
 
@@ -138,7 +143,7 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
       if (wanted && !wanted.includes(test.name)) continue;
       const run = replay
         ? replayOne(harness, index, replay, { ...settings, mode: replay.mode }, codeChanged)
-        : exploreOne(harness, index, test.name, settings, given.onProgress);
+        : exploreOne(harness, built.library, index, test.name, settings, given.onProgress);
       results.push(await toTestResult(test.name, await run, { library: built.library, build }, replay ? replay.mode : settings.mode, settings));
     }
     return results;
@@ -165,7 +170,7 @@ const MAX_RACY_LOCATIONS = 16;
  * assertion, say) is found too.
  */
 async function exploreOne(
-  harness: NativeHarness, test: number, name: string, settings: Settings, onProgress: CheckOptions['onProgress'],
+  harness: NativeHarness, library: string, test: number, name: string, settings: Settings, onProgress: CheckOptions['onProgress'],
 ): Promise<Run> {
   const races: FailingExecution[] = [];
   const visible: number[] = [];
@@ -178,7 +183,7 @@ async function exploreOne(
       // the racy locations found so far, as this search and its replays see them
       const scheduled = Float64Array.from(visible);
       const search: Search = {
-        harness, settings, deadline,
+        harness, library, settings, deadline,
         runOptions: { ...replayOptions(test, settings, 0, scheduled), maxBound: settings.maxBound },
         ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
         // simplifying reads debug info: loaded only when there is a bug
@@ -201,7 +206,7 @@ async function exploreOne(
       return { ...run, executions, elapsedMs, races, visible: visible.map((address) => relativeLocation(address, bases)) };
     }
   } catch (error) {
-    if (error instanceof UnexplorableHarnessError) return { error: error.message, executions, elapsedMs };
+    if (error instanceof UnexplorableHarnessError || error instanceof WorkerExitError) return { error: error.message, executions, elapsedMs };
     throw error;
   }
 }
@@ -209,6 +214,8 @@ async function exploreOne(
 /** What one search of a test needs: its harness, settings and budget, how to simplify a bug. */
 interface Search {
   harness: NativeHarness;
+  /** the harness library, for worker processes to load */
+  library: string;
   settings: Settings;
   deadline: number;
   runOptions: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'interlude' | 'onProgress'>;
@@ -272,10 +279,14 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   });
   const turns = settings.byDefault && strategy.exhaustive !== false
     ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
-  const run: SearchResult = await drive(harness, strategy, {
+  const options: DriveOptions = {
     ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
     timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
-  });
+  };
+  const parallel = strategy.name === 'bpor' && settings.workers > 1;
+  const run: SearchResult = parallel
+    ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs })
+    : await drive(harness, strategy, options);
   run.strategy = strategy.name;
   if (run.failure) run.failure = await search.simplified(run.failure);
   // a sampled bug is at no bound: it needed what its (simplified) run took

@@ -23,7 +23,9 @@ export type WeftErrorCode =
   // the native addon: not built, or a harness library it cannot load
   | 'addon'
   // exploring: the harness behaves differently on one schedule, or needs more than weft can explore
-  | 'nondeterministic' | 'limit';
+  | 'nondeterministic' | 'limit'
+  // a worker process of a parallel search ended before the search did
+  | 'worker';
 
 /**
  * The classes an error was made as, its own and those it extends, by name: one process can

@@ -177,6 +177,7 @@ const delayStrategy = 'dfs';
 const MAX_BOUND = 10_000;
 /** deeper targets make pct's probability per run too small to be of use */
 const MAX_PCT_DEPTH = 16;
+const MAX_WORKERS = 256;
 /** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
 const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
 
@@ -206,6 +207,12 @@ export const optionSchema = {
     description: "`auto`: `optimal` first, for a quarter of the budget (2 s without one; all of it when `maxBound` is `unbounded`): when it finishes, every interleaving was explored, whatever the bound; when it does not, `bpor` explores bound by bound, with PCT samples taking turns once a bound runs over 1 s; when it finds a bug, `bpor` explores the bounds below the bug's preemptions, so that the bug shown has the fewest; " +
       "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; " +
       '`random`: samples runs, a uniformly random thread at each step; `pct`: samples runs by PCT (random priorities, `pctDepth` − 1 change points), each bug of that depth hit with a stated probability per run. The samplers stop on their budget and never claim completeness',
+  },
+  workers: {
+    kind: wholeNumber(1, MAX_WORKERS), cli: { flag: '--workers' }, commands: checkOnly, inFile: true, inPlugin: true,
+    description: '`bpor`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself; ' +
+      'the executions, the guarantee and the bug found (one with the fewest preemptions) are those of one worker. ' +
+      'Default: the cores, less those Vitest\'s own workers use (at least 1). The other strategies run on one',
   },
   seed: {
     kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,

@@ -28,3 +28,5 @@ export const runtimeObject = join(packageRoot, 'build', 'Release', 'weft_runtime
 export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');
 /** the weft command as installed: package.json's bin (the bundled CLI) */
 export const cliPath = join(packageRoot, weftPackage.manifest.bin.weft);
+/** a worker process of a parallel search (explore/parallel.ts): compiled, as every process forked runs it, tests included */
+export const parallelWorkerPath = join(packageRoot, 'dist', 'src', 'explore', 'parallel-worker.js');

@@ -16,6 +16,7 @@ import { Aside, MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, aroundAside, orderedAccessOf, pendingAfterAside, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
+import type { BacktrackAbove, Subtree, SubtreeLink } from './subtree.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
 import { grown } from './typed-arrays.js';
@@ -31,6 +32,9 @@ export interface DporOptions extends StrategyOptions {
 }
 
 const noDecisions = new Uint16Array(0);
+
+/** What next() returns in a subtree waiting for the subtrees it gave away (subtree.ts) to be done. */
+export const WAITING: Schedule = { decisions: noDecisions, length: -1 };
 
 /**
  * In a deadlock, a thread left at a barrier's leave waits for the arrivals of its own
@@ -77,6 +81,14 @@ export class DporStrategy implements Strategy, Backtracking {
   private declinedAfterAside = false;
   private startedOver = 0;
 
+  // parallel exploration of a bounded search (subtree.ts)
+  /** where backtracking at the nodes before the path's fixed prefix goes; undefined: the whole search is here */
+  private link: SubtreeLink | undefined;
+  /** per node of the fixed prefix (thread sets): Subtree.covered */
+  private covered = new Uint32Array(0);
+  /** per node: subtrees given away there and not done yet */
+  private outstanding: Uint32Array;
+
   constructor(options: DporOptions) {
     this.name = options.name;
     this.bounded = options.bounded;
@@ -92,6 +104,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.cost = new Uint16Array(n);
     this.setsAside = new Uint8Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
+    this.outstanding = new Uint32Array(n);
   }
 
   /** Room for a run of `steps` steps (and the node after it), in the path and in this strategy's per-node arrays. */
@@ -102,6 +115,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.sleep = grown(this.sleep, n * WORDS);
     this.cost = grown(this.cost, n);
     this.setsAside = grown(this.setsAside, n);
+    this.outstanding = grown(this.outstanding, n);
     const trees = this.tree;
     this.tree = new Int32Array(n + 1).fill(-1);
     this.tree.set(trees);
@@ -118,7 +132,8 @@ export class DporStrategy implements Strategy, Backtracking {
   next(): Schedule | undefined {
     if (!this.started) {
       this.started = true;
-      return this.fromRoot();
+      // a subtree's first run: its prefix, then the runtime's default policy
+      return this.link ? { decisions: this.path.decision, length: this.path.fixed } : this.fromRoot();
     }
     const schedule = this.path.backtrack(this);
     if (schedule || !this.declinedAfterAside) return schedule;
@@ -172,6 +187,56 @@ export class DporStrategy implements Strategy, Backtracking {
     return this.startedOver;
   }
 
+  /** Explores `subtree` of a bounded search instead of the whole of it; what belongs above it goes to `link`. */
+  startSubtree(subtree: Subtree, link: SubtreeLink): void {
+    if (!this.bounded) throw new Error('weft internal error: only a bounded search is split into subtrees');
+    this.link = link;
+    this.bound = subtree.bound;
+    this.started = false;
+    this.covered = Uint32Array.from(subtree.covered);
+    const prefix = Uint16Array.from(subtree.prefix);
+    this.reserve(prefix.length);
+    this.path.startFrom(prefix, 0);
+  }
+
+  /**
+   * Gives away a choice left at the node nearest the root (the largest subtree left): it is
+   * explored elsewhere exactly as here, and this subtree keeps the node on its path until
+   * told that it is done (subtreeDone). Undefined: no choice left to give.
+   */
+  giveAway(): Subtree | undefined {
+    const path = this.path;
+    for (let node = path.fixed; node < path.length; node++) {
+      if (path.valueCount[node]! > 0) continue;
+      const at = node * WORDS;
+      for (let thread = first(this.backtrack, at); thread >= 0; thread = first(this.backtrack, at, thread + 1)) {
+        remove(this.backtrack, at, thread);
+        if (!this.schedule(node, thread)) continue;
+        this.outstanding[node]!++;
+        const covered = Array.from(this.covered.subarray(0, path.fixed * WORDS));
+        for (let k = path.fixed; k <= node; k++) {
+          copy(this.scratch, 0, path.done, k * WORDS);
+          addAll(this.scratch, 0, this.backtrack, k * WORDS);
+          covered.push(...this.scratch);
+        }
+        const prefix = Array.from(path.decision.subarray(0, node));
+        prefix.push(thread);
+        return { prefix, bound: this.bound, covered };
+      }
+    }
+    return undefined;
+  }
+
+  /** A subtree given away at `node` is done (what it backtracked above came before). */
+  subtreeDone(node: number): void {
+    this.outstanding[node]!--;
+  }
+
+  /** What a subtree given away below backtracks at a node of this one's path, or above it. */
+  receive({ node, thread, everyThreadIfDisabled }: BacktrackAbove): void {
+    this.backtrackAt(node, thread, everyThreadIfDisabled);
+  }
+
   beyondMaxBound(): boolean {
     return this.droppedBeyondBound;
   }
@@ -186,7 +251,7 @@ export class DporStrategy implements Strategy, Backtracking {
       remove(this.backtrack, at, thread);
       if (!has(this.path.done, at, thread) && this.schedule(node, thread)) return this.resumeAt(node, thread);
     }
-    return undefined;
+    return this.outstanding[node]! > 0 ? WAITING : undefined;
   }
 
   /** A CHOOSE node: the next value its wakeup tree plans (with the rest of the plan), else the next value not taken. */
@@ -316,6 +381,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.setsAside[step] = execution.aside[step]! & Aside.DURING;
     const at = step * WORDS;
     clear(this.backtrack, at);
+    this.outstanding[step] = 0;
     if (!this.bounded) this.followPlan(execution, step);
     if (step > 0) {
       this.cost[step] = this.cost[step - 1]! + this.preempts(step - 1, path.decision[step - 1]!) * (path.valueCount[step - 1] === 0 ? 1 : 0);
@@ -479,6 +545,21 @@ export class DporStrategy implements Strategy, Backtracking {
       if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, everyThreadIfDisabled);
   }
 
+  /** A subtree's backtracking at a node of its prefix: for its owner, unless the owner had it chosen there already. */
+  private backtrackAbove(node: number, thread: number, everyThreadIfDisabled: boolean): void {
+    const at = node * WORDS;
+    const { enabled } = this.path;
+    if (has(enabled, at, thread)) {
+      if (has(this.covered, at, thread)) return;
+    } else {
+      if (!everyThreadIfDisabled) return;
+      let uncovered = false;
+      for (let choice = first(enabled, at); choice >= 0 && !uncovered; choice = first(enabled, at, choice + 1)) uncovered = !has(this.covered, at, choice);
+      if (!uncovered) return;
+    }
+    this.link!.backtrackAbove({ node, thread, everyThreadIfDisabled });
+  }
+
   /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
   private addReversal(execution: ExecutionView, node: number, laterOp: number): void {
     // a sem_wait cannot go before a post that found the semaphore at 0: nothing in v
@@ -504,6 +585,10 @@ export class DporStrategy implements Strategy, Backtracking {
   /** Backtracks `thread` at `node`; where it cannot run there, every thread that can (`everyThreadIfDisabled`) or none. */
   private backtrackAt(node: number, thread: number, everyThreadIfDisabled = true): void {
     if (this.path.valueCount[node]! > 0) return;
+    if (node < this.path.fixed) {
+      this.backtrackAbove(node, thread, everyThreadIfDisabled);
+      return;
+    }
     const at = node * WORDS;
     const { enabled, done } = this.path;
     if (has(enabled, at, thread)) {

@@ -5,6 +5,7 @@
 //   import { defineConfig } from 'vitest/config'
 //   import weft from 'weft/vitest'
 //   export default defineConfig({ plugins: [weft({ maxBound: 2 })] })
+import { availableParallelism } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,8 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     configureVitest({ vitest, project }: { vitest: VitestLike; project?: unknown }) {
       logger = vitest.logger;
       root = vitest.config.root;
+      // bpor's worker processes: the cores Vitest's own workers leave
+      defaultOptions.workers ??= Math.max(1, availableParallelism() - (vitest.config.maxWorkers ?? availableParallelism()));
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
           // this plugin's project only: another project's C files build with its own options
@@ -208,6 +211,7 @@ interface VitestLike {
     root: string;
     reporters: unknown[];
     shard?: unknown;
+    maxWorkers?: number;
     sequence: { sequencer: new (vitest: never) => SequencerLike };
   };
 }

@@ -1,0 +1,31 @@
+// bpor on 1, 2, … worker processes (--workers): wall time and speedup on searches that
+// finish (the executions must be the same for every worker count), executions per second
+// on one that cannot finish in its budget. Each run is a real `weft check` process.
+import { availableParallelism } from 'node:os';
+
+import { withThousands } from '../src/numbers.js';
+import { fixture } from './fixtures.js';
+import { measuredCheck } from './measured-cli.js';
+import { printTable } from './table.js';
+
+const harnesses = [
+  { file: 'por/locked_increments.c', args: ['--cflags', '-DTHREADS=3 -DINCREMENTS=3', '--mode', 'sc', '--max-bound', '4'], label: '3 × 3 locked increments, bound 4' },
+  { file: 'seeds/work_stealing_queue.c', args: ['--cflags', '-DSIZE=4', '--max-bound', '5'], label: 'work-stealing queue (size 4), bound 5' },
+  { file: 'por/readers_writer.c', args: ['--cflags', '-DREADERS=6', '--max-bound', '3', '--time-budget-ms', '20000'], label: '6 readers + 1 writer, bound 3, 20 s budget (cannot finish)' },
+];
+
+export async function parallelBench(): Promise<void> {
+  const counts = [...new Set([1, 2, availableParallelism()])].filter((workers) => workers <= availableParallelism());
+  const rows: (string | number)[][] = [];
+  for (const harness of harnesses) {
+    let alone = 0;
+    for (const workers of counts) {
+      const run = measuredCheck(fixture(harness.file), ['--strategy', 'bpor', '--workers', String(workers), ...harness.args]);
+      if (workers === 1) alone = run.seconds;
+      const perSecond = typeof run.executions === 'number' ? withThousands(Math.round(run.executions / run.seconds)) : '-';
+      rows.push([harness.label, workers, run.executions, run.seconds.toFixed(2), (alone / run.seconds).toFixed(2), perSecond, run.peakMiB]);
+    }
+  }
+  printTable(`bpor on worker processes (${availableParallelism()} cores; peak RSS: the weft process alone)`,
+    ['harness', 'workers', 'executions', 'seconds', 'speedup', 'executions/s', 'peak RSS (MB)'], rows);
+}

@@ -1,0 +1,172 @@
+// The coordinator of a parallel exploration: which worker holds which subtree (subtree.ts),
+// where a subtree's backtracking above it and its end go (the subtree it came from), and
+// who gives work to an idle worker. It holds no search state of its own: a worker asked to
+// give work away gives the choice nearest the root of one of its subtrees.
+import type { CoordinatorMessage, HostMessage } from './subtree-host.js';
+import type { Subtree } from './subtree.js';
+
+/** a worker is allowed more executions when it has fewer than this left */
+const LOW_ALLOWANCE = 32;
+
+export interface HostPort {
+  post(message: CoordinatorMessage): void;
+}
+
+interface Placement {
+  /** the worker holding it (-1: not placed yet) */
+  host: number;
+  /** the subtree it was given away from (-1: the whole iteration), and the node there */
+  parent: number;
+  node: number;
+}
+
+export class Coordinator {
+  private readonly placed = new Map<number, Placement>();
+  private readonly idle = new Set<number>();
+  private readonly unplaced: { id: number; subtree: Subtree }[] = [];
+  private nextId = 0;
+  /** the worker asked to give work away, awaiting its answer (-1: none) */
+  private asking = -1;
+  private nextAsked = 0;
+  /** the last worker asked had nothing to give: ask again only once something else happened */
+  private emptyHanded = false;
+  executions = 0;
+  redundantRuns = 0;
+  /** subtrees given away, over all iterations */
+  given = 0;
+  /** the iteration's whole search is done */
+  finished = false;
+  /** a subtree of the iteration left choices that need more preemptions than its bound */
+  beyondBound = false;
+  bug: number[] | undefined;
+  unexplorable: { outcome: number; message: string } | undefined;
+  /** the execution budget not yet allowed to a worker, and per worker what it was allowed and counted */
+  private unallowed: number;
+  private readonly allowed: number[];
+  private readonly counted: number[];
+  /** per worker, the messages sent to it: an idle report from before the last of them is out of date */
+  private readonly sent: number[];
+
+  /** `budget`: the executions all workers together may count (maxExecutions), so that they stop at it exactly */
+  constructor(private readonly hosts: HostPort[], budget = Number.POSITIVE_INFINITY) {
+    this.unallowed = budget;
+    this.allowed = hosts.map(() => 0);
+    this.counted = hosts.map(() => 0);
+    this.sent = hosts.map(() => 0);
+  }
+
+  /** Starts the iteration of `bound`: its whole search, as one subtree. */
+  start(bound: number): void {
+    this.finished = false;
+    this.beyondBound = false;
+    for (let host = 0; host < this.hosts.length; host++) this.idle.add(host);
+    this.place(-1, { prefix: [], bound, covered: [] });
+    this.balance();
+  }
+
+  /** Whether the iteration ended: done, a bug, or a harness that cannot be explored. */
+  get over(): boolean {
+    return this.finished || this.bug !== undefined || this.unexplorable !== undefined;
+  }
+
+  onMessage(host: number, message: HostMessage): void {
+    switch (message.kind) {
+      case 'counts':
+        this.executions += message.executions;
+        this.redundantRuns += message.redundantRuns;
+        this.counted[host]! += message.executions;
+        this.allow(host);
+        break;
+      case 'backtrack-above': {
+        const parent = this.placed.get(message.id)!.parent;
+        this.post(this.placed.get(parent)!.host, { kind: 'backtrack', id: parent, backtrack: message.backtrack });
+        break;
+      }
+      case 'done': {
+        const { parent, node } = this.placed.get(message.id)!;
+        this.placed.delete(message.id);
+        if (message.beyondBound) this.beyondBound = true;
+        if (parent >= 0) this.post(this.placed.get(parent)!.host, { kind: 'subtree-done', id: parent, node });
+        else this.finished = true;
+        break;
+      }
+      case 'gave':
+        this.asking = -1;
+        this.given++;
+        this.place(message.id, message.subtree);
+        break;
+      case 'nothing-to-give':
+        this.asking = -1;
+        this.emptyHanded = true;
+        return;
+      case 'idle':
+        this.allowed[host]! -= message.returned;
+        this.unallowed += message.returned;
+        // sent before it saw what was sent since (a subtree, a choice to take): it says so again if still idle
+        if (message.handled === this.sent[host]) this.idle.add(host);
+        break;
+      case 'bug':
+        this.bug ??= message.decisions;
+        break;
+      case 'unexplorable':
+        this.unexplorable ??= { outcome: message.outcome, message: message.message };
+        break;
+    }
+    this.emptyHanded = false;
+    this.balance();
+  }
+
+  /** Stops every worker. */
+  stop(): void {
+    for (let host = 0; host < this.hosts.length; host++) this.send(host, { kind: 'stop' });
+  }
+
+  private place(parent: number, subtree: Subtree): void {
+    const id = this.nextId++;
+    this.unplaced.push({ id, subtree });
+    this.placed.set(id, { host: -1, parent, node: subtree.prefix.length - 1 });
+  }
+
+  /** Gives unplaced subtrees to idle workers; asks for more while a worker is idle. */
+  private balance(): void {
+    if (this.over) return;
+    for (const host of this.idle) {
+      const next = this.unplaced.shift();
+      if (!next) break;
+      this.placed.get(next.id)!.host = host;
+      this.post(host, { kind: 'start', id: next.id, subtree: next.subtree });
+    }
+    // a worker that ran out waits for more: what an idle worker gave back goes to it
+    for (let host = 0; host < this.hosts.length; host++) if (!this.idle.has(host)) this.allow(host);
+    if (this.idle.size === 0 || this.asking >= 0 || this.emptyHanded || this.unplaced.length > 0) return;
+    // the next worker in turn: an idle one too may hold choices its waiting subtrees cannot take yet
+    this.asking = this.nextAsked;
+    this.nextAsked = (this.nextAsked + 1) % this.hosts.length;
+    this.send(this.asking, { kind: 'give-away' });
+  }
+
+  /**
+   * Allows a worker more of the budget when it has little left: a share of what is left,
+   * so that all of it goes out while every worker has some (an idle worker gives its back:
+   * HostMessage idle).
+   */
+  private allow(host: number): void {
+    const left = this.allowed[host]! - this.counted[host]!;
+    if (left >= LOW_ALLOWANCE || this.unallowed <= 0) return;
+    const more = Math.min(this.unallowed, Math.max(LOW_ALLOWANCE, Math.floor(this.unallowed / (4 * this.hosts.length))));
+    if (this.unallowed !== Number.POSITIVE_INFINITY) this.unallowed -= more;
+    this.allowed[host]! += more;
+    this.send(host, { kind: 'allow', executions: more });
+  }
+
+  /** Sends work, or something that may make work: the worker is not idle until it says so again. */
+  private post(host: number, message: CoordinatorMessage): void {
+    this.idle.delete(host);
+    this.send(host, message);
+  }
+
+  private send(host: number, message: CoordinatorMessage): void {
+    this.sent[host]!++;
+    this.hosts[host]!.post(message);
+  }
+}

@@ -1,0 +1,118 @@
+// bpor on several worker processes (src/explore/parallel.ts): the search split into
+// subtrees runs exactly what the serial search runs, bound by bound; a bug, a crash, a
+// hang, a budget and a worker that dies are reported as a user expects.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { cliPath, packageRoot } from '../src/paths.js';
+import { type Exploration, exploreAll, within } from './support/explore-all.js';
+import { fixture, runCli } from './support/harness.js';
+import { exploreInSubtrees } from './support/subtrees-in-process.js';
+
+const MAX_BOUND = 3;
+
+/** The fixtures a split must get right: joins, barriers, condition variables, data choices, spins, main returning early. */
+const splitFixtures: [string, string[]][] = [
+  ['por/choice_after_step.c', []],
+  ['por/readers_writer.c', []],
+  ['por/locked_increments.c', ['-DTHREADS=3']],
+  ['por/barrier_deadlock.c', []],
+  ['soundness/join_hands_over.c', []],
+  ['soundness/one_signal_two_waiters.c', []],
+  ['soundness/spin_loops.c', []],
+  ['soundness/unstarted_threads.c', []],
+];
+
+function expectSameRuns(serial: Exploration, split: Awaited<ReturnType<typeof exploreInSubtrees>>): void {
+  for (let bound = 0; bound <= MAX_BOUND; bound++) {
+    const alone = within(serial, bound);
+    const apart = split.byBound[Math.min(bound, split.byBound.length - 1)]!;
+    expect(apart.executions, `bound ${bound}`).toBe(alone.executions);
+    expect([...apart.coverage].sort(), `bound ${bound}`).toEqual([...alone.coverage].sort());
+  }
+}
+
+describe('bpor split into subtrees, taking turns drawn from a seed', () => {
+  it.each(splitFixtures)('%s: the executions and classes of the serial search at every bound, on any turns', async (name, cflags) => {
+    const file = fixture(name);
+    const serial = await exploreAll(file, 'bpor', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags });
+    for (const seed of [1, 2]) {
+      const split = await exploreInSubtrees(file, 3, seed, MAX_BOUND, 'sc', 10_000, { cflags });
+      expect(split.given, 'subtrees given away').toBeGreaterThan(0);
+      expectSameRuns(serial, split);
+    }
+  });
+});
+
+const lockedIncrements = ['check', fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=3', '--mode', 'sc', '--strategy', 'bpor', '--json'];
+
+describe('weft check --workers', () => {
+  it('runs the executions of one worker, with the same guarantee', () => {
+    const [one, two] = ['1', '2'].map((workers) => {
+      const run = runCli([...lockedIncrements, '--max-bound', '4', '--workers', workers]);
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).tests[0];
+    });
+    expect(one).toMatchObject({ status: 'pass', complete: false, strategy: 'bpor' });
+    expect(two.executions).toBe(one.executions);
+    expect(two.redundantRuns).toBe(one.redundantRuns);
+    expect(two.guarantee).toBe(one.guarantee);
+  });
+
+  it('finds a bug with the fewest preemptions, and its replay string replays it', () => {
+    const run = runCli(['check', fixture('lost_update.c'), '--mode', 'sc', '--strategy', 'bpor', '--workers', '2', '--json']);
+    expect(run.status, run.stderr).toBe(1);
+    const test = JSON.parse(run.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
+    const replay = runCli(['replay', fixture('lost_update.c'), '--schedule', test.bug.schedule, '--json']);
+    expect(JSON.parse(replay.stdout).tests[0]).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 1 } });
+  });
+
+  it('reports crashes and hangs of harness code in a worker as bugs, as one worker does', () => {
+    const crashes = runCli(['check', fixture('robustness/stack_overflows.c'), '--strategy', 'bpor', '--workers', '2', '--json']);
+    const overflows = JSON.parse(crashes.stdout).tests.map((test: { name: string; status: string; bug?: { kind: string } }) => [test.name, test.status, test.bug?.kind]);
+    expect(overflows).toContainEqual(['a_one_megabyte_frame', 'fail', 'crash']);
+    expect(overflows).toContainEqual(['runs_after_the_overflows', 'pass', undefined]);
+    const hang = runCli(['check', fixture('robustness/endless_local_loop.c'), '--strategy', 'bpor', '--workers', '2', '--hang-timeout-ms', '200', '--json']);
+    expect(JSON.parse(hang.stdout).tests.map((test: { status: string; bug?: { kind: string } }) => [test.status, test.bug?.kind])).toEqual([['fail', 'hang'], ['pass', undefined]]);
+  });
+
+  it('stops every worker at the execution budget and says how far it got', () => {
+    const run = runCli([...lockedIncrements, '--max-bound', '6', '--workers', '2', '--max-executions', '500']);
+    expect(run.status, run.stderr).toBe(0);
+    const test = JSON.parse(run.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'pass', partial: true, complete: false });
+    expect(test.executions).toBeGreaterThanOrEqual(500);
+  });
+
+  it('says the search is incomplete when a worker process dies, and exits 2', async () => {
+    const cli = spawn(process.execPath, [cliPath, ...lockedIncrements, '--cflags', '-DTHREADS=4 -DINCREMENTS=3', '--max-bound', '8', '--workers', '2'], {
+      cwd: packageRoot, env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    cli.stdout.on('data', (chunk) => { stdout += chunk; });
+    const exited = new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    // the CLI's worker processes: its children running the worker script
+    let worker: number | undefined;
+    while (worker === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      worker = childrenOf(cli.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('parallel-worker'));
+    }
+    process.kill(worker, 'SIGKILL');
+    expect(await exited).toBe(2);
+    expect(JSON.parse(stdout).tests[0]).toMatchObject({
+      status: 'error', error: 'a worker process of the parallel search ended (signal SIGKILL): the search is incomplete',
+    });
+  });
+});
+
+function childrenOf(pid: number): number[] {
+  try {
+    const tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+    return tasks.split(' ').filter((id) => id !== '').map(Number);
+  } catch {
+    return [];
+  }
+}
