@@ -139,10 +139,14 @@ export class Coordinator {
     // a worker that ran out waits for more: what an idle worker gave back goes to it
     for (let host = 0; host < this.hosts.length; host++) if (!this.idle.has(host)) this.allow(host);
     if (this.idle.size === 0 || this.asking >= 0 || this.emptyHanded || this.unplaced.length > 0) return;
-    // the next worker in turn: an idle one too may hold choices its waiting subtrees cannot take yet
-    this.asking = this.nextAsked;
-    this.nextAsked = (this.nextAsked + 1) % this.hosts.length;
-    this.send(this.asking, { kind: 'give-away' });
+    // a busy worker, the next in turn; else an idle one: it may hold choices its waiting subtrees cannot take yet
+    const count = this.hosts.length;
+    let asked = this.nextAsked;
+    for (let turn = 0; turn < count && this.idle.has(asked); turn++) asked = (asked + 1) % count;
+    if (this.idle.has(asked)) asked = this.nextAsked;
+    this.nextAsked = (asked + 1) % count;
+    this.asking = asked;
+    this.send(asked, { kind: 'give-away' });
   }
 
   /**

@@ -16,7 +16,7 @@ export interface WorkerSetup {
   visible: string[];
 }
 
-const SLICE_MS = 10;
+const SLICE_MS = 4;
 
 /** loaded once per library: a library is never unloaded (addon/harness-pool.ts) */
 const harnesses = new Map<string, NativeHarness>();

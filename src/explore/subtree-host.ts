@@ -51,7 +51,7 @@ interface Held {
 export class SubtreeHost {
   private readonly held: Held[] = [];
   private readonly view: ExecutionView;
-  private next = 0; // round robin over the held subtrees
+  private next = 0; // the subtree that ran last: it goes on while it can
   private executions = 0;
   private redundantRuns = 0;
   /** executions this worker may still count (the budget, shared out by the coordinator) */
@@ -114,10 +114,10 @@ export class SubtreeHost {
     return !this.stopped && this.held.some((held) => !held.waiting);
   }
 
-  /** Runs one execution of the next subtree that has one (a subtree found done or waiting is passed over). */
+  /** Runs one execution of the subtree that ran last, else of the next that has one (one found done or waiting is passed over). */
   step(): void {
-    for (let tries = 0; tries < this.held.length; tries++) {
-      this.next = (this.next + 1) % this.held.length;
+    for (let tries = 0; tries < this.held.length; tries++, this.next++) {
+      this.next %= this.held.length;
       const held = this.held[this.next]!;
       if (held.waiting) continue;
       const schedule = held.strategy.next();
