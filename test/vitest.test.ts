@@ -74,6 +74,16 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     expect(project.run().output).toContain('data race on counter');
   });
 
+  it('runs bpor on worker processes of its own from inside a Vitest worker (workers in the options comment)', () => {
+    const onWorkers = counterTest.replace('// weft: mode=sc\n', '// weft: mode=sc strategy=bpor workers=2\n');
+    const project = createProject({ 'counter.test.c': onWorkers, 'counter.h': counterHeader(false) });
+    const run = project.run();
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('assertion failed: counter_value() == 2');
+    expect(run.output).toContain('at counter.test.c:17 in thread T0 · 1 preemption');
+    expect(run.output).toMatch(/✓ one_increment/);
+  });
+
   it('filters C tests with -t like any other test', () => {
     const project = createProject({ 'counter.test.c': counterTest, 'counter.h': counterHeader(false) });
     const run = project.run(['-t', 'one_increment']);
