@@ -46,6 +46,15 @@ describe('bpor split into subtrees, taking turns drawn from a seed', () => {
   });
 });
 
+describe('a budget shared out among workers', () => {
+  it.each([1, 37, 500])('stops at %i executions exactly, on any turns', async (budget) => {
+    for (const seed of [1, 2, 3]) {
+      const split = await exploreInSubtrees(fixture('por/locked_increments.c'), 3, seed, 4, 'sc', 10_000, { cflags: ['-DTHREADS=3'] }, budget);
+      expect(split.budgetStop, `seed ${seed}`).toBe(budget);
+    }
+  });
+});
+
 const lockedIncrements = ['check', fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=3', '--mode', 'sc', '--strategy', 'bpor', '--json'];
 
 describe('weft check --workers', () => {
@@ -98,7 +107,7 @@ describe('weft check --workers', () => {
     let worker: number | undefined;
     while (worker === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      worker = childrenOf(cli.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('parallel-worker'));
+      worker = childrenOf(cli.pid!).find((pid) => commandOf(pid).includes('parallel-worker'));
     }
     process.kill(worker, 'SIGKILL');
     expect(await exited).toBe(2);
@@ -107,6 +116,15 @@ describe('weft check --workers', () => {
     });
   });
 });
+
+/** A process's command line; empty once it ended (the CLI's compiler runs come and go). */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 function childrenOf(pid: number): number[] {
   try {

@@ -2,11 +2,8 @@
 // where a subtree's backtracking above it and its end go (the subtree it came from), and
 // who gives work to an idle worker. It holds no search state of its own: a worker asked to
 // give work away gives the choice nearest the root of one of its subtrees.
-import type { CoordinatorMessage, HostMessage } from './subtree-host.js';
+import { type CoordinatorMessage, type HostMessage, LOW_ALLOWANCE } from './subtree-host.js';
 import type { Subtree } from './subtree.js';
-
-/** a worker is allowed more executions when it has fewer than this left */
-const LOW_ALLOWANCE = 32;
 
 export interface HostPort {
   post(message: CoordinatorMessage): void;
@@ -44,6 +41,8 @@ export class Coordinator {
   private unallowed: number;
   private readonly allowed: number[];
   private readonly counted: number[];
+  /** workers that asked for more allowance and did not get it yet (the budget had none left) */
+  private readonly wanting = new Set<number>();
   /** per worker, the messages sent to it: an idle report from before the last of them is out of date */
   private readonly sent: number[];
 
@@ -75,7 +74,7 @@ export class Coordinator {
         this.executions += message.executions;
         this.redundantRuns += message.redundantRuns;
         this.counted[host]! += message.executions;
-        this.allow(host);
+        if (message.wantsMore) this.wanting.add(host);
         break;
       case 'backtrack-above': {
         const parent = this.placed.get(message.id)!.parent;
@@ -102,6 +101,7 @@ export class Coordinator {
       case 'idle':
         this.allowed[host]! -= message.returned;
         this.unallowed += message.returned;
+        this.wanting.delete(host);
         // sent before it saw what was sent since (a subtree, a choice to take): it says so again if still idle
         if (message.handled === this.sent[host]) this.idle.add(host);
         break;
@@ -114,6 +114,19 @@ export class Coordinator {
     }
     this.emptyHanded = false;
     this.balance();
+  }
+
+  /** Executions the workers were allowed and have not counted yet: the budget they may still spend. */
+  get allowedAhead(): number {
+    let ahead = 0;
+    // an unlimited budget has no share to keep
+    for (let host = 0; host < this.hosts.length; host++) if (this.allowed[host] !== Number.POSITIVE_INFINITY) ahead += this.allowed[host]! - this.counted[host]!;
+    return ahead;
+  }
+
+  /** Executions spent beside the workers (the default's PCT turns): they come off the budget. */
+  spend(executions: number): void {
+    if (this.unallowed !== Number.POSITIVE_INFINITY) this.unallowed = Math.max(0, this.unallowed - executions);
   }
 
   /** Stops every worker. */
@@ -136,8 +149,8 @@ export class Coordinator {
       this.placed.get(next.id)!.host = host;
       this.post(host, { kind: 'start', id: next.id, subtree: next.subtree });
     }
-    // a worker that ran out waits for more: what an idle worker gave back goes to it
-    for (let host = 0; host < this.hosts.length; host++) if (!this.idle.has(host)) this.allow(host);
+    // a worker that runs low asks for more; one that got none waits for what an idle worker gives back
+    for (const host of this.wanting) if (this.unallowed > 0) this.allow(host);
     if (this.idle.size === 0 || this.asking >= 0 || this.emptyHanded || this.unplaced.length > 0) return;
     // a busy worker, the next in turn; else an idle one: it may hold choices its waiting subtrees cannot take yet
     const count = this.hosts.length;
@@ -150,13 +163,11 @@ export class Coordinator {
   }
 
   /**
-   * Allows a worker more of the budget when it has little left: a share of what is left,
-   * so that all of it goes out while every worker has some (an idle worker gives its back:
-   * HostMessage idle).
+   * Allows a worker that asked more of the budget: a share of what is left, so that all of
+   * it goes out while every worker has some (an idle worker gives its back: HostMessage idle).
    */
   private allow(host: number): void {
-    const left = this.allowed[host]! - this.counted[host]!;
-    if (left >= LOW_ALLOWANCE || this.unallowed <= 0) return;
+    this.wanting.delete(host);
     const more = Math.min(this.unallowed, Math.max(LOW_ALLOWANCE, Math.floor(this.unallowed / (4 * this.hosts.length))));
     if (this.unallowed !== Number.POSITIVE_INFINITY) this.unallowed -= more;
     this.allowed[host]! += more;

@@ -141,10 +141,12 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
       if (now - started >= timeBudgetMs) return end('time-budget');
       if (executions() >= maxExecutions) return end('max-executions');
       inInterlude = true;
-      const turn = await interlude?.({ boundMs: now - boundStarted, executionsLeft: maxExecutions - executions() });
+      // what the workers may still count is not the turn's
+      const turn = await interlude?.({ boundMs: now - boundStarted, executionsLeft: maxExecutions - executions() - coordinator.allowedAhead });
       inInterlude = false;
       if (!turn || stoppedBy) return;
       interludeExecutions += turn.executions;
+      coordinator.spend(turn.executions);
       if (turn.failure) {
         interludeFailure = turn.failure;
         end('bug');

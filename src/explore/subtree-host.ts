@@ -10,6 +10,9 @@ import type { DriveOptions } from './driver.js';
 import { type ExecutionView, decisionAt, liveView, viewRun } from './strategy.js';
 import type { BacktrackAbove, Subtree } from './subtree.js';
 
+/** a worker asks for more allowance when it has fewer executions than this left */
+export const LOW_ALLOWANCE = 32;
+
 export type RunOptions = Omit<DriveOptions, 'maxBound' | 'maxExecutions' | 'timeBudgetMs' | 'onProgress' | 'interlude'>;
 
 /** What a worker tells the coordinator. */
@@ -24,7 +27,8 @@ export type HostMessage =
    * messages of the coordinator; the allowance left is given back (`returned`)
    */
   | { kind: 'idle'; handled: number; returned: number }
-  | { kind: 'counts'; executions: number; redundantRuns: number }
+  /** executions run since the last report; wantsMore: it has work and little allowance left */
+  | { kind: 'counts'; executions: number; redundantRuns: number; wantsMore: boolean }
   /** a failing execution: its decisions, to be run again where it is reported */
   | { kind: 'bug'; decisions: number[] }
   /** an execution that cannot be explored (driver.ts: UnexplorableHarnessError) */
@@ -38,7 +42,7 @@ export type CoordinatorMessage =
   | { kind: 'backtrack'; id: number; backtrack: BacktrackAbove }
   | { kind: 'subtree-done'; id: number; node: number }
   | { kind: 'give-away' }
-  /** executions the worker may count beyond those allowed so far (negative: taken back) */
+  /** executions the worker may count beyond those allowed so far */
   | { kind: 'allow'; executions: number }
   | { kind: 'stop' };
 
@@ -56,6 +60,8 @@ export class SubtreeHost {
   private redundantRuns = 0;
   /** executions this worker may still count (the budget, shared out by the coordinator) */
   private allowance = 0;
+  /** it said it wants more allowance, and none came since */
+  private askedForMore = false;
   /** messages of the coordinator handled so far */
   private handled = 0;
   /** the coordinator was told nothing here can run, and nothing came since */
@@ -99,6 +105,7 @@ export class SubtreeHost {
         return;
       case 'allow':
         this.allowance += message.executions;
+        this.askedForMore = false;
         return;
       case 'stop':
         this.stopped = true;
@@ -161,13 +168,16 @@ export class SubtreeHost {
     // an unlimited allowance is kept: nothing to share
     const returned = this.allowance === Number.POSITIVE_INFINITY ? 0 : this.allowance;
     this.allowance -= returned;
+    this.askedForMore = false;
     this.send({ kind: 'idle', handled: this.handled, returned });
   }
 
-  /** Reports the executions run since the last report. */
+  /** Reports the executions run since the last report, and asks for more allowance when it runs low. */
   flushCounts(): void {
-    if (this.executions === 0 && this.redundantRuns === 0) return;
-    this.send({ kind: 'counts', executions: this.executions, redundantRuns: this.redundantRuns });
+    const wantsMore = this.hasWork && this.allowance < LOW_ALLOWANCE && !this.askedForMore;
+    if (this.executions === 0 && this.redundantRuns === 0 && !wantsMore) return;
+    if (wantsMore) this.askedForMore = true;
+    this.send({ kind: 'counts', executions: this.executions, redundantRuns: this.redundantRuns, wantsMore });
     this.executions = 0;
     this.redundantRuns = 0;
   }

@@ -17,7 +17,9 @@ export type { BugSignature } from './reuse.js';
 
 /** The file keeping what a test did last: the plugin names it in the test module, the worker writes it. */
 export function lastResultFile(file: string, name: string, options: CheckOptions): string {
-  const key = JSON.stringify({ file, name, options });
+  // the worker processes change how fast, not what: the same result
+  const { workers: _, ...deciding } = options;
+  const key = JSON.stringify({ file, name, options: deciding });
   return join(options.cacheDirectory ?? defaultCacheDirectory(), 'last-results', `${hashText(key).slice(0, 32)}.json`);
 }
 

@@ -1,7 +1,10 @@
-// Parallel exploration's protocol without processes: several SubtreeHosts on one harness,
-// taking turns drawn from a seed, with the messages delivered after random delays (in
-// order, as a pipe keeps them). What each counted execution showed is collected bound by
-// bound, so that the split search can be compared with the serial one (soundness-check.ts).
+// Parallel exploration's protocol without processes: several SubtreeHosts on one harness and
+// the coordinator, with every message delivered after a random delay drawn from a seed — in
+// order on its own channel (coordinator to one worker, one worker to the coordinator), as a
+// pipe keeps them, and in any order across channels; the next bound starts while messages of
+// the last are still in flight, as in parallel.ts. What each counted execution showed is
+// collected bound by bound, so that the split search can be compared with the serial one
+// (soundness-check.ts, test/parallel.test.ts); with a budget, it must stop at it exactly.
 import { buildHarness, type BuildOptions } from '../../src/compile/compile.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { Outcome } from '../../src/addon/ops.js';
@@ -22,6 +25,8 @@ export interface SplitExploration {
   byBound: SplitBound[];
   /** subtrees given away */
   given: number;
+  /** stopped by the budget, with this many executions */
+  budgetStop?: number;
 }
 
 /** xorshift32: the same turns for the same seed */
@@ -35,49 +40,64 @@ function random(seed: number): () => number {
   };
 }
 
+/** More turns than any fixture here needs: past them the protocol is taken to be stuck. */
+const MAX_TURNS = 20_000_000;
+
 export async function exploreInSubtrees(
   file: string, workers: number, seed: number, maxBound: number, mode: 'drf' | 'sc' = 'sc', maxSteps = 10_000, build: BuildOptions = {},
+  budget = Number.POSITIVE_INFINITY,
 ): Promise<SplitExploration> {
   const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
   try {
     const next = random(seed);
-    const pending: (() => void)[] = []; // messages in flight, oldest first
+    const toWorker: (() => void)[][] = Array.from({ length: workers }, () => []);
+    const toCoordinator: (() => void)[][] = Array.from({ length: workers }, () => []);
     const coverage = new Set<string>();
     const coordinator = new Coordinator(Array.from({ length: workers }, (_, i) => ({
-      post: (message: CoordinatorMessage) => pending.push(() => hosts[i]!.handle(message)),
-    })));
+      post: (message: CoordinatorMessage) => toWorker[i]!.push(() => {
+        const host = hosts[i]!;
+        host.handle(message);
+        // as parallel-worker.ts does after every message
+        host.flushCounts();
+        host.reportIdle();
+      }),
+    })), budget);
     let executionCoverage = '';
     const options = { test: 0, maxSteps, mode: mode === 'sc' ? 1 : 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
     const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, (message: HostMessage) => {
       // a host reports after each execution here (below), so a count is the execution just run
       if (message.kind === 'counts' && message.executions > 0) coverage.add(executionCoverage);
-      pending.push(() => coordinator.onMessage(i, message));
+      toCoordinator[i]!.push(() => coordinator.onMessage(i, message));
     }, (view: ExecutionView) => {
       if (view.outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
       executionCoverage = coverageClass(view);
     }));
     const byBound: SplitBound[] = [];
-    let turns = 0;
-    for (let bound = 0; bound <= maxBound; bound++) {
-      coordinator.start(bound);
-      while (!coordinator.over) {
-        const runnable = hosts.filter((host) => host.runnable);
-        if (pending.length > 0 && (runnable.length === 0 || next() < 0.5)) pending.shift()!();
-        else if (runnable.length > 0) {
-          const host = runnable[Math.floor(next() * runnable.length)]!;
-          host.step();
-          host.flushCounts();
-          host.reportIdle();
-        } else throw new Error('parallel exploration stalled: nothing to run, no message in flight');
-        if (++turns % 1000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      while (pending.length > 0) pending.shift()!(); // the idle reports of the iteration's end
+    let bound = 0;
+    coordinator.start(bound);
+    for (let turn = 1; ; turn++) {
+      if (coordinator.executions > budget) throw new Error(`the split search ran ${coordinator.executions} executions, over its budget of ${budget}`);
+      if (coordinator.executions === budget) return { byBound, given: coordinator.given, budgetStop: budget };
       if (coordinator.unexplorable) throw new Error(`the split search stopped: ${coordinator.unexplorable.message}`);
-      byBound.push({ executions: coordinator.executions, coverage: new Set(coverage), beyondBound: coordinator.beyondBound });
-      if (!coordinator.beyondBound) break;
+      if (coordinator.over) {
+        byBound.push({ executions: coordinator.executions, coverage: new Set(coverage), beyondBound: coordinator.beyondBound });
+        if (!coordinator.beyondBound || bound === maxBound) return { byBound, given: coordinator.given };
+        coordinator.start(++bound);
+        continue;
+      }
+      const channels = [...toWorker, ...toCoordinator].filter((channel) => channel.length > 0);
+      const runnable = hosts.filter((host) => host.runnable);
+      if (channels.length > 0 && (runnable.length === 0 || next() < 0.5)) channels[Math.floor(next() * channels.length)]!.shift()!();
+      else if (runnable.length > 0) {
+        const host = runnable[Math.floor(next() * runnable.length)]!;
+        host.step();
+        host.flushCounts();
+        host.reportIdle();
+      } else throw new Error(`parallel exploration stalled at bound ${bound} after ${coordinator.executions} executions: nothing to run, no message in flight`);
+      if (turn === MAX_TURNS) throw new Error(`parallel exploration stuck at bound ${bound} after ${coordinator.executions} executions`);
+      if (turn % 1000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return { byBound, given: coordinator.given };
   } finally {
     returnHarness(library, harness);
   }
