@@ -19,7 +19,7 @@ import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from '.
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
-import { type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
+import { DEFAULT_MAX_WORKERS, type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
 export type Mode = ResolvedOptions['mode'];
 
@@ -101,7 +101,7 @@ function settingsOf(options: ResolvedOptions): Settings {
       // past its decisions a run goes on by round robin: no delay spent
       (options.bound === 'delay' ? RunFlags.ROUND_ROBIN : 0),
     nondetDomain: Float64Array.from(options.nondetDomain),
-    workers: options.workers ?? availableParallelism(),
+    workers: options.workers ?? Math.min(availableParallelism(), DEFAULT_MAX_WORKERS),
   };
 }
 

@@ -178,6 +178,8 @@ const MAX_BOUND = 10_000;
 /** deeper targets make pct's probability per run too small to be of use */
 const MAX_PCT_DEPTH = 16;
 const MAX_WORKERS = 256;
+/** bpor's worker processes when none are asked for: the cores, up to this many (each holds some 50 MB) */
+export const DEFAULT_MAX_WORKERS = 8;
 /** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
 const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
 
@@ -212,7 +214,7 @@ export const optionSchema = {
     kind: wholeNumber(1, MAX_WORKERS), cli: { flag: '--workers' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: '`bpor`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself; ' +
       'the executions, the guarantee and the bug found (one with the fewest preemptions) are those of one worker. ' +
-      'Default: the cores, less those Vitest\'s own workers use (at least 1). The other strategies run on one',
+      `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies run on one`,
   },
   seed: {
     kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,

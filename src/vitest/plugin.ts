@@ -22,7 +22,7 @@ import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
-import { type PluginOptions, defaults } from '../options.js';
+import { DEFAULT_MAX_WORKERS, type PluginOptions, defaults } from '../options.js';
 import type { WeftMeta } from './reuse.js';
 import { lastResultFile } from './last-results.js';
 
@@ -96,7 +96,7 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       logger = vitest.logger;
       root = vitest.config.root;
       // bpor's worker processes: the cores Vitest's own workers leave
-      defaultOptions.workers ??= Math.max(1, availableParallelism() - (vitest.config.maxWorkers ?? availableParallelism()));
+      defaultOptions.workers ??= Math.max(1, Math.min(DEFAULT_MAX_WORKERS, availableParallelism() - (vitest.config.maxWorkers ?? availableParallelism())));
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
           // this plugin's project only: another project's C files build with its own options
