@@ -214,11 +214,7 @@ export class DporStrategy implements Strategy, Backtracking {
         if (!this.schedule(node, thread)) continue;
         this.outstanding[node]!++;
         const covered = Array.from(this.covered.subarray(0, path.fixed * WORDS));
-        for (let k = path.fixed; k <= node; k++) {
-          copy(this.scratch, 0, path.done, k * WORDS);
-          addAll(this.scratch, 0, this.backtrack, k * WORDS);
-          covered.push(...this.scratch);
-        }
+        for (let k = path.fixed; k <= node; k++) covered.push(...this.coveredAt(k));
         const prefix = Array.from(path.decision.subarray(0, node));
         prefix.push(thread);
         return { prefix, bound: this.bound, covered };
@@ -545,6 +541,16 @@ export class DporStrategy implements Strategy, Backtracking {
       if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, everyThreadIfDisabled);
   }
 
+  /** The threads asleep, explored or still to be chosen at `node` (in scratch, valid until its next use). */
+  private coveredAt(node: number): Uint32Array {
+    const at = node * WORDS;
+    const threads = this.scratch;
+    copy(threads, 0, this.sleep, at);
+    addAll(threads, 0, this.path.done, at);
+    addAll(threads, 0, this.backtrack, at);
+    return threads;
+  }
+
   /** A subtree's backtracking at a node of its prefix: for its owner, unless the owner had it chosen there already. */
   private backtrackAbove(node: number, thread: number, everyThreadIfDisabled: boolean): void {
     const at = node * WORDS;
@@ -568,11 +574,7 @@ export class DporStrategy implements Strategy, Backtracking {
     const v = this.reversal;
     // a thread asleep, explored or chosen at the node that v's execution can start with
     // (the thread that runs at the node is not one: its step there conflicts with v's last)
-    const at = node * WORDS;
-    const threads = this.scratch;
-    copy(threads, 0, this.sleep, at);
-    addAll(threads, 0, this.path.done, at);
-    addAll(threads, 0, this.backtrack, at);
+    const threads = this.coveredAt(node);
     remove(threads, 0, this.path.runner[node]!);
     for (let thread = first(threads, 0); thread >= 0; thread = first(threads, 0, thread + 1)) {
       const { op, object, value, access } = this.nextEventOf(execution, thread, node);

@@ -84,15 +84,16 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   let interludeExecutions = 0;
   let interludeFailure: FailingExecution | undefined;
   const executions = () => coordinator.executions + interludeExecutions;
-  /** per worker, its listeners for this search, and whether it acknowledged the stop or died */
-  const ends = children.map(() => ({ onMessage: (_: HostMessage) => {}, onExit: () => {}, over: false }));
+  /** per worker: whether it acknowledged the stop (or died); and how its listeners of this search go */
+  const over = children.map(() => false);
+  const detach: (() => void)[] = [];
   let allOver = () => {};
   const searchOver = new Promise<void>((resolve) => {
     allOver = resolve;
   });
   const workerOver = (i: number) => {
-    ends[i]!.over = true;
-    if (ends.every((end) => end.over)) allOver();
+    over[i] = true;
+    if (over.every(Boolean)) allOver();
   };
   await new Promise<void>((resolve) => {
     const end = (reason: StopReason) => {
@@ -112,8 +113,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
       coordinator.start(++bound);
     };
     children.forEach((child, i) => {
-      const listeners = ends[i]!;
-      listeners.onMessage = (message: HostMessage) => {
+      const onMessage = (message: HostMessage) => {
         if (message.kind === 'stopped') return workerOver(i);
         if (stoppedBy) {
           if (message.kind === 'counts') coordinator.onMessage(i, message); // the last runs count, as a serial search's do
@@ -123,14 +123,18 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         if (coordinator.over) iterationOver();
         else if (executions() >= maxExecutions) end('max-executions');
       };
-      listeners.onExit = () => {
+      const onExit = () => {
         workerOver(i);
         if (stoppedBy) return;
         exit = child.signalCode ? `signal ${child.signalCode}` : `exit status ${child.exitCode}`;
         end('exhausted');
       };
-      child.on('message', listeners.onMessage);
-      child.on('exit', listeners.onExit);
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+      detach.push(() => {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      });
       child.send({ kind: 'setup', library: workers.library, hangTimeoutMs: workers.hangTimeoutMs, options: runOptions, visible } satisfies WorkerSetup);
     });
     let inInterlude = false;
@@ -156,13 +160,12 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   });
   // every worker's last counts are in once it says it stopped; then it waits for the next search
   await searchOver;
-  children.forEach((child, i) => {
-    child.off('message', ends[i]!.onMessage);
-    child.off('exit', ends[i]!.onExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
+  for (const off of detach) off();
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
     keepAlive(child, false);
     idleWorkers.push(child);
-  });
+  }
   if (exit) throw new WorkerExitError(exit);
   if (coordinator.unexplorable) throw new UnexplorableHarnessError(coordinator.unexplorable.outcome, coordinator.unexplorable.message);
   const exploration: Exploration = {

@@ -144,20 +144,23 @@ export class SubtreeHost {
       viewRun(view, this.harness.trace().status[0]!, outcome);
       this.onExecution?.(view);
       if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT || (!this.onExecution && outcome !== Outcome.OK && outcome !== Outcome.PRUNED)) {
-        this.executions++;
-        this.allowance--;
+        this.countExecution();
         this.flushCounts();
         this.stopped = true;
         if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) this.send({ kind: 'unexplorable', outcome, message: this.harness.result().message });
         else this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
         return;
       }
-      if (held.strategy.observe(view)) {
-        this.executions++;
-        this.allowance--;
-      } else this.redundantRuns++;
+      if (held.strategy.observe(view)) this.countExecution();
+      else this.redundantRuns++;
       return;
     }
+  }
+
+  /** An execution counts, and spends one of the allowance. */
+  private countExecution(): void {
+    this.executions++;
+    this.allowance--;
   }
 
   /** Tells the coordinator when nothing here can run (once, until its next message). */

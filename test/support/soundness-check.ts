@@ -15,7 +15,7 @@
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
 import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
-import { exploreInSubtrees } from './subtrees-in-process.js';
+import { exploreInSubtrees, splitDifferences } from './subtrees-in-process.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
 const UNBOUNDED = 1000;
@@ -113,29 +113,12 @@ export async function checkSoundness(
       // a run cut short: its last snapshot is the bound it did not finish
       const lastFinished = run.truncated ? run.byBound.length - 2 : maxBound;
       for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
-      if (name === 'bpor' && !run.truncated) problems.push(...await compareSplit(file, mode, maxBound, run));
+      // split among workers (parallel.ts), it must run what the serial search runs
+      if (name === 'bpor' && !run.truncated)
+        problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS), maxBound));
     } else if (all) check('unbounded', run, all);
   }
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, runs };
-}
-
-/**
- * bpor split into subtrees explored by several workers (parallel.ts) must run what the
- * serial search runs, bound by bound: as many executions, the same classes.
- */
-async function compareSplit(file: string, mode: 'drf' | 'sc', maxBound: number, serial: Exploration): Promise<string[]> {
-  const split = await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS);
-  const problems: string[] = [];
-  for (let bound = 0; bound <= maxBound; bound++) {
-    const alone = within(serial, bound);
-    const apart = split.byBound[Math.min(bound, split.byBound.length - 1)]!;
-    const what = `bpor split (${split.given} subtrees given away) bound ${bound}`;
-    if (apart.executions !== alone.executions) problems.push(`${what}: ${apart.executions} executions, serial ${alone.executions}`);
-    const missed = [...alone.coverage].filter((c) => !apart.coverage.has(c)).length;
-    const extra = [...apart.coverage].filter((c) => !alone.coverage.has(c)).length;
-    if (missed + extra > 0) problems.push(`${what}: classes: ${missed} only serial, ${extra} only split`);
-  }
-  return problems;
 }
 
 /** The behaviours one side saw and the other did not, with an example of each. */

@@ -11,7 +11,7 @@ import { Outcome } from '../../src/addon/ops.js';
 import { Coordinator } from '../../src/explore/coordinator.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
 import { type CoordinatorMessage, type HostMessage, SubtreeHost } from '../../src/explore/subtree-host.js';
-import { coverageClass } from './explore-all.js';
+import { type Exploration, coverageClass, within } from './explore-all.js';
 
 /** What the split search had run once the iteration of one bound was done (cumulative). */
 export interface SplitBound {
@@ -27,6 +27,24 @@ export interface SplitExploration {
   given: number;
   /** stopped by the budget, with this many executions */
   budgetStop?: number;
+}
+
+/**
+ * How the split search differs from the serial one (exploreAll's) at bounds 0..maxBound: in
+ * executions, or in classes run. Empty: it ran what the serial search runs.
+ */
+export function splitDifferences(serial: Exploration, split: SplitExploration, maxBound: number): string[] {
+  const differences: string[] = [];
+  for (let bound = 0; bound <= maxBound; bound++) {
+    const alone = within(serial, bound);
+    const apart = split.byBound[Math.min(bound, split.byBound.length - 1)]!;
+    const what = `bpor split (${split.given} subtrees given away) bound ${bound}`;
+    if (apart.executions !== alone.executions) differences.push(`${what}: ${apart.executions} executions, serial ${alone.executions}`);
+    const missed = [...alone.coverage].filter((c) => !apart.coverage.has(c)).length;
+    const extra = [...apart.coverage].filter((c) => !alone.coverage.has(c)).length;
+    if (missed + extra > 0) differences.push(`${what}: classes: ${missed} only serial, ${extra} only split`);
+  }
+  return differences;
 }
 
 /** xorshift32: the same turns for the same seed */
