@@ -6,6 +6,7 @@ import { papersBench, scaleBench } from './papers.js';
 import { parallelBench } from './parallel.js';
 import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
+import { shardsBench } from './shards.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
 import { threadsBench } from './threads.js';
@@ -24,6 +25,7 @@ const sections: [string, () => Promise<void>][] = [
   ['random', randomBench],
   ['threads', threadsBench],
   ['parallel', parallelBench],
+  ['shards', shardsBench],
 ];
 
 const only = process.argv[2];

@@ -17,7 +17,7 @@ export function replaceGenerated(readme, blocks) {
 /** The blocks, from the schema's code. */
 export function generatedBlocks({ optionsTable, synopsis }) {
   return {
-    cli: `\`\`\`\n${synopsis('check')}\n${synopsis('replay')}\n\`\`\``,
+    cli: `\`\`\`\n${synopsis('check')}\n${synopsis('replay')}\n${synopsis('merge')}\n\`\`\``,
     options: optionsTable(),
   };
 }

@@ -19,6 +19,7 @@ import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from '.
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
+import { type ShardOfFile, type ShardOfTest, shardKey } from './report/merge.js';
 import { DEFAULT_MAX_WORKERS, type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
 export type Mode = ResolvedOptions['mode'];
@@ -55,6 +56,8 @@ export interface TestResult {
    */
   beyondBound?: Bug;
   error?: string;
+  /** one shard of an exploration (option shard): how its part ended, for weft merge */
+  shard?: ShardOfTest;
 }
 
 export interface CheckResult {
@@ -64,6 +67,8 @@ export interface CheckResult {
   /** the harness library's content hash: same hash and options, same result */
   hash: string;
   cached: boolean;
+  /** one shard of an exploration (option shard): which, and what must match in the others */
+  shard?: ShardOfFile;
 }
 
 const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
@@ -89,6 +94,7 @@ interface Settings {
   races: ResolvedOptions['races'];
   /** worker processes for bpor (explore/parallel.ts) */
   workers: number;
+  shard: ResolvedOptions['shard'];
 }
 
 function settingsOf(options: ResolvedOptions): Settings {
@@ -148,7 +154,8 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
     }
     return results;
   });
-  return { file, tests, library: built.library, hash: built.hash, cached: built.cached };
+  const shard = settings.shard ? { shard: { ...settings.shard, key: shardKey(built.hash, options) } } : {};
+  return { file, tests, library: built.library, hash: built.hash, cached: built.cached, ...shard };
 }
 
 type Run =
@@ -275,7 +282,7 @@ function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
 async function boundedSearch(search: Search, name: string, maxBound: number): Promise<SearchResult> {
   const { harness, settings, deadline } = search;
   const strategy = createStrategy(name, {
-    maxBound, bound: settings.bound, deadline, seed: settings.seed, pctDepth: settings.pctDepth,
+    maxBound, bound: settings.bound, deadline, seed: settings.seed, pctDepth: settings.pctDepth, ...(settings.shard ? { shard: settings.shard } : {}),
   });
   const turns = settings.byDefault && strategy.exhaustive !== false
     ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
@@ -283,7 +290,7 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
     ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
     timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
   };
-  const parallel = strategy.name === 'bpor' && settings.workers > 1;
+  const parallel = strategy.name === 'bpor' && settings.workers > 1 && settings.shard === undefined;
   const run: SearchResult = parallel
     ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs })
     : await drive(harness, strategy, options);
@@ -352,6 +359,7 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     guarantee: `${failing ? `data race found; then ${guarantee(run, boundType)}` : guarantee(run, boundType)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
+  if (settings.shard) result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound };
   if (run.sampled !== undefined && run.failure) result.sampled = true;
   if (failing) {
     result.bug = races[0]!;

@@ -25,7 +25,9 @@ export type WeftErrorCode =
   // exploring: the harness behaves differently on one schedule, or needs more than weft can explore
   | 'nondeterministic' | 'limit'
   // a worker process of a parallel search ended before the search did
-  | 'worker';
+  | 'worker'
+  // weft merge: shard reports that do not make one exploration
+  | 'shard';
 
 /**
  * The classes an error was made as, its own and those it extends, by name: one process can

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyChoices } from './explore/strategies.js';
 import { boundKinds } from './explore/strategy.js';
+import { type Shard, parseShard, shardText } from './explore/shard.js';
 import { DEFAULT_PCT_DEPTH, DEFAULT_SEED, SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './addon/ops.js';
@@ -152,6 +153,18 @@ const integers: Kind<readonly number[]> = {
   },
 };
 
+/** `i/n`, or in the API `{ index, count }` too */
+const shardKind: Kind<string | Shard, Shard> = {
+  placeholder: 'i/n',
+  fromText: (value) => value,
+  check(value, name) {
+    if (isText(value)) return parseShard(value, name);
+    const { index, count } = (typeof value === 'object' && value !== null ? value : {}) as Partial<Shard>;
+    if (!Number.isInteger(index) || !Number.isInteger(count)) throw new OptionError(`${name} needs 'i/n' or { index, count }, got ${JSON.stringify(value)}`);
+    return parseShard(shardText({ index: index!, count: count! }), name);
+  },
+};
+
 const yesNo: Kind<boolean> = {
   placeholder: 'true|false',
   fromText(value, name) {
@@ -172,6 +185,10 @@ const yesNo: Kind<boolean> = {
  */
 export const strategiesWithDelays: readonly string[] = ['dfs', 'random', 'pct'];
 const delayStrategy = 'dfs';
+
+/** The strategies a shard can run (explore/shard.ts), and the one it runs when none is chosen. */
+export const strategiesWithShards: readonly string[] = ['bpor', 'dfs'];
+const shardStrategy = 'bpor';
 
 /** more preemptions (or delays) than any execution of a harness this size could have */
 const MAX_BOUND = 10_000;
@@ -214,7 +231,13 @@ export const optionSchema = {
     kind: wholeNumber(1, MAX_WORKERS), cli: { flag: '--workers' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: '`bpor`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself; ' +
       'the executions, the guarantee and the bug found (one with the fewest preemptions) are those of one worker. ' +
-      `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies run on one`,
+      `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies, and a shard (\`shard\`), run on one`,
+  },
+  shard: {
+    kind: shardKind, cli: { flag: '--shard' }, commands: checkOnly, inFile: false, inPlugin: false,
+    description: 'explore only shard i of n of the search tree, for n machines to split one exploration; `weft merge` joins their `--json` reports into one result. ' +
+      `Strategies \`${strategiesWithShards.join('` and `')}\` (the default becomes \`${shardStrategy}\`: optimal DPOR does not split), on one worker each. ` +
+      'A shard explores the subtrees a stable hash gives it, and every shard the path the runtime takes by default; the shards of `bpor` together may run more executions than one `bpor`',
   },
   seed: {
     kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,
@@ -319,6 +342,14 @@ export function resolveOptions(given: SchemaOptions): ResolvedOptions {
       throw new OptionError(
         `strategy ${given.strategy} does not take bound delay (${given.strategy === 'optimal' ? 'it has no bound' : 'it prunes by preemptions and is not known sound for delays'}): ` +
         `with bound delay use strategy ${strategiesWithDelays.join(', ')}, or leave strategy unset (${delayStrategy})`,
+      );
+  }
+  if (resolved.shard !== undefined) {
+    if (resolved.strategy === defaultStrategy) resolved.strategy = shardStrategy;
+    else if (!strategiesWithShards.includes(resolved.strategy as string))
+      throw new OptionError(
+        `strategy ${String(resolved.strategy)} cannot be split into shards (${resolved.strategy === 'optimal' ? 'its wakeup sequences carry work from one subtree into another' : 'only a systematic search with a stable tree splits'}): ` +
+        `with shard use strategy ${strategiesWithShards.join(' or ')}, or leave strategy unset (${shardStrategy})`,
       );
   }
   return resolved as ResolvedOptions;

@@ -10,9 +10,9 @@ import {
 type CommandName = 'check' | 'replay';
 
 export interface Command {
-  command: CommandName | 'help' | 'version';
+  command: CommandName | 'merge' | 'help' | 'version';
   /** help: the command it is about, if any */
-  topic?: CommandName;
+  topic?: CommandName | 'merge';
   files: string[];
   json: boolean;
   options: CheckOptions;
@@ -40,8 +40,13 @@ const FILE_COMMENT = 'Options also come from a `// weft: key=value ...` comment 
 /** Lines no wider than this */
 const WIDTH = 100;
 
+/** weft merge takes no option of the schema but one: it joins reports, it explores nothing */
+const MERGE_SYNOPSIS = 'weft merge SHARD.json... [--require-complete] [--json]';
+const MERGE_SUMMARY = 'Joins the --json reports of weft check --shard 1/n … n/n (every shard of one exploration, same build and options) into one result.';
+
 /** The command's synopsis with every flag it takes, wrapped (the README's CLI section shows these). */
-export function synopsis(command: CommandName): string {
+export function synopsis(command: CommandName | 'merge'): string {
+  if (command === 'merge') return MERGE_SYNOPSIS;
   const flags = commandOptions(command)
     .filter((name) => name !== 'replay') // --schedule is part of weft replay's own synopsis
     .map((name) => `[${flagSynopsis(name)}]${optionSpec(name).cli?.repeat ? '...' : ''}`);
@@ -51,19 +56,22 @@ export function synopsis(command: CommandName): string {
   return wrap([lead, ...flags, `[${JSON_FLAG.flag}]`], WIDTH - indent.length).join(`\n${indent}`);
 }
 
-export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n\n` +
-  `weft check --help, weft replay --help: what each option means\n${EXIT_STATUS}`;
+export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n  ${synopsis('merge')}\n\n` +
+  `weft check --help, weft replay --help, weft merge --help: what each option means\n${EXIT_STATUS}`;
+
 
 /** `weft check --help`: every flag, what it means, its default. */
-export function commandHelp(command: CommandName): string {
-  const rows: [string, string][] = commandOptions(command).map((name) => [flagSynopsis(name), meaning(name)]);
+export function commandHelp(command: CommandName | 'merge'): string {
+  const names: OptionName[] = command === 'merge' ? ['requireComplete'] : commandOptions(command);
+  const rows: [string, string][] = names.map((name) => [flagSynopsis(name), meaning(name)]);
   rows.push([JSON_FLAG.flag, JSON_FLAG.meaning]);
   const width = Math.min(28, Math.max(...rows.map(([flag]) => flag.length)) + 2);
   const body = rows.map(([flag, text]) => {
     const lead = flag.length + 2 > width ? `  ${flag}\n${' '.repeat(width + 2)}` : `  ${flag.padEnd(width)}`;
     return lead + wrap(text.split(' '), WIDTH - width - 2).join(`\n${' '.repeat(width + 2)}`);
   });
-  return `usage:\n${indentLines(synopsis(command), 2)}\n\n${commands[command].summary}\n${wrap(FILE_COMMENT.split(' '), WIDTH).join('\n')}\n\noptions:\n${body.join('\n')}\n\n${EXIT_STATUS}`;
+  const about = command === 'merge' ? wrap(MERGE_SUMMARY.split(' '), WIDTH).join('\n') : `${commands[command].summary}\n${wrap(FILE_COMMENT.split(' '), WIDTH).join('\n')}`;
+  return `usage:\n${indentLines(synopsis(command), 2)}\n\n${about}\n\noptions:\n${body.join('\n')}\n\n${EXIT_STATUS}`;
 }
 
 function meaning(name: OptionName): string {
@@ -93,11 +101,12 @@ export function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     const topic = rest[0];
-    return { command: 'help', ...(topic === 'check' || topic === 'replay' ? { topic } : {}), files: [], json: false, options: {} };
+    return { command: 'help', ...(topic === 'check' || topic === 'replay' || topic === 'merge' ? { topic } : {}), files: [], json: false, options: {} };
   }
   if (command === '--version' || command === 'version') return { command: 'version', files: [], json: false, options: {} };
-  if (command !== 'check' && command !== 'replay') throw usageError(`unknown command '${command}'`);
+  if (command !== 'check' && command !== 'replay' && command !== 'merge') throw usageError(`unknown command '${command}'`);
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: command, files: [], json: false, options: {} };
+  if (command === 'merge') return parseMerge(rest);
 
   const files: string[] = [];
   const options: Record<string, unknown> = {};
@@ -136,4 +145,19 @@ export function parseArgs(argv: readonly string[]): Command {
     if (files.length !== 1) throw usageError('weft replay takes exactly one file');
   }
   return { command, files, json, options: options as CheckOptions };
+}
+
+/** weft merge's arguments: report files, --json, --require-complete. */
+function parseMerge(rest: readonly string[]): Command {
+  const files: string[] = [];
+  let json = false;
+  let requireComplete = false;
+  for (const arg of rest) {
+    if (arg === JSON_FLAG.flag) json = true;
+    else if (arg === '--require-complete') requireComplete = true;
+    else if (arg.startsWith('-')) throw usageError(`weft merge takes --json and --require-complete, not '${arg}'`);
+    else files.push(arg);
+  }
+  if (files.length === 0) throw usageError('weft merge: no shard report given (the --json output of weft check --shard i/n)');
+  return { command: 'merge', files, json, options: requireComplete ? { requireComplete } : {} };
 }

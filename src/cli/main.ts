@@ -7,6 +7,7 @@ import { type CheckResult, checkAllInterleavings } from '../check.js';
 import { ExitStatus, WeftError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
+import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.js';
 import { formatMs, renderCheck } from '../report/render.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
 import { withThousands } from '../numbers.js';
@@ -19,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
     command = parseArgs(argv);
   } catch (error) {
     if (!(error instanceof WeftError)) throw error;
-    const topic = argv[0] === 'check' || argv[0] === 'replay' ? argv[0] : undefined;
+    const topic = argv[0] === 'check' || argv[0] === 'replay' || argv[0] === 'merge' ? argv[0] : undefined;
     process.stderr.write(`weft: ${error.message}\n${topic ? `weft ${topic} --help lists the options\n` : `\n${usage}\n`}`);
     return error.exitStatus;
   }
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version}\n`);
     return EXIT_PASS;
   }
+  if (command.command === 'merge') return merge(command);
   // every file is reported, an unusable one as an error; the exit status is the worst
   const reports: object[] = [];
   let status: number = EXIT_PASS;
@@ -59,8 +61,34 @@ async function main(argv: string[]): Promise<number> {
   return status;
 }
 
+/** weft merge: the shards' reports joined, shown and judged as weft check shows and judges one run. */
+function merge(command: Command): number {
+  let merged: ReturnType<typeof mergeShards>;
+  try {
+    merged = mergeShards(command.files.flatMap((file) => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        throw new ShardMergeError(`cannot read ${file}`);
+      }
+      return readShardReport(file, text);
+    }));
+  } catch (error) {
+    if (!(error instanceof WeftError)) throw error;
+    process.stderr.write(`weft: ${error.message}\n`);
+    return error.exitStatus;
+  }
+  const requireComplete = command.options.requireComplete === true;
+  if (command.json) {
+    const reports = merged.map(toJson);
+    process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
+  } else for (const result of merged) process.stdout.write(`${result.file}\n${renderCheck(result)}\n`);
+  return Math.max(EXIT_PASS, ...merged.map((result) => fileStatus(result, requireComplete)));
+}
+
 /** A partial pass (stopped by its budget) passes, unless --require-complete makes it a failure. */
-function fileStatus(result: CheckResult, requireComplete: boolean): number {
+function fileStatus(result: Pick<CheckResult, 'tests'>, requireComplete: boolean): number {
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
   const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
   return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;

@@ -16,6 +16,7 @@
 // the iterations after it.
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import { type Backtracking, Path } from './path.js';
+import { Deviations, type Shard, ownsSaved } from './shard.js';
 import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
@@ -23,6 +24,12 @@ import { WORDS, add, clear, first, remove, threadSets } from './thread-set.js';
 import { grown } from './typed-arrays.js';
 
 const PREFIX_CAP = 4096;
+
+/** Decisions to start an iteration from; in a shard, with their deviations (Deviations.savedWith). */
+interface Prefix {
+  decisions: Uint16Array;
+  deviations?: number[];
+}
 
 export class DfsStrategy implements Strategy, Backtracking {
   readonly name = 'dfs';
@@ -44,19 +51,21 @@ export class DfsStrategy implements Strategy, Backtracking {
   private bound = 0;
   /** this iteration walks from the root (prefixes for it were dropped at the cap) */
   private walkingFromRoot = false;
-  private startingPrefixes: Uint16Array[] = [];
+  private startingPrefixes: Prefix[] = [];
   /** prefixes kept for later iterations, by the iteration (what they spent) */
-  private laterPrefixes: Uint16Array[][] = [];
+  private laterPrefixes: Prefix[][] = [];
   private laterCount = 0;
   /** the cap was reached: the prefixes kept for later iterations were dropped */
   private laterOverflowed = false;
   private droppedBeyondMaxBound = false;
+  private readonly shard: Shard | undefined;
 
   /** `prefixCap`: how many prefixes to keep for later iterations before walking from the root instead */
   constructor(options: StrategyOptions, private readonly prefixCap = PREFIX_CAP) {
     this.maxBound = options.maxBound;
     this.kind = options.bound ?? 'preemption';
-    this.path = new Path();
+    this.shard = options.shard;
+    this.path = new Path(options.shard ? new Deviations(options.shard) : undefined);
     this.alternatives = threadSets(this.path.room);
     this.spent = new Uint16Array(this.path.room + 1);
   }
@@ -77,7 +86,7 @@ export class DfsStrategy implements Strategy, Backtracking {
       // a walk from the root finds again every prefix for the iterations after it
       this.laterPrefixes = [];
       this.laterCount = 0;
-      this.startingPrefixes = [new Uint16Array(0)];
+      this.startingPrefixes = [{ decisions: new Uint16Array(0) }];
       return true;
     }
     this.startingPrefixes = this.laterPrefixes[bound] ?? [];
@@ -95,9 +104,9 @@ export class DfsStrategy implements Strategy, Backtracking {
     const prefix = this.startingPrefixes.pop();
     if (!prefix) return undefined;
     this.started = true;
-    this.path.startFrom(prefix);
+    this.path.startFrom(prefix.decisions, prefix.decisions.length, prefix.deviations);
     this.spentKnown = 0;
-    return { decisions: this.path.decision, length: prefix.length };
+    return { decisions: this.path.decision, length: prefix.decisions.length };
   }
 
   /** At a node: its next untried alternative, else its next value. */
@@ -139,7 +148,7 @@ export class DfsStrategy implements Strategy, Backtracking {
     }
     path.length = execution.steps;
     // walking from the root, executions that spent less were counted before
-    return !this.walkingFromRoot || this.spent[execution.steps] === this.bound;
+    return path.counted && (!this.walkingFromRoot || this.spent[execution.steps] === this.bound);
   }
 
   /** A choice that does not fit within this iteration's bound: a prefix for iteration `total`. */
@@ -149,6 +158,8 @@ export class DfsStrategy implements Strategy, Backtracking {
       return;
     }
     if (this.laterOverflowed) return;
+    const deviations = this.path.deviations?.savedWith(step, thread);
+    if (deviations && !ownsSaved(this.shard!, deviations)) return; // another shard's subtree
     if (this.laterCount === this.prefixCap) {
       this.laterOverflowed = true;
       this.laterPrefixes = [];
@@ -157,9 +168,9 @@ export class DfsStrategy implements Strategy, Backtracking {
     }
     const later = this.laterPrefixes[total] ?? [];
     this.laterPrefixes[total] = later;
-    const prefix = this.path.decision.slice(0, step + 1);
-    prefix[step] = thread;
-    later.push(prefix);
+    const decisions = this.path.decision.slice(0, step + 1);
+    decisions[step] = thread;
+    later.push(deviations ? { decisions, deviations } : { decisions });
     this.laterCount++;
   }
 

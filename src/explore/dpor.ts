@@ -16,6 +16,7 @@ import { Aside, MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import { Access, accessOf, aroundAside, orderedAccessOf, pendingAfterAside, potentialAccessOf, stepsConflict } from './dependence.js';
 import { type Backtracking, Path } from './path.js';
 import { RaceFinder } from './races.js';
+import { Deviations } from './shard.js';
 import type { BacktrackAbove, Subtree, SubtreeLink } from './subtree.js';
 import { Reversal } from './reversal.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
@@ -97,7 +98,9 @@ export class DporStrategy implements Strategy, Backtracking {
       this.orderAsides();
       this.races.handOffs = true;
     }
-    this.path = new Path();
+    // explore/shard.ts: a split of the bounded search only (wakeup sequences cross subtrees)
+    if (options.shard && !this.bounded) throw new Error('weft internal error: only a bounded search is split into shards');
+    this.path = new Path(options.shard ? new Deviations(options.shard) : undefined);
     const n = this.path.room;
     this.backtrack = threadSets(n);
     this.sleep = threadSets(n);
@@ -367,7 +370,7 @@ export class DporStrategy implements Strategy, Backtracking {
     }
     this.path.length = steps;
     // an execution with fewer preemptions than the bound was counted by an earlier iteration
-    return !redundant && (!this.bounded || this.preemptionsOf(steps) === this.bound);
+    return !redundant && this.path.counted && (!this.bounded || this.preemptionsOf(steps) === this.bound);
   }
 
   /** Adds the node for `step`; false when its thread is asleep (covered elsewhere). */
@@ -389,6 +392,8 @@ export class DporStrategy implements Strategy, Backtracking {
       path.nextValue[step] = 0;
       return true;
     }
+    // one shard of the search (explore/shard.ts): every thread is a choice where runs of several shards pass
+    if (path.deviations?.shared(step)) copy(this.backtrack, at, path.enabled, at);
     const thread = execution.thread[step]!;
     if (!has(this.sleep, at, thread)) return true;
     // take an awake thread instead

@@ -7,6 +7,7 @@
 // policy (Backtracking); what each strategy keeps per node besides (bounds spent, sleep
 // sets, wakeup trees, state hashes) stays in its own arrays.
 import { MAX_THREADS, Op } from '../addon/ops.js';
+import type { Deviations } from './shard.js';
 import type { ExecutionView, Schedule } from './strategy.js';
 import { WORDS, add, clear, copy, threadSets } from './thread-set.js';
 import { FIRST_NODES, grown, roomFor } from './typed-arrays.js';
@@ -38,7 +39,8 @@ export class Path {
   /** nodes below this come from the iteration's starting prefix: never backtracked */
   fixed = 0;
 
-  constructor(nodes = FIRST_NODES) {
+  /** `deviations`: one shard's search (explore/shard.ts), which backtracks only into that shard's part */
+  constructor(readonly deviations?: Deviations, nodes = FIRST_NODES) {
     this.decision = new Uint16Array(nodes);
     this.runner = new Uint8Array(nodes);
     this.enabled = threadSets(nodes);
@@ -72,10 +74,16 @@ export class Path {
    * Starts the path from a prefix of decisions, fixed for the rest of the iteration. The
    * first `recorded` nodes count as recorded: the next run records the nodes after them.
    */
-  startFrom(prefix: Uint16Array, recorded = prefix.length): void {
+  startFrom(prefix: Uint16Array, recorded = prefix.length, deviations?: readonly number[]): void {
     this.decision.set(prefix);
     this.fixed = prefix.length;
     this.length = recorded;
+    this.deviations?.startFrom(deviations);
+  }
+
+  /** Whether the path's run is this search's to count (in a shard: its own). */
+  get counted(): boolean {
+    return this.deviations === undefined || this.deviations.owned();
   }
 
   /**
@@ -111,8 +119,9 @@ export class Path {
   /** The deepest node past the fixed prefix where `policy` has a choice left: resumed there. Undefined: none left. */
   backtrack(policy: Backtracking): Schedule | undefined {
     for (let node = this.length - 1; node >= this.fixed; node--) {
-      const resumed = policy.resumeFrom(node);
-      if (resumed) return resumed;
+      // a choice into another shard's subtree is that shard's
+      for (let resumed = policy.resumeFrom(node); resumed; resumed = policy.resumeFrom(node))
+        if (this.deviations === undefined || this.deviations.admits(node)) return resumed;
     }
     return undefined;
   }
@@ -121,6 +130,7 @@ export class Path {
   takeAt(node: number, decision: number): void {
     this.decision[node] = decision;
     this.length = node + 1;
+    this.deviations?.took(node, decision);
   }
 
   /** takeAt, and the schedule that runs the path to that node (the runtime completes the run). */

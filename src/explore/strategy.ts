@@ -2,6 +2,7 @@
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
 import { MAX_THREADS, Op } from '../addon/ops.js';
+import type { Shard } from './shard.js';
 import { WORDS, first, has, nextRoundRobin, noteThreads } from './thread-set.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
@@ -80,6 +81,8 @@ export interface StrategyOptions {
   pctDepth?: number;
   /** when the time budget ends (performance.now() scale): a strategy whose own bookkeeping is long stops there */
   deadline?: number;
+  /** dfs and bpor: explore only this shard's part of the tree (explore/shard.ts) */
+  shard?: Shard;
 }
 
 export interface Strategy {

@@ -2,9 +2,10 @@
 // change meaning.
 import type { CheckResult } from '../check.js';
 
-export function toJson(result: CheckResult): object {
+export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard'>): object {
   return {
     file: result.file,
+    ...(result.shard ? { shard: result.shard } : {}),
     tests: result.tests.map((test) => ({
       name: test.name,
       status: test.status,
@@ -17,6 +18,7 @@ export function toJson(result: CheckResult): object {
       guarantee: test.guarantee,
       ...(test.partial ? { partial: true } : {}),
       redundantRuns: test.redundantRuns,
+      ...(test.shard ? { shard: test.shard } : {}),
       ...(test.error !== undefined ? { error: test.error } : {}),
       ...(test.beyondBound
         ? { beyondBound: { kind: test.beyondBound.kind, message: test.beyondBound.message, preemptions: test.beyondBound.preemptions, schedule: test.beyondBound.schedule } }

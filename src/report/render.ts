@@ -31,7 +31,7 @@ const MAX_CELL = 34;
 /** "»1234  " before the cells */
 const STEP_COLUMN = 7;
 
-export function renderCheck(result: CheckResult, options: RenderOptions = {}): string {
+export function renderCheck(result: Pick<CheckResult, 'tests'>, options: RenderOptions = {}): string {
   return result.tests.map((test) => renderTest(test, options)).join('\n');
 }
 

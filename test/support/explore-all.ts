@@ -7,6 +7,7 @@
 import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
 import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
+import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
@@ -51,22 +52,22 @@ export function within(exploration: Exploration, bound: number): Observed {
 // Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
 // worker does not starve the worker's messages to Vitest (they time out after 60 s).
 export async function exploreAll(
-  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {},
+  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {}, shard?: Shard,
 ): Promise<Exploration> {
   const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
   try {
-    return await explore(harness, strategy, maxBound, mode, limit, maxSteps);
+    return await explore(harness, strategy, maxBound, mode, limit, maxSteps, shard);
   } finally {
     returnHarness(library, harness);
   }
 }
 
 async function explore(
-  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number,
+  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number, shard: Shard | undefined,
 ): Promise<Exploration> {
   const trace = harness.trace();
-  const explorer = createStrategy(strategy, { maxBound });
+  const explorer = createStrategy(strategy, { maxBound, ...(shard ? { shard } : {}) });
   const view = liveView(trace);
   const seen: Observed = {
     executions: 0, classes: new Set(), repeats: 0, coverage: new Set(), wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,

@@ -34,6 +34,8 @@ const STRATEGY_LIMIT = 100_000;
 /** bpor split into subtrees (parallel exploration): by this many workers, taking turns drawn from the seed */
 const SPLIT_WORKERS = 3;
 const SPLIT_SEED = 7;
+/** dfs and bpor split into shards (explore/shard.ts): this many, each explored on its own */
+const SHARDS = 3;
 
 export interface StrategyRuns {
   /** counted executions, at the largest bound (unbounded strategies: all) */
@@ -118,7 +120,37 @@ export async function checkSoundness(
         problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS), maxBound));
     } else if (all) check('unbounded', run, all);
   }
+  // split into shards, each explored alone: together they see what dfs sees (dfs: runs it exactly)
+  for (const name of ['dfs', 'bpor'].filter((name) => only === undefined || only.includes(name))) {
+    const shards = await exploreShards(file, name, maxBound, mode);
+    if (shards.some((shard) => shard.truncated)) continue;
+    for (let bound = 0; bound <= maxBound; bound++) {
+      const together = joined(shards.map((shard) => within(shard, bound)));
+      const what = `${name} in ${SHARDS} shards bound ${bound}`;
+      const differences = compare(what, within(dfs, bound), together);
+      problems.push(...differences.problems);
+      pastBug.push(...differences.pastBug);
+      if (name === 'dfs' && together.executions !== within(dfs, bound).executions)
+        problems.push(`${what}: ${together.executions} executions, serial ${within(dfs, bound).executions}`);
+    }
+  }
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, runs };
+}
+
+async function exploreShards(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Promise<Exploration[]> {
+  const shards: Exploration[] = [];
+  for (let index = 1; index <= SHARDS; index++) shards.push(await exploreAll(file, strategy, maxBound, mode, STRATEGY_LIMIT, MAX_STEPS, {}, { index, count: SHARDS }));
+  return shards;
+}
+
+/** What the shards saw together. */
+function joined(parts: Observed[]): Observed {
+  const union = (pick: (part: Observed) => Set<string>) => new Set(parts.flatMap((part) => [...pick(part)]));
+  return {
+    executions: parts.reduce((sum, part) => sum + part.executions, 0), classes: union((part) => part.classes), repeats: 0,
+    coverage: union((part) => part.coverage), wasted: parts.reduce((sum, part) => sum + part.wasted, 0), bugs: union((part) => part.bugs),
+    finalStates: union((part) => part.finalStates), complete: parts.every((part) => part.complete), truncated: false,
+  };
 }
 
 /** The behaviours one side saw and the other did not, with an example of each. */

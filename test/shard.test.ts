@@ -1,0 +1,160 @@
+// One exploration split into shards (src/explore/shard.ts), each explored alone, and joined
+// by weft merge (src/report/merge.ts): dfs's shards run exactly the serial executions,
+// bpor's every class the serial search runs; the merged result says what one run says.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { type Exploration, exploreAll, within } from './support/explore-all.js';
+import { fixture, removeAfterAll, runCli } from './support/harness.js';
+
+const MAX_BOUND = 3;
+const SHARDS = 4;
+
+/** The fixtures a split must get right: joins, barriers, condition variables, data choices, spins, main returning early. */
+const shardFixtures: [string, string[]][] = [
+  ['por/choice_after_step.c', []],
+  ['soundness/readers_together.c', []],
+  ['por/locked_increments.c', []],
+  ['por/barrier_deadlock.c', []],
+  ['soundness/join_hands_over.c', []],
+  ['soundness/one_signal_two_waiters.c', []],
+  ['soundness/spin_loops.c', []],
+  ['soundness/unstarted_threads.c', []],
+];
+
+async function inShards(file: string, strategy: string, cflags: string[]): Promise<Exploration[]> {
+  const shards: Exploration[] = [];
+  for (let index = 1; index <= SHARDS; index++)
+    shards.push(await exploreAll(file, strategy, MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, { index, count: SHARDS }));
+  return shards;
+}
+
+const union = (shards: Exploration[], bound: number, pick: (seen: ReturnType<typeof within>) => Set<string>) =>
+  new Set(shards.flatMap((shard) => [...pick(within(shard, bound))]));
+
+describe('shards of one search, each explored alone', () => {
+  it.each(shardFixtures)('%s: dfs shards run the serial executions, once each; bpor shards every class', async (name, cflags) => {
+    const file = fixture(name);
+    const dfs = await exploreAll(file, 'dfs', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags });
+    const dfsShards = await inShards(file, 'dfs', cflags);
+    const bporShards = await inShards(file, 'bpor', cflags);
+    for (let bound = 0; bound <= MAX_BOUND; bound++) {
+      const serial = within(dfs, bound);
+      expect(dfsShards.reduce((sum, shard) => sum + within(shard, bound).executions, 0), `dfs bound ${bound}`).toBe(serial.executions);
+      expect(union(dfsShards, bound, (seen) => seen.coverage), `dfs bound ${bound}`).toEqual(serial.coverage);
+      const bporClasses = union(bporShards, bound, (seen) => seen.coverage);
+      expect([...serial.coverage].filter((c) => !bporClasses.has(c)), `bpor bound ${bound}: classes dfs runs`).toEqual([]);
+      expect(union(bporShards, bound, (seen) => seen.bugs), `bpor bound ${bound}`).toEqual(serial.bugs);
+    }
+    // the work is split: more than one shard counts executions
+    expect(dfsShards.filter((shard) => shard.executions > 0).length).toBeGreaterThan(1);
+  });
+});
+
+/** `weft check --shard i/n --json` for every shard, each report written to a file: their paths. */
+function checkShards(args: string[], count = SHARDS): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
+  removeAfterAll(dir);
+  return Array.from({ length: count }, (_, at) => {
+    const run = runCli(['check', ...args, '--shard', `${at + 1}/${count}`, '--json']);
+    expect(run.status, run.stderr).toBeLessThan(2);
+    const report = join(dir, `shard-${at + 1}.json`);
+    writeFileSync(report, run.stdout);
+    return report;
+  });
+}
+
+const lockedIncrements = [fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=3', '--mode', 'sc', '--max-bound', '3'];
+
+describe('weft check --shard and weft merge', () => {
+  it('dfs: the merged result has the serial executions, status and guarantee', () => {
+    const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout).tests[0];
+    const reports = checkShards([...lockedIncrements, '--strategy', 'dfs']);
+    const merged = runCli(['merge', ...reports, '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const test = JSON.parse(merged.stdout).tests[0];
+    expect(test).toMatchObject({ name: 'locked_increments', status: 'pass', executions: serial.executions, complete: serial.complete, bound: serial.bound, strategy: 'dfs' });
+    expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);
+    const text = runCli(['merge', ...reports]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`✓ locked_increments  ${serial.executions} executions`);
+  });
+
+  it('the default strategy becomes bpor: every shard is needed, the serial guarantee holds', () => {
+    const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'bpor', '--workers', '1', '--json']).stdout).tests[0];
+    const reports = checkShards(lockedIncrements);
+    const shard = JSON.parse(runCli(['check', ...lockedIncrements, '--shard', '2/4', '--json']).stdout);
+    expect(shard.shard).toMatchObject({ index: 2, count: 4 });
+    expect(shard.tests[0]).toMatchObject({ strategy: 'bpor', shard: { stoppedBy: 'max-bound', bound: 3 } });
+    const test = JSON.parse(runCli(['merge', ...reports, '--json']).stdout).tests[0];
+    expect(test).toMatchObject({ status: 'pass', complete: false, bound: 3, strategy: 'bpor' });
+    expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);
+    expect(test.executions).toBeGreaterThanOrEqual(serial.executions);
+  });
+
+  it('a bug: the one with the fewest preemptions, whose replay string replays it', () => {
+    const reports = checkShards([fixture('lost_update.c'), '--mode', 'sc', '--strategy', 'dfs', '--max-bound', '3']);
+    const merged = runCli(['merge', ...reports, '--json']);
+    expect(merged.status).toBe(1);
+    const test = JSON.parse(merged.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
+    expect(test.guarantee).toMatch(/^bug found at bound 1 after \d+ executions \(shard \d\/4; the 4 shards ran \d+ executions\)$/);
+    const replay = runCli(['replay', fixture('lost_update.c'), '--schedule', test.bug.schedule, '--json']);
+    expect(replay.status).toBe(1);
+    expect(JSON.parse(replay.stdout).tests[0].bug.message).toBe(test.bug.message);
+  });
+
+  it('a shard stopped by its budget makes the merged result partial', () => {
+    const args = [...lockedIncrements, '--strategy', 'dfs'];
+    const reports = checkShards(args);
+    const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
+    removeAfterAll(dir);
+    const stopped = join(dir, 'shard-1.json');
+    writeFileSync(stopped, runCli(['check', ...args, '--shard', '1/4', '--max-executions', '5', '--json']).stdout);
+    const merged = runCli(['merge', stopped, ...reports.slice(1), '--json']);
+    expect(merged.status).toBe(0);
+    const test = JSON.parse(merged.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'pass', partial: true, complete: false });
+    expect(test.guarantee).toMatch(/^budget exhausted \(maxExecutions\) during bound \d after \d+ executions; /);
+    expect(runCli(['merge', stopped, ...reports.slice(1), '--require-complete']).status).toBe(1);
+  });
+
+  it('refuses reports that do not make one whole exploration, with one message', () => {
+    const reports = checkShards([...lockedIncrements, '--strategy', 'dfs']);
+    const refused = (args: string[], message: RegExp) => {
+      const run = runCli(['merge', ...args]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    };
+    refused(reports.slice(1), /shard 1\/4 missing: the guarantee needs every shard/);
+    refused([...reports, reports[0]!], /shard 1\/4 is given twice/);
+    const other = checkShards([...lockedIncrements, '--strategy', 'dfs', '--max-bound', '2'], 2);
+    refused([...reports.slice(0, 3), other[1]!], /shards of different splits/);
+    const otherBound = checkShards([...lockedIncrements.slice(0, -1), '2', '--strategy', 'dfs']);
+    refused([...reports.slice(0, 3), otherBound[3]!], /explored different builds or options/);
+    const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
+    removeAfterAll(dir);
+    const whole = join(dir, 'whole.json');
+    writeFileSync(whole, runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout);
+    refused([whole], /was not checked as a shard/);
+    const text = join(dir, 'text.txt');
+    writeFileSync(text, runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--shard', '1/2']).stdout);
+    refused([text], /is not JSON/);
+    refused([join(dir, 'absent.json')], /cannot read/);
+  });
+
+  it('--shard takes i/n, and a strategy that splits', () => {
+    for (const [value, message] of [['0/4', /--shard needs i\/n with 1 ≤ i ≤ n/], ['5/4', /--shard needs i\/n/], ['one', /--shard needs i\/n/]] as const) {
+      const run = runCli(['check', fixture('lost_update.c'), '--shard', value]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+    const optimal = runCli(['check', fixture('lost_update.c'), '--shard', '1/2', '--strategy', 'optimal']);
+    expect(optimal.status).toBe(2);
+    expect(optimal.stderr).toContain('strategy optimal cannot be split into shards (its wakeup sequences carry work from one subtree into another)');
+  });
+});
