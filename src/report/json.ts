@@ -16,6 +16,7 @@ export function toJson(result: CheckResult): object {
       strategy: test.strategy,
       guarantee: test.guarantee,
       ...(test.partial ? { partial: true } : {}),
+      ...(test.interrupted ? { interrupted: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.error !== undefined ? { error: test.error } : {}),
       ...(test.beyondBound
@@ -43,5 +44,6 @@ export function toJson(result: CheckResult): object {
           }
         : {}),
     })),
+    ...(result.interrupted ? { interrupted: true, notRun: result.notRun } : {}),
   };
 }
