@@ -44,8 +44,6 @@ process.on('message', (message: WorkerSetup | CoordinatorMessage) => {
   wake?.();
 });
 process.on('disconnect', () => process.exit(0));
-// Ctrl-C on a terminal signals the whole process group: the coordinator stops this worker (its stop message), not the signal
-process.on('SIGINT', () => {});
 process.on('error', () => process.exit(0)); // a message sent as the coordinator went away
 
 async function explore(host: SubtreeHost): Promise<void> {

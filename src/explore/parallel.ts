@@ -34,7 +34,8 @@ const idleWorkers: ChildProcess[] = [];
 function takeWorker(): ChildProcess {
   const kept = idleWorkers.pop();
   if (kept) return kept;
-  const child = fork(parallelWorkerPath, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // its own process group: Ctrl-C on a terminal signals the foreground group, and the coordinator stops its workers itself
+  const child = fork(parallelWorkerPath, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
   child.on('error', () => {}); // a message to a worker that just died: its exit says what happened
   child.on('exit', () => {
     const kept = idleWorkers.indexOf(child);
