@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { type CheckOptions, type CheckResult, checkAllInterleavings } from '../src/index.js';
 import { cliPath, packageRoot } from '../src/paths.js';
@@ -125,6 +125,10 @@ describe('weft check interrupted', () => {
 
 function spawnCli(args: string[], ownGroup: boolean): { process: ChildProcess; ended: Promise<{ status: number | null; stdout: string }> } {
   const cli = spawn(process.execPath, [cliPath, 'check', ...args], { cwd: packageRoot, env: { ...process.env, NO_COLOR: '1' }, detached: ownGroup });
+  // a test that fails before its signal leaves no CLI running
+  onTestFinished(() => {
+    if (cli.exitCode === null && cli.signalCode === null) cli.kill('SIGKILL');
+  });
   let stdout = '';
   cli.stdout!.on('data', (chunk) => {
     stdout += chunk;
