@@ -271,7 +271,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   if (bounded?.failure) return both(bounded);
   if (bug.preemptions > settings.maxBound) {
     // a bug, but not within the bound asked for: shown beside the bound's guarantee, not as a failure
-    const { failure: _, ...withoutBug } = bounded ? both(bounded) : { ...optimalRun, stoppedBy: budgetSpent(search), bound: -1 };
+    const { failure: _, ...withoutBug } = bounded ? both(bounded) : { ...optimalRun, stoppedBy: boundedSkippedBy(search), bound: -1 };
     return { ...withoutBug, beyondBound: bug };
   }
   // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
@@ -285,7 +285,7 @@ function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {
 }
 
 /** Why the bounded search did not run after optimal's: interrupted, or no budget left. */
-function budgetSpent(search: Search): 'interrupted' | 'time-budget' | 'max-executions' {
+function boundedSkippedBy(search: Search): 'interrupted' | 'time-budget' | 'max-executions' {
   if (search.runOptions.signal?.aborted) return 'interrupted';
   return performance.now() >= search.deadline ? 'time-budget' : 'max-executions';
 }
