@@ -24,9 +24,14 @@ import { DEFAULT_MAX_WORKERS, type ResolvedOptions, type SchemaOptions, resolveO
 
 export type Mode = ResolvedOptions['mode'];
 
-/** Options of a check (src/options.ts says what each means), and a progress callback. */
+/** Options of a check (src/options.ts says what each means), a progress callback, and a signal to stop it. */
 export interface CheckOptions extends SchemaOptions {
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
+  /**
+   * aborted: the test being explored stops within a slice of runs (~50 ms) and is reported
+   * as explored so far (`interrupted`); the tests after it are not explored (`notRun`)
+   */
+  signal?: AbortSignal;
 }
 
 export interface TestResult {
@@ -43,8 +48,10 @@ export interface TestResult {
   strategy: string;
   /** what was explored, in words: never more than what was done */
   guarantee: string;
-  /** stopped by its budget (maxExecutions or timeBudgetMs) before the bound was explored */
+  /** stopped by its budget (maxExecutions or timeBudgetMs), or interrupted, before the bound was explored */
   partial?: boolean;
+  /** stopped by the options' signal (the CLI's on Ctrl-C): the guarantee says what was explored */
+  interrupted?: boolean;
   /** the bug was found by sampling (random, pct, or the default's PCT turns): the guarantee says which run */
   sampled?: boolean;
   bug?: Bug;
@@ -69,6 +76,10 @@ export interface CheckResult {
   cached: boolean;
   /** one shard of an exploration (option shard): which, and what must match in the others */
   shard?: ShardOfFile;
+  /** the signal aborted before the file's exploration ended */
+  interrupted?: boolean;
+  /** the tests not explored because the signal had aborted, in source order */
+  notRun?: string[];
 }
 
 const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
@@ -130,7 +141,7 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
   // a schedule recorded on other code may no longer fit: say so rather than blame the harness
   const codeChanged = replay?.build !== undefined && replay.build !== build
     ? `the code changed since this schedule was recorded (build ${replay.build}; now ${build})` : undefined;
-  const tests = await withHarness(built.library, async (harness) => {
+  const { results, notRun } = await withHarness(built.library, async (harness) => {
     harness.setHangTimeout(settings.hangTimeoutMs);
     const available = harness.tests();
     if (available.length === 0)
@@ -142,20 +153,26 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
       throw codeChanged ? new WeftError('replay-changed', `${codeChanged}: ${missing}`) : new OptionError(missing);
     }
     const results: TestResult[] = [];
+    const notRun: string[] = [];
     // the compiler may emit the test descriptors in any order: run them in source order
     // (file names by code unit: localeCompare would load ICU's collation, 14 ms on first use)
     const inSourceOrder = [...available.entries()].sort(([, a], [, b]) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     for (const [index, test] of inSourceOrder) {
       if (wanted && !wanted.includes(test.name)) continue;
+      if (given.signal?.aborted) {
+        notRun.push(test.name);
+        continue;
+      }
       const run = replay
         ? replayOne(harness, index, replay, { ...settings, mode: replay.mode }, codeChanged)
-        : exploreOne(harness, built.library, index, test.name, settings, given.onProgress);
+        : exploreOne(harness, built.library, index, test.name, settings, given);
       results.push(await toTestResult(test.name, await run, { library: built.library, build }, replay ? replay.mode : settings.mode, settings));
     }
-    return results;
+    return { results, notRun };
   });
+  const interrupted = notRun.length > 0 || results.some((test) => test.interrupted);
   const shard = settings.shard ? { shard: { ...settings.shard, key: shardKey(built.hash, options) } } : {};
-  return { file, tests, library: built.library, hash: built.hash, cached: built.cached, ...shard };
+  return { file, tests: results, library: built.library, hash: built.hash, cached: built.cached, ...shard, ...(interrupted ? { interrupted, notRun } : {}) };
 }
 
 type Run =
@@ -177,7 +194,7 @@ const MAX_RACY_LOCATIONS = 16;
  * assertion, say) is found too.
  */
 async function exploreOne(
-  harness: NativeHarness, library: string, test: number, name: string, settings: Settings, onProgress: CheckOptions['onProgress'],
+  harness: NativeHarness, library: string, test: number, name: string, settings: Settings, { onProgress, signal }: Pick<CheckOptions, 'onProgress' | 'signal'>,
 ): Promise<Run> {
   const races: FailingExecution[] = [];
   const visible: number[] = [];
@@ -191,7 +208,7 @@ async function exploreOne(
       const scheduled = Float64Array.from(visible);
       const search: Search = {
         harness, library, settings, deadline,
-        runOptions: { ...replayOptions(test, settings, 0, scheduled), maxBound: settings.maxBound },
+        runOptions: { ...replayOptions(test, settings, 0, scheduled), maxBound: settings.maxBound, ...(signal ? { signal } : {}) },
         ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
@@ -204,7 +221,7 @@ async function exploreOne(
       executions += run.executions;
       elapsedMs += run.elapsedMs;
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
-      if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
+      if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress) && !signal?.aborted) {
         races.push(race);
         visible.push(race.result.raceAddress);
         continue;
@@ -252,7 +269,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   const bug = first.failure ? await search.simplified(first.failure) : undefined;
   const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug } : {}) };
   if (optimalSettled(first, bug)) return optimalRun;
-  const budgetLeft = search.executionsBefore + first.executions < settings.maxExecutions && performance.now() < search.deadline;
+  const budgetLeft = search.executionsBefore + first.executions < settings.maxExecutions && performance.now() < search.deadline && !search.runOptions.signal?.aborted;
   const bounded = budgetLeft
     ? await boundedSearch({ ...search, executionsBefore: search.executionsBefore + first.executions }, boundedSearchByDefault, bug ? boundsBelow(bug, settings.maxBound) : settings.maxBound)
     : undefined;
@@ -261,7 +278,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   if (bounded?.failure) return both(bounded);
   if (bug.preemptions > settings.maxBound) {
     // a bug, but not within the bound asked for: shown beside the bound's guarantee, not as a failure
-    const { failure: _, ...withoutBug } = bounded ? both(bounded) : { ...optimalRun, stoppedBy: budgetSpent(search), bound: -1 };
+    const { failure: _, ...withoutBug } = bounded ? both(bounded) : { ...optimalRun, stoppedBy: boundedSkippedBy(search), bound: -1 };
     return { ...withoutBug, beyondBound: bug };
   }
   // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
@@ -274,7 +291,9 @@ function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {
   return onProgress ? { onProgress: (at) => onProgress({ ...at, executions: executionsBefore + at.executions }) } : {};
 }
 
-function budgetSpent(search: Search): 'time-budget' | 'max-executions' {
+/** Why the bounded search did not run after optimal's: interrupted, or no budget left. */
+function boundedSkippedBy(search: Search): 'interrupted' | 'time-budget' | 'max-executions' {
+  if (search.runOptions.signal?.aborted) return 'interrupted';
   return performance.now() >= search.deadline ? 'time-budget' : 'max-executions';
 }
 
@@ -360,6 +379,10 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (settings.shard) result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound };
+  if (run.stoppedBy === 'interrupted') {
+    result.partial = true;
+    result.interrupted = true;
+  }
   if (run.sampled !== undefined && run.failure) result.sampled = true;
   if (failing) {
     result.bug = races[0]!;

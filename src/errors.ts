@@ -11,6 +11,8 @@ export const ExitStatus = {
   BUG: 1,
   /** the input could not be used: one message says why */
   INPUT: 2,
+  /** stopped by SIGINT (Ctrl-C) or SIGTERM, after reporting what was explored: the shell's 128 + SIGINT */
+  INTERRUPTED: 130,
 } as const;
 
 export type WeftErrorCode =

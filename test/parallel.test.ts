@@ -2,13 +2,13 @@
 // subtrees runs exactly what the serial search runs, bound by bound; a bug, a crash, a
 // hang, a budget and a worker that dies are reported as a user expects.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
 import { cliPath, packageRoot } from '../src/paths.js';
 import { exploreAll } from './support/explore-all.js';
 import { fixture, runCli } from './support/harness.js';
+import { workersOf } from './support/processes.js';
 import { exploreInSubtrees, splitDifferences } from './support/subtrees-in-process.js';
 
 const MAX_BOUND = 3;
@@ -98,7 +98,7 @@ describe('weft check --workers', () => {
     let worker: number | undefined;
     while (worker === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      worker = childrenOf(cli.pid!).find((pid) => commandOf(pid).includes('parallel-worker'));
+      worker = workersOf(cli.pid!)[0];
     }
     process.kill(worker, 'SIGKILL');
     expect(await exited).toBe(2);
@@ -107,21 +107,3 @@ describe('weft check --workers', () => {
     });
   });
 });
-
-/** A process's command line; empty once it ended (the CLI's compiler runs come and go). */
-function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    const tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
-    return tasks.split(' ').filter((id) => id !== '').map(Number);
-  } catch {
-    return [];
-  }
-}

@@ -33,7 +33,7 @@ const commands: Record<CommandName, { synopsis: string; summary: string }> = {
 };
 
 const JSON_FLAG = { flag: '--json', meaning: 'print one JSON object on stdout' };
-const EXIT_STATUS = 'exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete), 1 a bug was found, 2 the input could not be used';
+const EXIT_STATUS = 'exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete), 1 a bug was found, 2 the input could not be used, 130 interrupted (SIGINT, SIGTERM: what was explored is reported)';
 const FILE_COMMENT = 'Options also come from a `// weft: key=value ...` comment among the first 20 lines of a C file, keys: ' +
   `${fileOptionNames().join(', ')}; flags given here win over it.`;
 

@@ -8,11 +8,11 @@ import { ExitStatus, WeftError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
 import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.js';
-import { formatMs, renderCheck } from '../report/render.js';
+import { NOT_RUN, formatMs, renderCheck } from '../report/render.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
 import { withThousands } from '../numbers.js';
 
-const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT } = ExitStatus;
+const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT, INTERRUPTED: EXIT_INTERRUPTED } = ExitStatus;
 
 async function main(argv: string[]): Promise<number> {
   let command: Command;
@@ -37,10 +37,17 @@ async function main(argv: string[]): Promise<number> {
   const reports: object[] = [];
   let status: number = EXIT_PASS;
   const progress = process.stderr.isTTY ? progressLine() : undefined;
+  const interrupt = interruptOnSignals(() => progress?.clear());
   for (const file of command.files) {
+    if (interrupt.signal.aborted) {
+      // not built either: its tests are not known
+      if (command.json) reports.push({ file, tests: [], interrupted: true });
+      else process.stdout.write(`${file}\n- ${NOT_RUN}\n`);
+      continue;
+    }
     let result: CheckResult;
     try {
-      result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}) });
+      result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}), signal: interrupt.signal });
     } catch (error) {
       progress?.clear();
       if (!(error instanceof WeftError)) throw error;
@@ -52,13 +59,35 @@ async function main(argv: string[]): Promise<number> {
     progress?.clear();
     reports.push(toJson(result));
     if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
-    const partial = result.tests.filter((test) => test.partial);
+    const partial = result.tests.filter((test) => test.partial && !test.interrupted);
     if (command.options.requireComplete && partial.length > 0 && !command.json)
       process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);
     status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
   if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
-  return status;
+  interrupt.release();
+  return interrupt.signal.aborted ? EXIT_INTERRUPTED : status;
+}
+
+/**
+ * The first SIGINT (Ctrl-C) or SIGTERM aborts the returned signal, after `before`: the
+ * check stops and reports what it explored. The handlers are then removed, so that a
+ * second one ends the process at once, as if weft had none.
+ */
+function interruptOnSignals(before: () => void): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const release = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  const onSignal = () => {
+    release();
+    before();
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { signal: controller.signal, release };
 }
 
 /** weft merge: the shards' reports joined, shown and judged as weft check shows and judges one run. */

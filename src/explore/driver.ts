@@ -2,7 +2,7 @@
 // executions that need exactly that many preemptions (or delays), until a bug (then it has
 // the fewest), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
-// keep working.
+// keep working; an aborted signal is seen there, at most a slice after it aborted.
 import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
@@ -23,6 +23,8 @@ export interface DriveOptions {
   onProgress?: (progress: Progress) => void;
   /** another search that takes turns with this one, between its slices of runs */
   interlude?: Interlude;
+  /** aborted: stop at the end of the current slice ('interrupted'), with what was explored so far */
+  signal?: AbortSignal;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface FailingExecution {
   output: string;
 }
 
-export type StopReason = 'bug' | 'exhausted' | 'max-bound' | 'max-executions' | 'time-budget' | 'replayed';
+export type StopReason = 'bug' | 'exhausted' | 'max-bound' | 'max-executions' | 'time-budget' | 'interrupted' | 'replayed';
 
 export interface Exploration {
   executions: number;
@@ -130,11 +132,12 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       if (now >= sliceEnd) {
         options.onProgress?.({ bound, executions, elapsedMs: now - started });
         await new Promise<void>((resolve) => setImmediate(resolve));
+        if (options.signal?.aborted) return finish('interrupted', false);
         const turn = await options.interlude?.({ boundMs: now - boundStarted, executionsLeft: options.maxExecutions - executions });
         if (turn) {
           executions += turn.executions;
           if (turn.failure) return finish('bug', false, turn.failure);
-          const spentInTurn = budgetSpent(performance.now());
+          const spentInTurn = options.signal?.aborted ? 'interrupted' : budgetSpent(performance.now());
           if (spentInTurn) return finish(spentInTurn, false);
         }
         sliceEnd = performance.now() + SLICE_MS;

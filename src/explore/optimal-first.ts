@@ -47,6 +47,6 @@ export function optimalFoundBy(failure: FailingExecution, executions: number, bo
   const below = failure.preemptions - 1;
   const fewest = bounded && (bounded.complete || bounded.bound >= below)
     ? `, the fewest: ${searchName} explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
-    : `; ${searchName} ran out of budget before exploring bound ${below}: a bug with fewer preemptions may exist`;
+    : `; ${searchName} ${bounded?.stoppedBy === 'interrupted' ? 'was interrupted' : 'ran out of budget'} before exploring bound ${below}: a bug with fewer preemptions may exist`;
   return `optimal DPOR after ${withThousands(executions)} executions, shown with ${counted(failure.preemptions, 'preemption')}${fewest}`;
 }

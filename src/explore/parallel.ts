@@ -4,7 +4,8 @@
 // executions are those of the serial search, bound by bound; a bound's iteration ends in
 // every worker before the next starts, so a bug found has the fewest preemptions. A
 // failing execution is run again here, on this process's harness, to be reported as a
-// serial search reports it.
+// serial search reports it. An aborted signal stops the workers as a budget does, and
+// then ends them.
 import { type ChildProcess, fork } from 'node:child_process';
 import type { NativeHarness } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
@@ -33,7 +34,8 @@ const idleWorkers: ChildProcess[] = [];
 function takeWorker(): ChildProcess {
   const kept = idleWorkers.pop();
   if (kept) return kept;
-  const child = fork(parallelWorkerPath, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // its own process group: Ctrl-C on a terminal signals the foreground group, and the coordinator stops its workers itself
+  const child = fork(parallelWorkerPath, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
   child.on('error', () => {}); // a message to a worker that just died: its exit says what happened
   child.on('exit', () => {
     const kept = idleWorkers.indexOf(child);
@@ -53,6 +55,14 @@ function keepAlive(child: ChildProcess, alive: boolean): void {
   }
 }
 
+/** Ends a worker that waits for the next search: it exits when its channel closes (parallel-worker.ts). */
+function endWorker(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.disconnect();
+  });
+}
+
 /** The worker processes: how many, and the harness library each loads, with its hang timeout. */
 export interface Workers {
   count: number;
@@ -65,7 +75,7 @@ export interface Workers {
  * An interlude (the default's PCT turns) runs here, on `harness`, while the workers go on.
  */
 export async function driveParallel(harness: NativeHarness, options: DriveOptions, workers: Workers): Promise<Exploration> {
-  const { maxBound, maxExecutions, timeBudgetMs, onProgress, interlude, ...runOptions } = options;
+  const { maxBound, maxExecutions, timeBudgetMs, onProgress, interlude, signal, ...runOptions } = options;
   const started = performance.now();
   // racy locations made scheduling points, as addresses of this process: the workers load the library elsewhere
   const bases = harness.result();
@@ -140,6 +150,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
     let inInterlude = false;
     const timer = setInterval(async () => {
       if (inInterlude || stoppedBy) return;
+      if (signal?.aborted) return end('interrupted');
       const now = performance.now();
       onProgress?.({ bound, executions: executions(), elapsedMs: now - started });
       if (now - started >= timeBudgetMs) return end('time-budget');
@@ -161,11 +172,17 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   // every worker's last counts are in once it says it stopped; then it waits for the next search
   await searchOver;
   for (const off of detach) off();
+  const ending: Promise<void>[] = [];
   for (const child of children) {
     if (child.exitCode !== null || child.signalCode !== null) continue;
-    keepAlive(child, false);
-    idleWorkers.push(child);
+    // an interrupted caller (Ctrl-C: this process is about to end) wants no more searches: no process is left behind
+    if (stoppedBy === 'interrupted') ending.push(endWorker(child));
+    else {
+      keepAlive(child, false);
+      idleWorkers.push(child);
+    }
   }
+  await Promise.all(ending);
   if (exit) throw new WorkerExitError(exit);
   if (coordinator.unexplorable) throw new UnexplorableHarnessError(coordinator.unexplorable.outcome, coordinator.unexplorable.message);
   const exploration: Exploration = {

@@ -8,8 +8,10 @@ export const FOUND_BY = 'bug found by ';
 
 export function guarantee(run: Exploration & { sampled?: string; foundBy?: string }, kind: BoundKind): string {
   if (run.foundBy !== undefined) return `${FOUND_BY}${run.foundBy}`;
-  if (run.sampled !== undefined)
-    return run.failure ? `${FOUND_BY}${run.sampled}` : `${withThousands(run.executions)} runs, no bug; ${run.sampled}`;
+  if (run.sampled !== undefined) {
+    if (run.failure) return `${FOUND_BY}${run.sampled}`;
+    return `${run.stoppedBy === 'interrupted' ? 'interrupted after ' : ''}${withThousands(run.executions)} runs, no bug; ${run.sampled}`;
+  }
   const spent = kind === 'delay' ? 'delays' : 'preemptions';
   switch (run.stoppedBy) {
     case 'bug':
@@ -22,8 +24,16 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
       return `all executions with ≤ ${run.bound} ${spent} explored`;
     case 'max-executions':
     case 'time-budget':
-      return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) during bound ${run.reachedBound} after ${run.executions} executions; ` +
-        (run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored');
+      return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) ${stoppedDuring(run, spent)}`;
+    case 'interrupted':
+      // by an abort signal (the CLI's on Ctrl-C): the API's caller may have had another reason
+      return `interrupted ${stoppedDuring(run, spent)}`;
   }
+}
+
+/** Where a search stopped before its end, and the bounds it had finished by then. */
+function stoppedDuring(run: Exploration, spent: string): string {
+  return `during bound ${run.reachedBound} after ${run.executions} executions; ` +
+    (run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored');
 }
 

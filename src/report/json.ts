@@ -2,7 +2,7 @@
 // change meaning.
 import type { CheckResult } from '../check.js';
 
-export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard'>): object {
+export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'interrupted' | 'notRun'>): object {
   return {
     file: result.file,
     ...(result.shard ? { shard: result.shard } : {}),
@@ -17,6 +17,7 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard'>): o
       strategy: test.strategy,
       guarantee: test.guarantee,
       ...(test.partial ? { partial: true } : {}),
+      ...(test.interrupted ? { interrupted: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.shard ? { shard: test.shard } : {}),
       ...(test.error !== undefined ? { error: test.error } : {}),
@@ -45,5 +46,6 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard'>): o
           }
         : {}),
     })),
+    ...(result.interrupted ? { interrupted: true, notRun: result.notRun } : {}),
   };
 }

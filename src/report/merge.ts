@@ -64,6 +64,8 @@ export function readShardReport(source: string, text: string): ShardFileReport[]
       throw new ShardMergeError(`${source} is not a report of weft check --json`);
     if (typeof file.error === 'string') throw new ShardMergeError(`${source}: ${file.file} could not be checked: ${file.error}`);
     if (!isObject(file.shard)) throw new ShardMergeError(`${source}: ${file.file} was not checked as a shard (weft check --shard i/n)`);
+    if (Array.isArray(file.notRun) && file.notRun.length > 0)
+      throw new ShardMergeError(`${source}: ${file.file}: the shard was interrupted before it explored ${file.notRun.join(', ')}`);
     return { source, file: file.file, shard: file.shard as unknown as ShardOfFile, tests: file.tests as ShardFileReport['tests'] };
   });
 }

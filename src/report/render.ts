@@ -31,9 +31,14 @@ const MAX_CELL = 34;
 /** "»1234  " before the cells */
 const STEP_COLUMN = 7;
 
-export function renderCheck(result: Pick<CheckResult, 'tests'>, options: RenderOptions = {}): string {
-  return result.tests.map((test) => renderTest(test, options)).join('\n');
+export function renderCheck(result: Pick<CheckResult, 'tests' | 'notRun'>, options: RenderOptions = {}): string {
+  const c = pc.createColors(options.color ?? pc.isColorSupported);
+  const notRun = (result.notRun ?? []).map((name) => `${c.dim('-')} ${name}  ${c.dim(NOT_RUN)}`);
+  return [...result.tests.map((test) => renderTest(test, options)), ...notRun].join('\n');
 }
+
+/** What a test, or a file, that an interrupt kept from being explored shows. */
+export const NOT_RUN = 'not run (interrupted)';
 
 export function renderTest(test: TestResult, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
