@@ -309,9 +309,9 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
     ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
     timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
   };
-  const parallel = strategy.name === 'bpor' && settings.workers > 1 && settings.shard === undefined;
+  const parallel = strategy.name === 'bpor' && settings.workers > 1;
   const run: SearchResult = parallel
-    ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs })
+    ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs, ...(settings.shard ? { shard: settings.shard } : {}) })
     : await drive(harness, strategy, options);
   run.strategy = strategy.name;
   if (run.failure) run.failure = await search.simplified(run.failure);

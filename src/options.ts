@@ -231,12 +231,12 @@ export const optionSchema = {
     kind: wholeNumber(1, MAX_WORKERS), cli: { flag: '--workers' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: '`bpor`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself; ' +
       'the executions, the guarantee and the bug found (one with the fewest preemptions) are those of one worker. ' +
-      `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies, and a shard (\`shard\`), run on one`,
+      `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies run on one`,
   },
   shard: {
     kind: shardKind, cli: { flag: '--shard' }, commands: checkOnly, inFile: false, inPlugin: false,
     description: 'explore only shard i of n of the search tree, for n machines to split one exploration; `weft merge` joins their `--json` reports into one result. ' +
-      `Strategies \`${strategiesWithShards.join('` and `')}\` (the default becomes \`${shardStrategy}\`: optimal DPOR does not split), on one worker each. ` +
+      `Strategies \`${strategiesWithShards.join('` and `')}\` (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` explores its shard on \`workers\` processes. ` +
       'A shard explores the subtrees a stable hash gives it, and every shard the path the runtime takes by default; the shards of `bpor` together may run more executions than one `bpor`',
   },
   seed: {

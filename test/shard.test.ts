@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { type Exploration, exploreAll, within } from './support/explore-all.js';
 import { fixture, removeAfterAll, runCli } from './support/harness.js';
+import { exploreInSubtrees, splitDifferences } from './support/subtrees-in-process.js';
 
 const MAX_BOUND = 3;
 const SHARDS = 4;
@@ -54,6 +55,21 @@ describe('shards of one search, each explored alone', () => {
   });
 });
 
+describe('a shard of bpor on several workers (the protocol without processes, turns drawn from a seed)', () => {
+  it.each(shardFixtures)('%s: every shard runs the executions and classes it runs on one', async (name, cflags) => {
+    const file = fixture(name);
+    let given = 0;
+    for (let index = 1; index <= SHARDS; index++) {
+      const shard = { index, count: SHARDS };
+      const alone = await exploreAll(file, 'bpor', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, shard);
+      const split = await exploreInSubtrees(file, 3, index, MAX_BOUND, 'sc', 10_000, { cflags }, Number.POSITIVE_INFINITY, shard);
+      given += split.given;
+      expect(splitDifferences(alone, split, MAX_BOUND), `shard ${index}/${SHARDS}`).toEqual([]);
+    }
+    expect(given, 'subtrees given away').toBeGreaterThan(0);
+  });
+});
+
 /** `weft check --shard i/n --json` for every shard, each report written to a file: their paths. */
 function checkShards(args: string[], count = SHARDS): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
@@ -93,6 +109,18 @@ describe('weft check --shard and weft merge', () => {
     expect(test).toMatchObject({ status: 'pass', complete: false, bound: 3, strategy: 'bpor' });
     expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);
     expect(test.executions).toBeGreaterThanOrEqual(serial.executions);
+  });
+
+  it('bpor shards on 2 worker processes run what they run on one; dfs shards bound delays too', () => {
+    for (const index of [1, 2]) {
+      const [one, two] = ['1', '2'].map((workers) =>
+        JSON.parse(runCli(['check', ...lockedIncrements, '--max-bound', '4', '--shard', `${index}/2`, '--workers', workers, '--json']).stdout).tests[0]);
+      expect(two).toMatchObject({ executions: one.executions, guarantee: one.guarantee, strategy: 'bpor' });
+    }
+    const delays = [fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=4', '--bound', 'delay', '--max-bound', '3'];
+    const serial = JSON.parse(runCli(['check', ...delays, '--json']).stdout).tests[0];
+    const merged = JSON.parse(runCli(['merge', ...checkShards(delays, 3), '--json']).stdout).tests[0];
+    expect(merged).toMatchObject({ strategy: 'dfs', executions: serial.executions, guarantee: `${serial.guarantee}; 3 shards merged` });
   });
 
   it('a bug: the one with the fewest preemptions, whose replay string replays it', () => {

@@ -4,6 +4,7 @@
 // give work away gives the choice nearest the root of one of its subtrees.
 import { type CoordinatorMessage, type HostMessage, LOW_ALLOWANCE } from './subtree-host.js';
 import type { Subtree } from './subtree.js';
+import type { Shard } from './shard.js';
 
 export interface HostPort {
   post(message: CoordinatorMessage): void;
@@ -47,7 +48,8 @@ export class Coordinator {
   private readonly sent: number[];
 
   /** `budget`: the executions all workers together may count (maxExecutions), so that they stop at it exactly */
-  constructor(private readonly hosts: HostPort[], budget = Number.POSITIVE_INFINITY) {
+  /** `shard`: the part of the search the workers explore (shard.ts), if only a part */
+  constructor(private readonly hosts: HostPort[], budget = Number.POSITIVE_INFINITY, private readonly shard?: Shard) {
     this.unallowed = budget;
     this.allowed = hosts.map(() => 0);
     this.counted = hosts.map(() => 0);
@@ -59,7 +61,7 @@ export class Coordinator {
     this.finished = false;
     this.beyondBound = false;
     for (let host = 0; host < this.hosts.length; host++) this.idle.add(host);
-    this.place(-1, { prefix: [], bound, covered: [] });
+    this.place(-1, { prefix: [], bound, covered: [], ...(this.shard ? { shard: this.shard } : {}) });
     this.balance();
   }
 

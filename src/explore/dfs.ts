@@ -16,7 +16,7 @@
 // the iterations after it.
 import { MAX_THREADS, Op } from '../addon/ops.js';
 import { type Backtracking, Path } from './path.js';
-import { Deviations, type Shard, ownsSaved } from './shard.js';
+import { Deviations } from './shard.js';
 import {
   type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
 } from './strategy.js';
@@ -58,13 +58,11 @@ export class DfsStrategy implements Strategy, Backtracking {
   /** the cap was reached: the prefixes kept for later iterations were dropped */
   private laterOverflowed = false;
   private droppedBeyondMaxBound = false;
-  private readonly shard: Shard | undefined;
 
   /** `prefixCap`: how many prefixes to keep for later iterations before walking from the root instead */
   constructor(options: StrategyOptions, private readonly prefixCap = PREFIX_CAP) {
     this.maxBound = options.maxBound;
     this.kind = options.bound ?? 'preemption';
-    this.shard = options.shard;
     this.path = new Path(options.shard ? new Deviations(options.shard) : undefined);
     this.alternatives = threadSets(this.path.room);
     this.spent = new Uint16Array(this.path.room + 1);
@@ -159,7 +157,7 @@ export class DfsStrategy implements Strategy, Backtracking {
     }
     if (this.laterOverflowed) return;
     const deviations = this.path.deviations?.savedWith(step, thread);
-    if (deviations && !ownsSaved(this.shard!, deviations)) return; // another shard's subtree
+    if (deviations && !this.path.deviations!.owns(deviations)) return; // another shard's subtree
     if (this.laterCount === this.prefixCap) {
       this.laterOverflowed = true;
       this.laterPrefixes = [];

@@ -16,6 +16,7 @@ import { replaySchedule } from './replay.js';
 import { relativeLocation } from '../report/replay.js';
 import type { WorkerSetup } from './parallel-worker.js';
 import type { HostMessage } from './subtree-host.js';
+import type { Shard } from './shard.js';
 
 /** how often budgets are checked and progress is reported */
 const CHECK_MS = 50;
@@ -63,11 +64,12 @@ function endWorker(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The worker processes: how many, and the harness library each loads, with its hang timeout. */
+/** The worker processes: how many, and the harness library each loads, with its hang timeout; the shard they explore, if only one. */
 export interface Workers {
   count: number;
   library: string;
   hangTimeoutMs: number;
+  shard?: Shard;
 }
 
 /**
@@ -85,7 +87,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   const coordinator = new Coordinator(children.map((child) => ({
     // a worker that died has no channel left: its end is reported by its exit
     post: (message) => child.connected && child.send(message),
-  })), maxExecutions);
+  })), maxExecutions, workers.shard);
   let stoppedBy: StopReason | undefined;
   let exit: string | undefined;
   let bound = 0;

@@ -16,7 +16,8 @@ import { FIRST_NODES, grown, roomFor } from './typed-arrays.js';
 export interface Backtracking {
   /**
    * Takes the next choice left at `node` in this iteration, if any, and resumes the path
-   * there (Path.resumeAt or Path.takeAt): the schedule that runs it. Undefined: none left.
+   * there (Path.resumeAt or Path.takeAt): the schedule that runs it. Undefined: none left;
+   * a schedule of length -1: none to take yet (a subtree waiting for those it gave away).
    */
   resumeFrom(node: number): Schedule | undefined;
 }
@@ -119,9 +120,9 @@ export class Path {
   /** The deepest node past the fixed prefix where `policy` has a choice left: resumed there. Undefined: none left. */
   backtrack(policy: Backtracking): Schedule | undefined {
     for (let node = this.length - 1; node >= this.fixed; node--) {
-      // a choice into another shard's subtree is that shard's
+      // a choice into another shard's subtree is that shard's (a schedule of length -1 takes none: it waits)
       for (let resumed = policy.resumeFrom(node); resumed; resumed = policy.resumeFrom(node))
-        if (this.deviations === undefined || this.deviations.admits(node)) return resumed;
+        if (this.deviations === undefined || resumed.length < 0 || this.deviations.admits(node)) return resumed;
     }
     return undefined;
   }

@@ -68,7 +68,7 @@ export class Deviations {
 
   private readonly depth = SHARD_DEPTH;
 
-  constructor(private readonly shard: Shard) {
+  constructor(readonly shard: Shard) {
     this.nodes = new Uint32Array(this.depth);
     this.decisions = new Uint16Array(this.depth);
   }
@@ -95,6 +95,14 @@ export class Deviations {
     return saved;
   }
 
+  /** Whether the prefix kept with `saved` (savedWith) leads into this shard's part: into a unit every shard runs, or into its own subtree. */
+  owns(saved: readonly number[]): boolean {
+    if (saved.length < 2 * this.depth) return true;
+    const nodes = Uint32Array.from(saved.filter((_, at) => at % 2 === 0));
+    const decisions = Uint16Array.from(saved.filter((_, at) => at % 2 === 1));
+    return ownerOf(nodes, decisions, this.depth, this.shard.count) === this.shard.index - 1;
+  }
+
   /** Whether runs through `node` can fall to different shards: fewer than `depth` deviations come before it. */
   shared(node: number): boolean {
     return this.count < this.depth || this.nodes[this.depth - 1]! >= node;
@@ -109,14 +117,6 @@ export class Deviations {
   owned(): boolean {
     return ownerOf(this.nodes, this.decisions, this.count, this.shard.count) === this.shard.index - 1;
   }
-}
-
-/** Whether `shard` owns a prefix kept for later, given its deviations (Deviations.savedWith), when they make a whole subtree. */
-export function ownsSaved(shard: Shard, saved: readonly number[]): boolean {
-  if (saved.length < 2 * SHARD_DEPTH) return true; // a unit every shard runs
-  const nodes = Uint32Array.from(saved.filter((_, at) => at % 2 === 0));
-  const decisions = Uint16Array.from(saved.filter((_, at) => at % 2 === 1));
-  return ownerOf(nodes, decisions, SHARD_DEPTH, shard.count) === shard.index - 1;
 }
 
 /** The shard (0-based) that owns the unit named by the first `count` deviations: a hash the same on every machine. */

@@ -83,7 +83,8 @@ export class SubtreeHost {
     this.handled++;
     switch (message.kind) {
       case 'start': {
-        const strategy = createBpor({ maxBound: message.subtree.bound });
+        const { bound, shard } = message.subtree;
+        const strategy = createBpor({ maxBound: bound, ...(shard ? { shard } : {}) });
         strategy.startSubtree(message.subtree, { backtrackAbove: (backtrack) => this.send({ kind: 'backtrack-above', id: message.id, backtrack }) });
         this.held.push({ id: message.id, strategy, waiting: false });
         return;

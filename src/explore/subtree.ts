@@ -11,6 +11,7 @@
 // Optimal DPOR is not split so: a pending branch of its wakeup tree grows with reversals
 // found under the branches explored before it, and without them the branch alone misses
 // classes (fixtures/soundness/counting_reads.c with 5 loads: 21 of 24).
+import type { Shard } from './shard.js';
 
 export interface Subtree {
   /** decisions from the root to the subtree's first step, which is the last (empty: the whole search) */
@@ -22,6 +23,9 @@ export interface Subtree {
    * still to be: backtracking one of them there again changes nothing, and is not sent
    */
   covered: number[];
+  /** a shard's search (shard.ts): which, and the first deviations of the prefix (Deviations.savedWith) */
+  shard?: Shard;
+  deviations?: number[];
 }
 
 /** A thread to backtrack at a node above the subtree that found it (dpor.ts: backtrackAt). */

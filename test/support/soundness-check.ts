@@ -124,6 +124,13 @@ export async function checkSoundness(
   for (const name of ['dfs', 'bpor'].filter((name) => only === undefined || only.includes(name))) {
     const shards = await exploreShards(file, name, maxBound, mode);
     if (shards.some((shard) => shard.truncated)) continue;
+    // a shard of bpor on workers must run what it runs on one
+    if (name === 'bpor')
+      for (const [at, alone] of shards.entries()) {
+        const shard = { index: at + 1, count: SHARDS };
+        const split = await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS, {}, Number.POSITIVE_INFINITY, shard);
+        problems.push(...splitDifferences(alone, split, maxBound).map((line) => `shard ${at + 1}/${SHARDS}: ${line}`));
+      }
     for (let bound = 0; bound <= maxBound; bound++) {
       const together = joined(shards.map((shard) => within(shard, bound)));
       const what = `${name} in ${SHARDS} shards bound ${bound}`;

@@ -9,6 +9,7 @@ import { buildHarness, type BuildOptions } from '../../src/compile/compile.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { Outcome } from '../../src/addon/ops.js';
 import { Coordinator } from '../../src/explore/coordinator.js';
+import type { Shard } from '../../src/explore/shard.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
 import { type CoordinatorMessage, type HostMessage, SubtreeHost } from '../../src/explore/subtree-host.js';
 import { type Exploration, coverageClass, within } from './explore-all.js';
@@ -63,7 +64,7 @@ const MAX_TURNS = 20_000_000;
 
 export async function exploreInSubtrees(
   file: string, workers: number, seed: number, maxBound: number, mode: 'drf' | 'sc' = 'sc', maxSteps = 10_000, build: BuildOptions = {},
-  budget = Number.POSITIVE_INFINITY,
+  budget = Number.POSITIVE_INFINITY, shard?: Shard,
 ): Promise<SplitExploration> {
   const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
@@ -80,7 +81,7 @@ export async function exploreInSubtrees(
         host.flushCounts();
         host.reportIdle();
       }),
-    })), budget);
+    })), budget, shard);
     let executionCoverage = '';
     const options = { test: 0, maxSteps, mode: mode === 'sc' ? 1 : 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
     const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, (message: HostMessage) => {
