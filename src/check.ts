@@ -19,7 +19,7 @@ import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from '.
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
-import { type ShardOfFile, type ShardOfTest, shardKey } from './report/merge.js';
+import { type ShardOfFile, type ShardOfTest, onlyShard, shardKey } from './report/merge.js';
 import { DEFAULT_MAX_WORKERS, type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
 
 export type Mode = ResolvedOptions['mode'];
@@ -378,7 +378,12 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     guarantee: `${failing ? `data race found; then ${guarantee(run, boundType)}` : guarantee(run, boundType)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
-  if (settings.shard) result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound };
+  if (settings.shard) {
+    // a shard claims nothing for the whole search: weft merge does, from every shard's part
+    result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound, guarantee: result.guarantee };
+    result.guarantee = onlyShard(settings.shard, result.guarantee);
+    result.complete = false;
+  }
   if (run.stoppedBy === 'interrupted') {
     result.partial = true;
     result.interrupted = true;

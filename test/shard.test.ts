@@ -104,7 +104,9 @@ describe('weft check --shard and weft merge', () => {
     const reports = checkShards(lockedIncrements);
     const shard = JSON.parse(runCli(['check', ...lockedIncrements, '--shard', '2/4', '--json']).stdout);
     expect(shard.shard).toMatchObject({ index: 2, count: 4 });
-    expect(shard.tests[0]).toMatchObject({ strategy: 'bpor', shard: { stoppedBy: 'max-bound', bound: 3 } });
+    // a shard claims only its part
+    expect(shard.tests[0]).toMatchObject({ strategy: 'bpor', complete: false, shard: { stoppedBy: 'max-bound', bound: 3, guarantee: serial.guarantee } });
+    expect(shard.tests[0].guarantee).toBe(`shard 2/4 only (weft merge joins the shards): ${serial.guarantee}`);
     const test = JSON.parse(runCli(['merge', ...reports, '--json']).stdout).tests[0];
     expect(test).toMatchObject({ status: 'pass', complete: false, bound: 3, strategy: 'bpor' });
     expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);

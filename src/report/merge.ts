@@ -24,6 +24,13 @@ export interface ShardOfTest {
   bound: number;
   /** the bound being explored when the shard stopped */
   reachedBound: number;
+  /** what the shard's part of the search explored, in the words of a whole search's guarantee */
+  guarantee: string;
+}
+
+/** A shard's guarantee: what its part explored, and that it is a part. */
+export function onlyShard(shard: Shard, guarantee: string): string {
+  return `shard ${shard.index}/${shard.count} only (weft merge joins the shards): ${guarantee}`;
 }
 
 /** the options that change how fast, which part, or how long — not the search tree (the build hash covers the compiler flags) */
@@ -122,7 +129,7 @@ function mergeTest(parts: (TestResult & { shard: ShardOfTest })[], count: number
       ? `; ${unfinished.map(where).join(', ')} did not explore every bound below ${shown.bound}: a bug with fewer preemptions may exist` : '';
     return {
       ...shown, ...common, ...withWarnings,
-      guarantee: `${shown.guarantee} (${where(shown)}; the ${count} shards ran ${withThousands(executions)} executions)${caveat}`,
+      guarantee: `${shown.shard.guarantee} (${where(shown)}; the ${count} shards ran ${withThousands(executions)} executions)${caveat}`,
     };
   }
   // a shard that explored all of its part does not limit the bound; the others do
