@@ -7,3 +7,4 @@ export type { Bug, BugLocation, BugStep, ThreadAtEnd } from './report/bug.js';
 export { renderBug, renderCheck, renderTest } from './report/render.js';
 export { ReplayFormatError, decodeReplay, encodeReplay } from './report/replay.js';
 export { toJson } from './report/json.js';
+export { ShardMergeError, type ShardFileReport, mergeShards, readShardReport } from './report/merge.js';

@@ -49,7 +49,7 @@ export class ShardMergeError extends WeftError {
   }
 }
 
-interface ShardFileReport {
+export interface ShardFileReport {
   /** where the report was read from, for messages */
   source: string;
   file: string;
