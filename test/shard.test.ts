@@ -131,6 +131,7 @@ describe('weft check --shard and weft merge', () => {
     expect(merged.status).toBe(1);
     const test = JSON.parse(merged.stdout).tests[0];
     expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
+    expect(test.shard, 'a merged result is no shard').toBeUndefined();
     expect(test.guarantee).toMatch(/^bug found at bound 1 after \d+ executions \(shard \d\/4; the 4 shards ran \d+ executions\)$/);
     const replay = runCli(['replay', fixture('lost_update.c'), '--schedule', test.bug.schedule, '--json']);
     expect(replay.status).toBe(1);

@@ -127,8 +127,9 @@ function mergeTest(parts: (TestResult & { shard: ShardOfTest })[], count: number
     const unfinished = parts.filter((part) => part.shard.stoppedBy !== 'bug' && part.shard.stoppedBy !== 'exhausted' && part.shard.bound < shown.bound - 1);
     const caveat = unfinished.length > 0
       ? `; ${unfinished.map(where).join(', ')} did not explore every bound below ${shown.bound}: a bug with fewer preemptions may exist` : '';
+    const { shard: _, ...found } = shown;
     return {
-      ...shown, ...common, ...withWarnings,
+      ...found, ...common, ...withWarnings,
       guarantee: `${shown.shard.guarantee} (${where(shown)}; the ${count} shards ran ${withThousands(executions)} executions)${caveat}`,
     };
   }
