@@ -171,7 +171,7 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
     return { results, notRun };
   });
   const interrupted = notRun.length > 0 || results.some((test) => test.interrupted);
-  const shard = settings.shard ? { shard: { ...settings.shard, key: shardKey(built.hash, options) } } : {};
+  const shard = settings.shard ? { shard: { ...settings.shard, key: shardKey(build, options) } } : {};
   return { file, tests: results, library: built.library, hash: built.hash, cached: built.cached, ...shard, ...(interrupted ? { interrupted, notRun } : {}) };
 }
 
@@ -380,7 +380,7 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (settings.shard) {
     // a shard claims nothing for the whole search: weft merge does, from every shard's part
-    result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound, guarantee: result.guarantee };
+    result.shard = { stoppedBy: run.stoppedBy, bound: run.bound, reachedBound: run.reachedBound, guarantee: result.guarantee, racyLocations: visible };
     result.guarantee = onlyShard(settings.shard, result.guarantee);
     result.complete = false;
   }

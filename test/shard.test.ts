@@ -1,14 +1,14 @@
 // One exploration split into shards (src/explore/shard.ts), each explored alone, and joined
 // by weft merge (src/report/merge.ts): dfs's shards run exactly the serial executions,
 // bpor's every class the serial search runs; the merged result says what one run says.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { type Exploration, exploreAll, within } from './support/explore-all.js';
-import { fixture, removeAfterAll, runCli } from './support/harness.js';
+import { fixture, removeAfterAll, runCli, writeHarness } from './support/harness.js';
 import { exploreInSubtrees, splitDifferences } from './support/subtrees-in-process.js';
 
 const MAX_BOUND = 3;
@@ -176,6 +176,47 @@ describe('weft check --shard and weft merge', () => {
     writeFileSync(text, runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--shard', '1/2']).stdout);
     refused([text], /is not JSON/);
     refused([join(dir, 'absent.json')], /cannot read/);
+  });
+
+  it('refuses shards that a data race sent into different searches, and shards cut short by an interrupt', () => {
+    // the race on counter needs both choices 1: one shard finds it and makes counter a
+    // scheduling point, which renumbers the nodes of its search; the others never see it
+    const harness = writeHarness(`#include <pthread.h>
+#include <weft.h>
+static int counter;
+static int both;
+static void *increment(void *unused) {
+  (void)unused;
+  if (both) counter++;
+  return NULL;
+}
+WEFT_TEST(race_only_on_one_choice) {
+  counter++;
+  int a = weft_choose(2);
+  int b = weft_choose(2);
+  both = a && b;
+  pthread_t t;
+  pthread_create(&t, NULL, increment, NULL);
+  if (both) counter++;
+  pthread_join(t, NULL);
+  weft_assert(!both || counter == 3);
+}
+`);
+    const args = [harness, '--strategy', 'dfs', '--races', 'warn', '--max-bound', '2'];
+    expect(runCli(['check', ...args]).status, 'one search finds what the race breaks').toBe(1);
+    const reports = checkShards(args);
+    // (of 4 shards, none finds what the race breaks in its part: before the check they merged into a pass)
+    const merged = runCli(['merge', ...reports]);
+    expect(merged.status).toBe(2);
+    expect(merged.stderr).toMatch(/made different racy locations scheduling points .* check every shard with --mode sc, or with races error/);
+    const sc = runCli(['merge', ...checkShards([harness, '--mode', 'sc', '--strategy', 'dfs', '--max-bound', '2'])]);
+    expect(sc.status).toBe(1);
+    // a report whose shard an interrupt stopped (exit 130, interrupted: true)
+    const cut = JSON.parse(readFileSync(reports[0]!, 'utf8'));
+    writeFileSync(reports[0]!, JSON.stringify({ ...cut, interrupted: true }));
+    const interrupted = runCli(['merge', ...reports]);
+    expect(interrupted.status).toBe(2);
+    expect(interrupted.stderr).toContain('the shard was interrupted before it explored its part: check it again');
   });
 
   it('--shard takes i/n, and a strategy that splits', () => {

@@ -47,8 +47,10 @@ export class Coordinator {
   /** per worker, the messages sent to it: an idle report from before the last of them is out of date */
   private readonly sent: number[];
 
-  /** `budget`: the executions all workers together may count (maxExecutions), so that they stop at it exactly */
-  /** `shard`: the part of the search the workers explore (shard.ts), if only a part */
+  /**
+   * `budget`: the executions all workers together may count (maxExecutions), so that they stop at it exactly;
+   * `shard`: the part of the search the workers explore (shard.ts), if only a part
+   */
   constructor(private readonly hosts: HostPort[], budget = Number.POSITIVE_INFINITY, private readonly shard?: Shard) {
     this.unallowed = budget;
     this.allowed = hosts.map(() => 0);

@@ -156,8 +156,8 @@ export class DfsStrategy implements Strategy, Backtracking {
       return;
     }
     if (this.laterOverflowed) return;
-    const deviations = this.path.deviations?.savedWith(step, thread);
-    if (deviations && !this.path.deviations!.owns(deviations)) return; // another shard's subtree
+    const { deviations } = this.path;
+    if (deviations && !deviations.ownsWith(step, thread)) return; // another shard's subtree
     if (this.laterCount === this.prefixCap) {
       this.laterOverflowed = true;
       this.laterPrefixes = [];
@@ -168,7 +168,7 @@ export class DfsStrategy implements Strategy, Backtracking {
     this.laterPrefixes[total] = later;
     const decisions = this.path.decision.slice(0, step + 1);
     decisions[step] = thread;
-    later.push(deviations ? { decisions, deviations } : { decisions });
+    later.push(deviations ? { decisions, deviations: deviations.savedWith(step, thread) } : { decisions });
     this.laterCount++;
   }
 

@@ -215,14 +215,14 @@ export class DporStrategy implements Strategy, Backtracking {
       for (let thread = first(this.backtrack, at); thread >= 0; thread = first(this.backtrack, at, thread + 1)) {
         remove(this.backtrack, at, thread);
         if (!this.schedule(node, thread)) continue;
-        const deviations = path.deviations?.savedWith(node, thread);
-        if (deviations && !path.deviations!.owns(deviations)) continue; // another shard's subtree
+        const { deviations } = path;
+        if (deviations && !deviations.ownsWith(node, thread)) continue; // another shard's subtree
         this.outstanding[node]!++;
         const covered = Array.from(this.covered.subarray(0, path.fixed * WORDS));
         for (let k = path.fixed; k <= node; k++) covered.push(...this.coveredAt(k));
         const prefix = Array.from(path.decision.subarray(0, node));
         prefix.push(thread);
-        return { prefix, bound: this.bound, covered, ...(deviations ? { shard: path.deviations!.shard, deviations } : {}) };
+        return { prefix, bound: this.bound, covered, ...(deviations ? { shard: deviations.shard, deviations: deviations.savedWith(node, thread) } : {}) };
       }
     }
     return undefined;

@@ -62,16 +62,11 @@ export function shardText(shard: Shard): string {
  * first deviation near the root hold most runs) and cost more runs made by every shard.
  */
 export class Deviations {
-  private readonly nodes: Uint32Array;
-  private readonly decisions: Uint16Array;
+  private readonly nodes = new Uint32Array(SHARD_DEPTH);
+  private readonly decisions = new Uint16Array(SHARD_DEPTH);
   private count = 0;
 
-  private readonly depth = SHARD_DEPTH;
-
-  constructor(readonly shard: Shard) {
-    this.nodes = new Uint32Array(this.depth);
-    this.decisions = new Uint16Array(this.depth);
-  }
+  constructor(readonly shard: Shard) {}
 
   /** A path from the root (none), or from a prefix whose deviations `saved` kept. */
   startFrom(saved?: readonly number[]): void {
@@ -81,8 +76,8 @@ export class Deviations {
 
   /** The path takes `decision` at `node` in place of what it took there (the nodes after it are dropped). */
   took(node: number, decision: number): void {
-    while (this.count > 0 && this.nodes[this.count - 1]! >= node) this.count--;
-    if (this.count === this.depth) return;
+    this.count = this.before(node);
+    if (this.count === SHARD_DEPTH) return;
     this.nodes[this.count] = node;
     this.decisions[this.count++] = decision;
   }
@@ -90,40 +85,57 @@ export class Deviations {
   /** The first deviations of the path taken up to `node`, with `decision` there: (node, decision) pairs, for a prefix kept for later. */
   savedWith(node: number, decision: number): number[] {
     const saved: number[] = [];
-    for (let at = 0; at < this.count && this.nodes[at]! < node; at++) saved.push(this.nodes[at]!, this.decisions[at]!);
-    if (saved.length < 2 * this.depth) saved.push(node, decision);
+    const before = this.before(node);
+    for (let at = 0; at < before; at++) saved.push(this.nodes[at]!, this.decisions[at]!);
+    if (before < SHARD_DEPTH) saved.push(node, decision);
     return saved;
   }
 
-  /** Whether the prefix kept with `saved` (savedWith) leads into this shard's part: into a unit every shard runs, or into its own subtree. */
-  owns(saved: readonly number[]): boolean {
-    if (saved.length < 2 * this.depth) return true;
-    const nodes = Uint32Array.from(saved.filter((_, at) => at % 2 === 0));
-    const decisions = Uint16Array.from(saved.filter((_, at) => at % 2 === 1));
-    return ownerOf(nodes, decisions, this.depth, this.shard.count) === this.shard.index - 1;
+  /** Whether taking `decision` at `node` leads into this shard's part: into a unit every shard runs, or into its own subtree. */
+  ownsWith(node: number, decision: number): boolean {
+    const before = this.before(node);
+    if (before + 1 < SHARD_DEPTH) return true;
+    let hash = hashed(this.nodes, this.decisions, Math.min(before, SHARD_DEPTH));
+    if (before < SHARD_DEPTH) hash = step(hash, node, decision);
+    return this.isMine(hash);
   }
 
-  /** Whether runs through `node` can fall to different shards: fewer than `depth` deviations come before it. */
+  /** Whether runs through `node` can fall to different shards: fewer than SHARD_DEPTH deviations come before it. */
   shared(node: number): boolean {
-    return this.count < this.depth || this.nodes[this.depth - 1]! >= node;
+    return this.count < SHARD_DEPTH || this.nodes[SHARD_DEPTH - 1]! >= node;
   }
 
   /** Whether the run the path just took at `node` is to be run here: a unit every shard runs, or this shard's subtree. */
   admits(node: number): boolean {
-    return this.count < this.depth || this.nodes[this.depth - 1] !== node || this.owned();
+    return this.count < SHARD_DEPTH || this.nodes[SHARD_DEPTH - 1] !== node || this.owned();
   }
 
   /** Whether the path's run, or the subtree it lies in, is this shard's. */
   owned(): boolean {
-    return ownerOf(this.nodes, this.decisions, this.count, this.shard.count) === this.shard.index - 1;
+    return this.isMine(hashed(this.nodes, this.decisions, this.count));
+  }
+
+  /** How many of the path's first deviations come before `node`. */
+  private before(node: number): number {
+    let count = this.count;
+    while (count > 0 && this.nodes[count - 1]! >= node) count--;
+    return count;
+  }
+
+  private isMine(hash: number): boolean {
+    return hash % this.shard.count === this.shard.index - 1;
   }
 }
 
-/** The shard (0-based) that owns the unit named by the first `count` deviations: a hash the same on every machine. */
-function ownerOf(nodes: Uint32Array, decisions: Uint16Array, count: number, shards: number): number {
+/** The hash that names the unit of the first `count` deviations: the same on every machine. */
+function hashed(nodes: Uint32Array, decisions: Uint16Array, count: number): number {
   let hash = 0x2545f491;
-  for (let at = 0; at < count; at++) hash = mix(hash ^ mix(Math.imul(nodes[at]! + 1, 0x9e3779b1) ^ decisions[at]!));
-  return hash % shards;
+  for (let at = 0; at < count; at++) hash = step(hash, nodes[at]!, decisions[at]!);
+  return hash;
+}
+
+function step(hash: number, node: number, decision: number): number {
+  return mix(hash ^ mix(Math.imul(node + 1, 0x9e3779b1) ^ decision));
 }
 
 /** murmur3's 32-bit finaliser: every input bit moves the result. */

@@ -26,6 +26,11 @@ export interface ShardOfTest {
   reachedBound: number;
   /** what the shard's part of the search explored, in the words of a whole search's guarantee */
   guarantee: string;
+  /**
+   * drf mode: the racy locations a race made scheduling points (report/replay.ts), which
+   * changes the search tree: shards that made others explored parts of different searches
+   */
+  racyLocations: string[];
 }
 
 /** A shard's guarantee: what its part explored, and that it is a part. */
@@ -36,10 +41,10 @@ export function onlyShard(shard: Shard, guarantee: string): string {
 /** the options that change how fast, which part, or how long — not the search tree (the build hash covers the compiler flags) */
 const notShapingTheTree = new Set(['workers', 'shard', 'maxExecutions', 'timeBudgetMs', 'requireComplete', 'cacheDirectory', 'cflags', 'includeDirs', 'sources', 'hangTimeoutMs']);
 
-/** The key of a shard's exploration: the library's content hash and every option that shapes its search tree. */
-export function shardKey(libraryHash: string, options: ResolvedOptions): string {
+/** The key of a shard's exploration: the build's identity (code, flags, compiler; not paths) and every option that shapes its search tree. */
+export function shardKey(build: string, options: ResolvedOptions): string {
   const shaping = Object.entries(options).filter(([name]) => !notShapingTheTree.has(name));
-  return hashText(libraryHash, JSON.stringify(shaping)).slice(0, 16);
+  return hashText(build, JSON.stringify(shaping)).slice(0, 16);
 }
 
 export class ShardMergeError extends WeftError {
@@ -70,9 +75,8 @@ export function readShardReport(source: string, text: string): ShardFileReport[]
     if (!isObject(file) || typeof file.file !== 'string' || !Array.isArray(file.tests))
       throw new ShardMergeError(`${source} is not a report of weft check --json`);
     if (typeof file.error === 'string') throw new ShardMergeError(`${source}: ${file.file} could not be checked: ${file.error}`);
+    if (file.interrupted === true) throw new ShardMergeError(`${source}: ${file.file}: the shard was interrupted before it explored its part: check it again`);
     if (!isObject(file.shard)) throw new ShardMergeError(`${source}: ${file.file} was not checked as a shard (weft check --shard i/n)`);
-    if (Array.isArray(file.notRun) && file.notRun.length > 0)
-      throw new ShardMergeError(`${source}: ${file.file}: the shard was interrupted before it explored ${file.notRun.join(', ')}`);
     return { source, file: file.file, shard: file.shard as unknown as ShardOfFile, tests: file.tests as ShardFileReport['tests'] };
   });
 }
@@ -121,12 +125,21 @@ function mergeTest(parts: (TestResult & { shard: ShardOfTest })[], count: number
   const warnings = parts.flatMap((part) => part.warnings ?? []).filter((warning, at, all) => all.findIndex((other) => other.message === warning.message) === at);
   const withWarnings = warnings.length > 0 ? { warnings } : {};
   const failing = parts.filter((part) => part.status === 'fail');
+  // a race one shard made a scheduling point changed its search tree: the parts no longer make one search
+  const racy = (part: (typeof parts)[number]) => part.shard.racyLocations.join(' ');
+  const diverged = parts.find((part) => racy(part) !== racy(first));
+  if (diverged && failing.length === 0)
+    throw new ShardMergeError(
+      `${first.name}: ${where(first)} and ${where(diverged)} made different racy locations scheduling points (a data race one found and the others did not), ` +
+      'so their parts belong to different searches: check every shard with --mode sc, or with races error',
+    );
   if (failing.length > 0) {
     // the fewest preemptions; among equals, the lowest shard
     const shown = failing.reduce((best, part) => (part.bound < best.bound ? part : best));
     const unfinished = parts.filter((part) => part.shard.stoppedBy !== 'bug' && part.shard.stoppedBy !== 'exhausted' && part.shard.bound < shown.bound - 1);
-    const caveat = unfinished.length > 0
-      ? `; ${unfinished.map(where).join(', ')} did not explore every bound below ${shown.bound}: a bug with fewer preemptions may exist` : '';
+    const caveat = (unfinished.length > 0
+      ? `; ${unfinished.map(where).join(', ')} did not explore every bound below ${shown.bound}: a bug with fewer preemptions may exist` : '') +
+      (diverged ? '; after the data race, only the shard that found it explored its part with the racy locations as scheduling points' : '');
     const { shard: _, ...found } = shown;
     return {
       ...found, ...common, ...withWarnings,
