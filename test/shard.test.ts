@@ -138,6 +138,19 @@ describe('weft check --shard and weft merge', () => {
     expect(JSON.parse(replay.stdout).tests[0].bug.message).toBe(test.bug.message);
   });
 
+  it('one file, however its path is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
+    removeAfterAll(dir);
+    const reports = ['fixtures/locked_counter.c', './fixtures/locked_counter.c'].map((file, at) => {
+      const report = join(dir, `shard-${at + 1}.json`);
+      writeFileSync(report, runCli(['check', file, '--shard', `${at + 1}/2`, '--json']).stdout);
+      return report;
+    });
+    const merged = runCli(['merge', ...reports, '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout)).toMatchObject({ file: 'fixtures/locked_counter.c', tests: [{ name: 'locked_counter', status: 'pass' }] });
+  });
+
   it('a shard stopped by its budget makes the merged result partial', () => {
     const args = [...lockedIncrements, '--strategy', 'dfs'];
     const reports = checkShards(args);

@@ -2,6 +2,8 @@
 // --json`, explore/shard.ts) joined into one result. The guarantee holds only when every
 // shard is there, each once, made from the same build and the same options: anything else
 // is refused, never merged into a claim no machine checked.
+import { normalize } from 'node:path';
+
 import type { CheckResult, TestResult } from '../check.js';
 import { hashText } from '../compile/cache.js';
 import { WeftError } from '../errors.js';
@@ -83,9 +85,10 @@ export function readShardReport(source: string, text: string): ShardFileReport[]
 
 /** One result per file, from every shard's report of it. */
 export function mergeShards(reports: readonly ShardFileReport[]): Pick<CheckResult, 'file' | 'tests'>[] {
+  // by the file as written, but `./a/x.c` and `a/x.c` are one file
   const byFile = new Map<string, ShardFileReport[]>();
-  for (const report of reports) byFile.set(report.file, [...(byFile.get(report.file) ?? []), report]);
-  return [...byFile].map(([file, shards]) => ({ file, tests: mergeFile(file, shards) }));
+  for (const report of reports) byFile.set(normalize(report.file), [...(byFile.get(normalize(report.file)) ?? []), report]);
+  return [...byFile.values()].map((shards) => ({ file: shards[0]!.file, tests: mergeFile(shards[0]!.file, shards) }));
 }
 
 function mergeFile(file: string, reports: ShardFileReport[]): TestResult[] {
