@@ -237,7 +237,7 @@ export const optionSchema = {
     kind: shardKind, cli: { flag: '--shard' }, commands: checkOnly, inFile: false, inPlugin: false,
     description: 'explore only shard i of n of the search tree, for n machines to split one exploration; `weft merge` joins their `--json` reports into one result. ' +
       `Strategies \`${strategiesWithShards.join('` and `')}\` (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` explores its shard on \`workers\` processes. ` +
-      'A shard explores the subtrees a stable hash gives it, and every shard the path the runtime takes by default; the shards of `bpor` together may run more executions than one `bpor`',
+      'A shard explores the subtrees a stable hash of their first two deviations from the runtime\'s default policy gives it (the runs above them: every shard); `dfs`\'s shards together run the serial executions, `bpor`\'s may run more',
   },
   seed: {
     kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,
