@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { splitFlags } from './compile/compile.js';
 import { defaultStrategy, strategyChoices } from './explore/strategies.js';
 import { boundKinds } from './explore/strategy.js';
-import { type Shard, parseShard, shardText } from './explore/shard.js';
+import { type Shard, checkShard, parseShard } from './explore/shard.js';
 import { DEFAULT_PCT_DEPTH, DEFAULT_SEED, SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { OptionError } from './errors.js';
 import { TRACE_CAPACITY } from './addon/ops.js';
@@ -160,8 +160,7 @@ const shardKind: Kind<string | Shard, Shard> = {
   check(value, name) {
     if (isText(value)) return parseShard(value, name);
     const { index, count } = (typeof value === 'object' && value !== null ? value : {}) as Partial<Shard>;
-    if (!Number.isInteger(index) || !Number.isInteger(count)) throw new OptionError(`${name} needs 'i/n' or { index, count }, got ${JSON.stringify(value)}`);
-    return parseShard(shardText({ index: index!, count: count! }), name);
+    return checkShard({ index: index ?? Number.NaN, count: count ?? Number.NaN }, name, JSON.stringify(value));
   },
 };
 

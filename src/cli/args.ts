@@ -59,7 +59,6 @@ export function synopsis(command: CommandName | 'merge'): string {
 export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n  ${synopsis('merge')}\n\n` +
   `weft check --help, weft replay --help, weft merge --help: what each option means\n${EXIT_STATUS}`;
 
-
 /** `weft check --help`: every flag, what it means, its default. */
 export function commandHelp(command: CommandName | 'merge'): string {
   const names: OptionName[] = command === 'merge' ? ['requireComplete'] : commandOptions(command);

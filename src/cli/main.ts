@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);
     status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
-  if (command.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
+  if (command.json) printJson(reports);
   interrupt.release();
   return interrupt.signal.aborted ? EXIT_INTERRUPTED : status;
 }
@@ -109,11 +109,14 @@ function merge(command: Command): number {
     return error.exitStatus;
   }
   const requireComplete = command.options.requireComplete === true;
-  if (command.json) {
-    const reports = merged.map(toJson);
-    process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
-  } else for (const result of merged) process.stdout.write(`${result.file}\n${renderCheck(result)}\n`);
+  if (command.json) printJson(merged.map(toJson));
+  else for (const result of merged) process.stdout.write(`${result.file}\n${renderCheck(result)}\n`);
   return Math.max(EXIT_PASS, ...merged.map((result) => fileStatus(result, requireComplete)));
+}
+
+/** The --json output: one file's report, or `{ files: [...] }` (DESIGN.md 4.1). */
+function printJson(reports: object[]): void {
+  process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : { files: reports }, null, 2)}\n`);
 }
 
 /** A partial pass (stopped by its budget) passes, unless --require-complete makes it a failure. */

@@ -42,10 +42,14 @@ export const MAX_SHARDS = 1024;
 /** `i/n`, as `--shard` and Vitest write it. */
 export function parseShard(text: string, name: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text);
-  const index = match ? Number(match[1]) : Number.NaN;
-  const count = match ? Number(match[2]) : Number.NaN;
-  if (!(count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count))
-    throw new OptionError(`${name} needs i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (shard i of n), got '${text}'`);
+  return checkShard({ index: match ? Number(match[1]) : Number.NaN, count: match ? Number(match[2]) : Number.NaN }, name, `'${text}'`);
+}
+
+/** A shard with 1 ≤ index ≤ count ≤ MAX_SHARDS; `given` is how the user wrote it, for the message. */
+export function checkShard(shard: Shard, name: string, given: string): Shard {
+  const { index, count } = shard;
+  if (!(Number.isInteger(index) && Number.isInteger(count) && count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count))
+    throw new OptionError(`${name} needs i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS} (shard i of n), got ${given}`);
   return { index, count };
 }
 
@@ -54,8 +58,8 @@ export function shardText(shard: Shard): string {
 }
 
 /**
- * A path's first `depth` deviations from the runtime's default policy, and whether what it
- * leads to is this shard's. The runs that share their first `depth` deviations make one
+ * A path's first SHARD_DEPTH deviations from the runtime's default policy, and whether what it
+ * leads to is this shard's. The runs that share their first SHARD_DEPTH deviations make one
  * subtree, named by a hash of those (node, decision) pairs; a run with fewer deviations is
  * its own unit, but the runs below it may fall to any shard, so every shard runs it (and
  * only its owner counts it). Deeper splits spread the work more evenly (the subtrees of a

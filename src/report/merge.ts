@@ -8,7 +8,7 @@ import type { CheckResult, TestResult } from '../check.js';
 import { hashText } from '../compile/cache.js';
 import { WeftError } from '../errors.js';
 import type { StopReason } from '../explore/driver.js';
-import type { Shard } from '../explore/shard.js';
+import { type Shard, shardText } from '../explore/shard.js';
 import type { ResolvedOptions } from '../options.js';
 import { withThousands } from '../numbers.js';
 import { guarantee } from './guarantee.js';
@@ -37,7 +37,7 @@ export interface ShardOfTest {
 
 /** A shard's guarantee: what its part explored, and that it is a part. */
 export function onlyShard(shard: Shard, guarantee: string): string {
-  return `shard ${shard.index}/${shard.count} only (weft merge joins the shards): ${guarantee}`;
+  return `shard ${shardText(shard)} only (weft merge joins the shards): ${guarantee}`;
 }
 
 /** the options that change how fast, which part, or how long — not the search tree (the build hash covers the compiler flags) */
@@ -87,7 +87,10 @@ export function readShardReport(source: string, text: string): ShardFileReport[]
 export function mergeShards(reports: readonly ShardFileReport[]): Pick<CheckResult, 'file' | 'tests'>[] {
   // by the file as written, but `./a/x.c` and `a/x.c` are one file
   const byFile = new Map<string, ShardFileReport[]>();
-  for (const report of reports) byFile.set(normalize(report.file), [...(byFile.get(normalize(report.file)) ?? []), report]);
+  for (const report of reports) {
+    const file = normalize(report.file);
+    byFile.set(file, [...(byFile.get(file) ?? []), report]);
+  }
   return [...byFile.values()].map((shards) => ({ file: shards[0]!.file, tests: mergeFile(shards[0]!.file, shards) }));
 }
 
@@ -100,12 +103,12 @@ function mergeFile(file: string, reports: ShardFileReport[]): TestResult[] {
       throw new ShardMergeError(`${file}: ${report.source} is shard ${index}/${report.shard.count}, ${reports[0]!.source} one of ${count}: shards of different splits`);
     if (report.shard.key !== key)
       throw new ShardMergeError(`${file}: ${report.source} and ${reports[0]!.source} explored different builds or options: shards of one exploration need the same code, compiler and options`);
-    if (seen.has(index)) throw new ShardMergeError(`${file}: shard ${index}/${count} is given twice (${seen.get(index)} and ${report.source})`);
+    if (seen.has(index)) throw new ShardMergeError(`${file}: shard ${shardText({ index, count })} is given twice (${seen.get(index)} and ${report.source})`);
     seen.set(index, report.source);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
   if (missing.length > 0)
-    throw new ShardMergeError(`${file}: shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: the guarantee needs every shard`);
+    throw new ShardMergeError(`${file}: shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => shardText({ index, count })).join(', ')} missing: the guarantee needs every shard`);
   const ordered = [...reports].sort((a, b) => a.shard.index - b.shard.index);
   const names = ordered[0]!.tests.map((test) => test.name);
   for (const report of ordered)
@@ -122,7 +125,7 @@ function mergeTest(parts: (TestResult & { shard: ShardOfTest })[], count: number
     // the shards ran side by side
     elapsedMs: Math.max(...parts.map((part) => part.elapsedMs)),
   };
-  const where = (part: TestResult) => `shard ${parts.indexOf(part as (typeof parts)[number]) + 1}/${count}`;
+  const where = (part: TestResult) => `shard ${shardText({ index: parts.indexOf(part as (typeof parts)[number]) + 1, count })}`;
   const errored = parts.find((part) => part.status === 'error');
   if (errored) return { ...common, status: 'error', bound: 0, complete: false, guarantee: errored.guarantee, error: `${where(errored)}: ${errored.error ?? 'error'}` };
   const warnings = parts.flatMap((part) => part.warnings ?? []).filter((warning, at, all) => all.findIndex((other) => other.message === warning.message) === at);
