@@ -1,9 +1,11 @@
 // Ctrl-C and cancellation: an aborted signal (CheckOptions.signal; the CLI's on SIGINT and
 // SIGTERM) stops the test being explored, on one process or on worker processes, reports
 // what was explored, lists the tests and files it kept from running, and leaves no worker
-// process behind; the CLI then exits 130.
+// process behind; the CLI then exits 130. A C test Vitest aborts (--bail, Ctrl-C in watch
+// mode, a timeout) stops the same way and fails with what it explored.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -11,6 +13,7 @@ import { type CheckOptions, type CheckResult, checkAllInterleavings } from '../s
 import { cliPath, packageRoot } from '../src/paths.js';
 import { fixture, writeHarness } from './support/harness.js';
 import { commandOf, workersOf } from './support/processes.js';
+import { createProject } from './support/vitest-project.js';
 
 /** Far too many executions to finish while a test waits (4 threads, 3 locked increments each), then a test that would be quick. */
 const harness = writeHarness(
@@ -146,3 +149,31 @@ function mapsOf(pid: number): string {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a C test in Vitest when Vitest aborts it', () => {
+  it('stops its exploration on --bail, says what was explored, and remembers no pass', () => {
+    // 4 threads × 3 locked increments at bound 8: far more than a test waits for; the
+    // file "started" tells the TypeScript test that the exploration runs
+    const slow = readFileSync(fixture('por/locked_increments.c'), 'utf8')
+      .replace('#include <weft.h>', '#include <stdio.h>\n#include <weft.h>\n#define THREADS 4\n#define INCREMENTS 3')
+      .replace('  pthread_t threads[THREADS];', '  FILE *started = fopen("started", "w");\n  if (started) fclose(started);\n  pthread_t threads[THREADS];');
+    const failing = `import { existsSync } from 'node:fs';
+import { expect, test, vi } from 'vitest';
+test('fails while the C test explores', async () => {
+  await vi.waitUntil(() => existsSync('started'), { timeout: 60000, interval: 20 });
+  expect('bail out').toBe('now');
+});
+`;
+    const project = createProject({ 'slow.test.c': slow, 'fails.test.ts': failing }, { pluginOptions: "{ maxBound: 8, mode: 'sc' }" });
+    const args = ['--bail=1', '--maxWorkers=2', '--minWorkers=2'];
+    const run = project.run(args);
+    expect(run.status, run.output).toBe(1);
+    expect(run.output).toMatch(/stopped: Vitest aborted the test \([^)]*\); interrupted (during|after) [^\n]*\d+ executions/);
+    // the next run explores it again (aborted again): a reused pass would say "(reused)"
+    rmSync(join(project.dir, 'started'));
+    const again = project.run(args);
+    expect(again.output).toContain('stopped: Vitest aborted the test');
+    expect(again.output).not.toContain('(reused)');
+  });
+});
+

@@ -96,6 +96,8 @@ export interface RunSettings {
 
 interface TaskContext {
   task: { meta: object };
+  /** aborted when Vitest cancels the run (Ctrl-C or Esc in watch mode, --bail) or the test times out */
+  signal?: AbortSignal;
 }
 
 /**
@@ -124,12 +126,13 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     return;
   }
   const { checkBuilt } = await explorer();
-  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name) }, built);
-  const result = checked.tests[0]!;
+  const signal = context?.signal;
+  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name), ...(signal ? { signal } : {}) }, built);
+  const result = checked.tests[0]; // none: the signal aborted before its exploration began
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
-  if (result.status === 'error')
+  if (result?.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
-  if (result.status === 'fail') {
+  if (result?.status === 'fail') {
     memory.rememberFailure(result.bug!);
     throw await failureError(file, name, result.bug!, settings, differently);
   }
@@ -138,6 +141,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     memory.rememberFailure(replayedDifferently);
     throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
+  if (!result || result.interrupted) throw interruptedError(file, name, settings, signal, result?.guarantee ?? 'not explored');
   if (result.beyondBound) {
     const { beyondBound } = await renderer();
     console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
@@ -148,6 +152,12 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     meta.weftPartial = result.guarantee;
   }
   memory.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
+}
+
+/** A test Vitest aborted before its exploration ended: neither a pass nor a failure to remember, so the next run explores it again. */
+function interruptedError(file: string, name: string, settings: RunSettings, signal: AbortSignal | undefined, explored: string): InterleavingError {
+  const reason = signal?.reason instanceof Error ? ` (${signal.reason.message})` : '';
+  return new InterleavingError(`stopped: Vitest aborted the test${reason}; ${explored}`, file, [{ file, line: settings.line }], name);
 }
 
 /** The remembered counterexample run again: the bug, and a data race's consequence too. */
