@@ -283,7 +283,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   }
   // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
   const base = bounded ? both(bounded) : optimalRun;
-  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded, boundedSearchByDefault) };
+  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded, boundedSearchByDefault, (bounded?.stoppedBy ?? boundedSkippedBy(search)) === 'interrupted') };
 }
 
 function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {

@@ -2,6 +2,8 @@
 // search only where optimal did not settle the question.
 import { describe, expect, it } from 'vitest';
 
+import type { Exploration, FailingExecution } from '../src/explore/driver.js';
+import { optimalFoundBy } from '../src/explore/optimal-first.js';
 import { checkAllInterleavings } from '../src/index.js';
 import { fixture, runCli } from './support/harness.js';
 
@@ -62,3 +64,18 @@ describe('the default policy: optimal first', () => {
     expect(test).toMatchObject({ status: 'pass', strategy: 'bpor', guarantee: 'all executions with ≤ 1 preemptions explored' });
   });
 });
+
+describe("how optimal's bug was found", () => {
+  const twoPreemptions = { preemptions: 2 } as FailingExecution;
+  const stopped = (stoppedBy: Exploration['stoppedBy'], bound: number) => ({ stoppedBy, bound, complete: false }) as Exploration;
+
+  it('says whether bpor then explored the bounds below it, ran out of budget, or was interrupted', () => {
+    expect(optimalFoundBy(twoPreemptions, 10, stopped('max-bound', 1), 'bpor', false)).toBe('optimal DPOR after 10 executions, shown with 2 preemptions, the fewest: bpor explored bounds 0-1 without a bug');
+    const outOfBudget = 'optimal DPOR after 10 executions, shown with 2 preemptions; bpor ran out of budget before exploring bound 1: a bug with fewer preemptions may exist';
+    expect(optimalFoundBy(twoPreemptions, 10, stopped('time-budget', 0), 'bpor', false)).toBe(outOfBudget);
+    expect(optimalFoundBy(twoPreemptions, 10, undefined, 'bpor', false)).toBe(outOfBudget);
+    // an interrupt before bpor could start (while optimal's bug was simplified) is no budget
+    expect(optimalFoundBy(twoPreemptions, 10, undefined, 'bpor', true)).toBe(outOfBudget.replace('ran out of budget', 'was interrupted'));
+  });
+});
+

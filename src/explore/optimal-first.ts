@@ -42,11 +42,14 @@ export function boundsBelow(failure: FailingExecution, maxBound: number): number
   return Math.min(maxBound, failure.preemptions - 1);
 }
 
-/** How optimal's bug was found, and whether the bounded search (undefined: the budget left none) showed that no bug needs fewer preemptions. */
-export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined, searchName: string): string {
+/**
+ * How optimal's bug was found, and whether the bounded search showed that no bug needs fewer
+ * preemptions. `bounded` undefined: it did not run, for `interrupted` or for want of budget.
+ */
+export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined, searchName: string, interrupted: boolean): string {
   const below = failure.preemptions - 1;
   const fewest = bounded && (bounded.complete || bounded.bound >= below)
     ? `, the fewest: ${searchName} explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
-    : `; ${searchName} ${bounded?.stoppedBy === 'interrupted' ? 'was interrupted' : 'ran out of budget'} before exploring bound ${below}: a bug with fewer preemptions may exist`;
+    : `; ${searchName} ${interrupted ? 'was interrupted' : 'ran out of budget'} before exploring bound ${below}: a bug with fewer preemptions may exist`;
   return `optimal DPOR after ${withThousands(executions)} executions, shown with ${counted(failure.preemptions, 'preemption')}${fewest}`;
 }
