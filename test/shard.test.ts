@@ -162,7 +162,7 @@ describe('weft check --shard and weft merge', () => {
     expect(merged.status).toBe(0);
     const test = JSON.parse(merged.stdout).tests[0];
     expect(test).toMatchObject({ status: 'pass', partial: true, complete: false });
-    expect(test.guarantee).toMatch(/^budget exhausted \(maxExecutions\) during bound \d after \d+ executions; /);
+    expect(test.guarantee).toMatch(/^budget exhausted \(maxExecutions\) during bound \d after \d+ executions; .*; 4 shards merged; stopped by its budget: shard 1\/4 \(maxExecutions\)$/);
     expect(runCli(['merge', stopped, ...reports.slice(1), '--require-complete']).status).toBe(1);
   });
 

@@ -6,6 +6,9 @@ import { withThousands } from '../numbers.js';
 /** How a guarantee starts when the bug was not found by the bound iterations (a sampler, or the default's optimal phase). */
 export const FOUND_BY = 'bug found by ';
 
+/** The option whose budget a run stopped by its budget spent. */
+export const budgetName = (stoppedBy: 'max-executions' | 'time-budget') => (stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions');
+
 export function guarantee(run: Exploration & { sampled?: string; foundBy?: string }, kind: BoundKind): string {
   if (run.foundBy !== undefined) return `${FOUND_BY}${run.foundBy}`;
   if (run.sampled !== undefined) {
@@ -24,7 +27,7 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
       return `all executions with ≤ ${run.bound} ${spent} explored`;
     case 'max-executions':
     case 'time-budget':
-      return `budget exhausted (${run.stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions'}) ${stoppedDuring(run, spent)}`;
+      return `budget exhausted (${budgetName(run.stoppedBy)}) ${stoppedDuring(run, spent)}`;
     case 'interrupted':
       // by an abort signal (the CLI's on Ctrl-C): the API's caller may have had another reason
       return `interrupted ${stoppedDuring(run, spent)}`;

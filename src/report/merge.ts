@@ -11,7 +11,7 @@ import type { StopReason } from '../explore/driver.js';
 import { type Shard, shardText } from '../explore/shard.js';
 import type { ResolvedOptions } from '../options.js';
 import { withThousands } from '../numbers.js';
-import { guarantee } from './guarantee.js';
+import { budgetName, guarantee } from './guarantee.js';
 
 /** What a shard's report says about the exploration it belongs to. */
 export interface ShardOfFile extends Shard {
@@ -164,8 +164,18 @@ function mergeTest(parts: (TestResult & { shard: ShardOfTest })[], count: number
   };
   return {
     ...common, ...withWarnings, status: 'pass', bound: Math.max(explored.bound, 0), complete: explored.complete,
-    guarantee: `${guarantee(explored, first.boundType)}; ${count} shards merged`, ...(stopped.length > 0 ? { partial: true } : {}),
+    guarantee: `${guarantee(explored, first.boundType)}; ${count} shards merged${stoppedByBudget(stopped, where)}`, ...(stopped.length > 0 ? { partial: true } : {}),
   };
+}
+
+/** Which shards their budget stopped, and which budget: the merged guarantee names only the first's. */
+function stoppedByBudget(stopped: (TestResult & { shard: ShardOfTest })[], where: (part: TestResult) => string): string {
+  if (stopped.length === 0) return '';
+  const named = stopped.map((part) => {
+    const { stoppedBy } = part.shard;
+    return `${where(part)}${stoppedBy === 'max-executions' || stoppedBy === 'time-budget' ? ` (${budgetName(stoppedBy)})` : ''}`;
+  });
+  return `; stopped by ${stopped.length > 1 ? 'their budgets' : 'its budget'}: ${named.join(', ')}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
