@@ -1,8 +1,9 @@
 // C tests across CI machines with Vitest's own sharding: each shard (`vitest run
 // --shard=i/n --reporter=blob`) builds and explores only its files, and `vitest
 // --merge-reports` states every test's result with weft's own lines (partial runs, the
-// counterexample) as one run would.
-import { readFileSync, readdirSync } from 'node:fs';
+// counterexample) as one run would. With the plugin option shardExplorations, every shard
+// explores its part of every C test instead, and the merge joins the parts as weft merge does.
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -28,5 +29,39 @@ describe('Vitest sharding of C test files', () => {
     expect(merged.output).toMatch(/Tests {2}1 failed \| 2 passed \(3\)/);
     expect(merged.output).toMatch(/~ budget\.test\.c > \w+ {2}partial: budget exhausted \(maxExecutions\)/);
     expect(merged.output).toContain('replay: weft1:');
+  });
+
+  it('shardExplorations: every shard explores its part of each C test, and the merge joins the parts into one result per test', () => {
+    const project = createProject(
+      {
+        'counter.test.c': readFileSync(fixture('locked_counter.c'), 'utf8'),
+        'lost.test.c': readFileSync(fixture('lost_update.c'), 'utf8'),
+        'budget.test.c': `// weft: maxExecutions=20\n${readFileSync(fixture('hbcache/five_threads.c'), 'utf8')}`,
+        'plain.test.ts': "import { expect, test } from 'vitest';\ntest('plain', () => expect(1).toBe(1));\n",
+      },
+      { pluginOptions: '{ maxBound: 2, shardExplorations: true }' },
+    );
+    const shards = ['1/2', '2/2'].map((shard) => project.run([`--shard=${shard}`, '--reporter=blob']).output);
+    shards.forEach((output, at) => {
+      // every shard explores every C file: its part of each test
+      expect(output).toContain(`~ counter.test.c > locked_counter  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): `);
+      expect(output).toContain(`~ budget.test.c > five_threads  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): budget exhausted`);
+    });
+    const merged = project.run(['--merge-reports']);
+    expect(merged.status, merged.output).toBe(1);
+    // each C test once, as in one run
+    expect(merged.output).toMatch(/Tests {2}1 failed \| 3 passed \(4\)/);
+    expect(merged.output).toMatch(/weft: counter\.test\.c > locked_counter {2}complete: every interleaving explored; 2 shards merged/);
+    expect(merged.output).toMatch(/~ budget\.test\.c > five_threads {2}partial: budget exhausted \(maxExecutions\) during bound 0 after 40 executions; .*2 shards merged; stopped by their budgets: shard 1\/2 \(maxExecutions\), shard 2\/2 \(maxExecutions\)/);
+    expect(merged.output).toMatch(/weft: lost\.test\.c > lost_update {2}data race found; .*\(shard \d\/2; the 2 shards ran \d+ executions\)/);
+    expect(merged.output).toContain('replay: weft1:lost_update:');
+    expect(merged.output).not.toContain('only (vitest --merge-reports joins the shards)');
+
+    // a shard's blob missing: no C test claims what only part of its search explored
+    rmSync(join(project.dir, '.vitest-reports', 'blob-2-2.json'));
+    const incomplete = project.run(['--merge-reports']);
+    expect(incomplete.status).toBe(1);
+    expect(incomplete.output).toMatch(/Tests {2}3 failed \| 1 passed \(4\)/);
+    expect(incomplete.output).toContain('InterleavingError: counter.test.c: shard 2/2 missing: the guarantee needs every shard (2 Vitest shards: vitest run --shard=i/2 --reporter=blob for every i, then vitest --merge-reports)');
   });
 });

@@ -35,9 +35,9 @@ export interface ShardOfTest {
   racyLocations: string[];
 }
 
-/** A shard's guarantee: what its part explored, and that it is a part. */
-export function onlyShard(shard: Shard, guarantee: string): string {
-  return `shard ${shardText(shard)} only (weft merge joins the shards): ${guarantee}`;
+/** A shard's guarantee: what its part explored, that it is a part, and what joins the parts. */
+export function onlyShard(shard: Shard, guarantee: string, joinedBy = 'weft merge'): string {
+  return `shard ${shardText(shard)} only (${joinedBy} joins the shards): ${guarantee}`;
 }
 
 /** the options that change how fast, which part, or how long — not the search tree (the build hash covers the compiler flags) */

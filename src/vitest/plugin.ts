@@ -23,7 +23,9 @@ import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
 import { DEFAULT_MAX_WORKERS, type PluginOptions, defaults } from '../options.js';
+import type { Shard } from '../explore/shard.js';
 import type { WeftMeta } from './reuse.js';
+import type { FileTaskLike } from './shard-merge.js';
 import { lastResultFile } from './last-results.js';
 
 export interface WeftPluginOptions extends PluginOptions {
@@ -34,6 +36,12 @@ export interface WeftPluginOptions extends PluginOptions {
    * (default true; false explores every test again on every run)
    */
   reuse?: boolean;
+  /**
+   * under `vitest --shard=i/n`, every shard explores its part i/n of each C test (as `weft
+   * check --shard i/n` does) instead of running whole C files in one shard, and `vitest
+   * --merge-reports` joins the parts into one result per test (default false)
+   */
+  shardExplorations?: boolean;
 }
 
 /** What generated test modules import: the loader of the Vitest runtime (runtime-loader.ts). */
@@ -62,7 +70,7 @@ interface Logger {
 }
 
 export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
-  const { include = ['**/*.test.c'], reuse = true, ...defaultOptions } = pluginOptions;
+  const { include = ['**/*.test.c'], reuse = true, shardExplorations = false, ...defaultOptions } = pluginOptions;
   const patterns = include.map((glob) => new RegExp(`${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`));
   const isCTest = (id: string) => patterns.some((pattern) => pattern.test(id.split('?')[0]!));
   let logger: Logger = { log: (message) => console.error(message) };
@@ -72,6 +80,9 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
   let cache = cacheIn(process.cwd());
   /** per C test, its latest build made ahead of Vitest's request for it: under way, or made */
   const ahead = new Map<string, Ahead>();
+  /** this run's Vitest shard, when C tests explore their part of it (shardExplorations) */
+  let vitestShard: Shard | undefined;
+  const fileOptions = (fromComment: CheckOptions): CheckOptions => ({ ...defaultOptions, ...fromComment, ...(vitestShard ? { shard: vitestShard } : {}) });
   return {
     name: 'weft',
     enforce: 'pre',
@@ -97,11 +108,20 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       root = vitest.config.root;
       // bpor's worker processes: the cores Vitest's own workers leave
       defaultOptions.workers ??= Math.max(1, Math.min(DEFAULT_MAX_WORKERS, availableParallelism() - (vitest.config.maxWorkers ?? availableParallelism())));
+      const ours = (specification: TestSpecificationLike) => isCTest(specification.moduleId) && (project === undefined || specification.project === project);
+      if (shardExplorations && vitest.config.shard) {
+        vitestShard = { index: vitest.config.shard.index, count: vitest.config.shard.count };
+        vitest.config.sequence.sequencer = everyShardRuns(vitest.config.sequence.sequencer, ours);
+      }
       vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
+        async onInit(merging: VitestLike) {
+          // vitest --merge-reports: each C test's parts, one per shard, joined before any reporter sees them
+          const files = merging.state?.blobs?.files;
+          if (files) (await import('./shard-merge.js')).joinShardParts(files as FileTaskLike[], isCTest, root);
+        },
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
           // this plugin's project only: another project's C files build with its own options
-          for (const specification of await runOrder(vitest, specifications))
-            if (isCTest(specification.moduleId) && (project === undefined || specification.project === project)) warm(specification.moduleId);
+          for (const specification of await runOrder(vitest, specifications)) if (ours(specification)) warm(specification.moduleId);
         },
       });
     },
@@ -124,10 +144,10 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
     // a moment before anything is read: a file unchanged since then is what this build read
     const before = fileClock();
     const source = await readFile(file, 'utf8');
-    let options: CheckOptions = { ...defaultOptions };
+    let options = fileOptions({});
     let setupError: { message: string; line: number } | undefined;
     try {
-      options = { ...defaultOptions, ...parseFileOptions(source, file) };
+      options = fileOptions(parseFileOptions(source, file));
     } catch (error) {
       setupError = { message: (error as Error).message, line: optionsCommentLine(source) ?? 1 };
     }
@@ -210,11 +230,14 @@ interface VitestLike {
   config: {
     root: string;
     reporters: unknown[];
-    shard?: unknown;
+    shard?: Shard;
     maxWorkers?: number;
-    sequence: { sequencer: new (vitest: never) => SequencerLike };
+    sequence: { sequencer: SequencerClass };
   };
+  /** `vitest --merge-reports`: the files the blobs hold, read before the reporters start */
+  state?: { blobs?: { files: object[] } };
 }
+type SequencerClass = new (vitest: never) => SequencerLike;
 interface TestSpecificationLike {
   moduleId: string;
   project?: unknown;
@@ -222,6 +245,15 @@ interface TestSpecificationLike {
 interface SequencerLike {
   shard(specifications: readonly TestSpecificationLike[]): readonly TestSpecificationLike[] | PromiseLike<readonly TestSpecificationLike[]>;
   sort(specifications: readonly TestSpecificationLike[]): readonly TestSpecificationLike[] | PromiseLike<readonly TestSpecificationLike[]>;
+}
+
+/** The configured sequencer, but every shard runs all the files `ours` accepts: each explores its part of their tests. */
+function everyShardRuns(Sequencer: SequencerClass, ours: (specification: TestSpecificationLike) => boolean): SequencerClass {
+  return class extends Sequencer {
+    override async shard(specifications: readonly TestSpecificationLike[]) {
+      return [...(await super.shard(specifications.filter((specification) => !ours(specification)))), ...specifications.filter(ours)];
+    }
+  };
 }
 
 /**
@@ -247,8 +279,9 @@ interface TestModuleLike {
 }
 
 /**
- * One line per run for the tests whose passing result was reused, and one per partial
- * test (stopped by its budget): quiet, but never silent about what was not explored now.
+ * One line per run for the tests whose passing result was reused, one per partial test
+ * (stopped by its budget, or a shard's part), and one per test whose parts a merge of
+ * Vitest shards joined: quiet, but never silent about what was not explored now.
  */
 function summaryReporter(logger: Logger, root: string, reuse: boolean) {
   return {
@@ -258,8 +291,10 @@ function summaryReporter(logger: Logger, root: string, reuse: boolean) {
         for (const test of module.children.allTests()) {
           const meta = test.meta();
           if (meta.weftReused) reused++;
-          if (meta.weftPartial)
-            logger.log(`${pc.yellow('~')} ${relative(root, module.moduleId)} > ${test.fullName}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
+          const name = `${relative(root, module.moduleId)} > ${test.fullName}`;
+          if (meta.weftPartial) logger.log(`${pc.yellow('~')} ${name}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
+          // the shards' parts joined by vitest --merge-reports: what they explored together
+          else if (meta.weftMerged) logger.log(`weft: ${name}  ${meta.weftMerged}`);
         }
       if (reuse && reused > 0)
         logger.log(`weft: ${counted(reused, 'C test')} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 
 import type { BugLocation } from '../report/bug.js';
+import type { ShardFileReport } from '../report/merge.js';
 
 export { stillStampedAll } from '../compile/stamps.js';
 
@@ -47,7 +48,14 @@ export function rememberedPasses(hash: string, resultFiles: Record<string, strin
 export interface WeftMeta {
   weftReused?: boolean;
   weftPartial?: string;
+  /** a Vitest shard's part of the test's exploration (plugin option shardExplorations), for the merge */
+  weftShard?: ShardPart;
+  /** the guarantee of the parts joined by `vitest --merge-reports` */
+  weftMerged?: string;
 }
+
+/** One Vitest shard's part of one C test: its report as `weft check --shard i/n --json` gives it. */
+export type ShardPart = Omit<ShardFileReport, 'source'> & { requireComplete: boolean };
 
 /** Marks a test as passing by its remembered result (the plugin's summary counts it). */
 export function reportReused(meta: WeftMeta, partial: string | undefined): void {

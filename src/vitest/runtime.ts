@@ -8,7 +8,7 @@ import type { LibraryBuild } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
-import { type WeftMeta, passedWith, reportReused } from './reuse.js';
+import { type ShardPart, type WeftMeta, passedWith, reportReused } from './reuse.js';
 import { withThousands } from '../numbers.js';
 
 /**
@@ -20,6 +20,8 @@ const explorer = () => import('../check.js');
 const builder = () => import('../compile/compile.js');
 const harnessPool = () => import('../addon/harness-pool.js');
 const renderer = () => import('../report/render.js');
+/** What a shard's guarantee says: loaded only under the option shard. */
+const merging = () => import('../report/merge.js');
 
 /** The tests of a C file, in source order, with their lines (builds it unless given its build, and loads it). */
 export async function listTests(file: string, options: CheckOptions, made?: LibraryBuild): Promise<LibraryTest[]> {
@@ -103,14 +105,17 @@ interface TaskContext {
 /**
  * Runs one C test under weft. A test that failed last time replays its counterexample
  * first ("still fails", or "fixed — re-verifying"); a test that passed with the same
- * library and options is not explored again.
+ * library and options is not explored again. Under the option shard (a Vitest shard's part
+ * of the exploration, plugin option shardExplorations) the part goes into the test's meta
+ * for `vitest --merge-reports` (shard-merge.ts), and nothing is recalled or remembered: a
+ * part is no result of the test.
  */
 export async function runTest(file: string, name: string, options: CheckOptions, settings: RunSettings, context?: TaskContext): Promise<void> {
   const meta = (context?.task.meta ?? {}) as WeftMeta;
   // one build for the remembered result and the exploration (the plugin's, or made here)
   const built = settings.built ?? (await builder()).buildHarness(file, options);
-  const memory = resultMemory(file, name, options);
-  const last = memory.recall();
+  const memory = options.shard === undefined ? resultMemory(file, name, options) : undefined;
+  const last = memory?.recall();
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
     const replayed = await replayRemembered(file, name, options, last.failure, built);
@@ -120,7 +125,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       replayedDifferently = replayed.bug!;
     } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
     else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
-    memory.forget();
+    memory!.forget();
   } else if (passedWith(last, built.hash) && settings.reuse) {
     reportReused(meta, last.partial);
     return;
@@ -129,16 +134,17 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   const signal = context?.signal;
   const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name), ...(signal ? { signal } : {}) }, built);
   const result = checked.tests[0]; // none: the signal aborted before its exploration began
+  if (checked.shard && result && !result.interrupted) meta.weftShard = { file: checked.file, shard: checked.shard, tests: [result as ShardPart['tests'][number]], requireComplete: options.requireComplete === true };
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result?.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
   if (result?.status === 'fail') {
-    memory.rememberFailure(result.bug!);
+    memory?.rememberFailure(result.bug!);
     throw await failureError(file, name, result.bug!, settings, differently);
   }
   if (replayedDifferently) {
     // the replay is a real failing execution: never let a bounded exploration pass over it
-    memory.rememberFailure(replayedDifferently);
+    memory!.rememberFailure(replayedDifferently);
     throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
   if (!result || result.interrupted) throw interruptedError(file, name, settings, signal, result?.guarantee ?? 'not explored');
@@ -146,12 +152,11 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     const { beyondBound } = await renderer();
     console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
   }
-  if (result.partial) {
-    if (options.requireComplete)
-      throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
-    meta.weftPartial = result.guarantee;
-  }
-  memory.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
+  if (result.partial && options.requireComplete)
+    throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
+  const claimed = checked.shard ? (await merging()).onlyShard(checked.shard, result.shard!.guarantee, 'vitest --merge-reports') : result.partial ? result.guarantee : undefined;
+  if (claimed) meta.weftPartial = claimed;
+  memory?.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
 }
 
 /** A test Vitest aborted before its exploration ended: neither a pass nor a failure to remember, so the next run explores it again. */
