@@ -375,7 +375,7 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     name, status: failing || consequence ? 'fail' : 'pass', executions: run.executions, redundantRuns: run.redundantRuns,
     bound: failing ? spentBy(run.races![0]!, boundType) : Math.max(run.bound, 0), boundType,
     complete: run.complete && !failing, elapsedMs: run.elapsedMs, strategy,
-    guarantee: `${failing ? `data race found; then ${guarantee(run, boundType)}` : guarantee(run, boundType)}${run.note ? `; ${run.note}` : ''}`,
+    guarantee: `${failing ? 'data race found; then ' : ''}${guarantee({ ...run, strategy }, boundType)}${run.note ? `; ${run.note}` : ''}`,
   };
   if (run.stoppedBy === 'max-executions' || run.stoppedBy === 'time-budget') result.partial = true;
   if (settings.shard) {

@@ -46,7 +46,7 @@ describe('the default policy: optimal first', () => {
   it('a budget spent inside the optimal phase is reported as partial, and never overrun', async () => {
     const test = await check('locked_counter.c', { maxExecutions: 1 });
     expect(test).toMatchObject({ status: 'pass', partial: true, executions: 1, strategy: 'optimal' });
-    expect(test.guarantee).toBe('budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored');
+    expect(test.guarantee).toBe('budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
   });
 
   it('hands over to bpor when optimal does not finish in its share, with progress counting on across the two', async () => {

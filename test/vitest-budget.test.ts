@@ -71,22 +71,22 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     const project = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') });
     const run = project.run();
     expect(run.status, run.output).toBe(0);
-    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions');
+    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once');
     const again = project.run();
-    expect(again.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (reused)');
+    expect(again.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored (reused)');
 
     const strict = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') }, { pluginOptions: '{ maxBound: 2, requireComplete: true }' });
     const failed = strict.run();
     expect(failed.status, failed.output).toBe(1);
     expect(failed.output).toContain('FAIL  partial.test.c > locked_counter');
-    expect(failed.output).toContain('partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored (requireComplete: a run stopped by its budget fails)');
+    expect(failed.output).toContain('partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored (requireComplete: a run stopped by its budget fails)');
     expect(failed.output).toContain('> 17 | WEFT_TEST(locked_counter) {');
   });
 
   it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
     const partial = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1']);
     expect(partial.status).toBe(0);
-    expect(partial.stdout).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) during bound 0 after 1 executions; no bound fully explored');
+    expect(partial.stdout).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
     const strict = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1', '--require-complete']);
     expect(strict.status).toBe(1);
     expect(strict.stderr).toContain('weft: locked_counter: partial (stopped by the budget), a failure with --require-complete');

@@ -9,7 +9,7 @@ export const FOUND_BY = 'bug found by ';
 /** The option whose budget a run stopped by its budget spent. */
 export const budgetName = (stoppedBy: 'max-executions' | 'time-budget') => (stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions');
 
-export function guarantee(run: Exploration & { sampled?: string; foundBy?: string }, kind: BoundKind): string {
+export function guarantee(run: Exploration & { sampled?: string; foundBy?: string; strategy?: string }, kind: BoundKind): string {
   if (run.foundBy !== undefined) return `${FOUND_BY}${run.foundBy}`;
   if (run.sampled !== undefined) {
     if (run.failure) return `${FOUND_BY}${run.sampled}`;
@@ -34,9 +34,9 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
   }
 }
 
-/** Where a search stopped before its end, and the bounds it had finished by then. */
-function stoppedDuring(run: Exploration, spent: string): string {
-  return `during bound ${run.reachedBound} after ${run.executions} executions; ` +
-    (run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored');
+/** Where a search stopped before its end, and the bounds it had finished by then (optimal DPOR explores them all at once: none). */
+function stoppedDuring(run: Exploration & { strategy?: string }, spent: string): string {
+  const where = run.strategy === 'optimal' ? `after ${run.executions} executions of optimal DPOR, which explores every bound at once` : `during bound ${run.reachedBound} after ${run.executions} executions`;
+  return `${where}; ${run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored'}`;
 }
 
