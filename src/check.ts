@@ -221,13 +221,18 @@ async function exploreOne(
       executions += run.executions;
       elapsedMs += run.elapsedMs;
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
-      if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress) && !signal?.aborted) {
+      const bases = harness.result();
+      const located = () => visible.map((address) => relativeLocation(address, bases));
+      if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
         races.push(race);
         visible.push(race.result.raceAddress);
-        continue;
+        if (!signal?.aborted) continue;
+        // interrupted before the search could start again past the race: the race is reported
+        // as any other (failing only under races error), and no bound claimed explored
+        const { failure: _, ...explored } = run;
+        return { ...explored, stoppedBy: 'interrupted', complete: false, bound: -1, executions, elapsedMs, races, visible: located() };
       }
-      const bases = harness.result();
-      return { ...run, executions, elapsedMs, races, visible: visible.map((address) => relativeLocation(address, bases)) };
+      return { ...run, executions, elapsedMs, races, visible: located() };
     }
   } catch (error) {
     if (error instanceof UnexplorableHarnessError || error instanceof WorkerExitError) return { error: error.message, executions, elapsedMs };

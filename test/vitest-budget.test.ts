@@ -83,6 +83,16 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     expect(failed.output).toContain('> 17 | WEFT_TEST(locked_counter) {');
   });
 
+  it('says a partial run once per project that ran it, named as Vitest names the project', () => {
+    const project = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') }, {
+      testOptions: "projects: [{ extends: true, test: { name: 'first' } }, { extends: true, test: { name: 'second' } }]",
+    });
+    const run = project.run();
+    expect(run.status, run.output).toBe(0);
+    const lines = run.output.split('\n').filter((line) => line.startsWith('~ '));
+    expect(lines.map((line) => line.split(' > ')[0]).sort()).toEqual(['~ |first| partial.test.c', '~ |second| partial.test.c']);
+  });
+
   it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
     const partial = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1']);
     expect(partial.status).toBe(0);

@@ -31,6 +31,17 @@ describe('Vitest sharding of C test files', () => {
     expect(merged.output).toContain('replay: weft1:');
   });
 
+  it('leaves the blobs of whole runs as Vitest merges them: a failure in either is kept', () => {
+    const project = createProject({ 'counter.test.c': readFileSync(fixture('locked_counter.c'), 'utf8') });
+    expect(project.run(['--reporter=blob', '--outputFile.blob=.vitest-reports/first.json']).status).toBe(0);
+    // the same file, broken, in a second whole run (another machine of a matrix, say)
+    project.write('counter.test.c', readFileSync(fixture('locked_counter.c'), 'utf8').replace('counter++;', 'counter++'));
+    expect(project.run(['--reporter=blob', '--outputFile.blob=.vitest-reports/second.json']).status).toBe(1);
+    const merged = project.run(['--merge-reports']);
+    expect(merged.status, merged.output).toBe(1);
+    expect(merged.output).toMatch(/FAIL +counter\.test\.c > build/);
+  });
+
   it('shardExplorations: every shard explores its part of each C test, and the merge joins the parts into one result per test', () => {
     const project = createProject(
       {
@@ -64,4 +75,44 @@ describe('Vitest sharding of C test files', () => {
     expect(incomplete.output).toMatch(/Tests {2}3 failed \| 1 passed \(4\)/);
     expect(incomplete.output).toContain('InterleavingError: counter.test.c: shard 2/2 missing: the guarantee needs every shard (2 Vitest shards: vitest run --shard=i/2 --reporter=blob for every i, then vitest --merge-reports)');
   });
+
+  it('shardExplorations: a shard whose part could not be explored fails the test, and one C file splits among more shards than files', () => {
+    // a file named "boom" makes the harness one weft cannot explore (more threads than its limit) in that shard only
+    const counted = `#include <pthread.h>
+#include <unistd.h>
+#include <weft.h>
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int counter;
+static void *bump(void *unused) {
+  (void)unused;
+  pthread_mutex_lock(&lock);
+  counter++;
+  pthread_mutex_unlock(&lock);
+  return NULL;
+}
+WEFT_TEST(counted) {
+  int threads = access("boom", F_OK) == 0 ? 300 : 2;
+  pthread_t t[300];
+  for (int i = 0; i < threads; i++) pthread_create(&t[i], NULL, bump, NULL);
+  for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+  weft_assert(counter == threads);
+}
+`;
+    const project = createProject({ 'counted.test.c': counted }, { pluginOptions: '{ maxBound: 2, shardExplorations: true }' });
+    const first = project.run(['--shard=1/2', '--reporter=blob']);
+    expect(first.status, first.output).toBe(0);
+    project.write('boom', '');
+    expect(project.run(['--shard=2/2', '--reporter=blob']).status).toBe(1);
+    const broken = project.run(['--merge-reports']);
+    expect(broken.status, broken.output).toBe(1);
+    expect(broken.output).toMatch(/Tests {2}1 failed \(1\)/);
+    expect(broken.output).toMatch(/more than 256 threads/);
+    rmSync(join(project.dir, 'boom'));
+    expect(project.run(['--shard=2/2', '--reporter=blob']).status).toBe(0);
+    const merged = project.run(['--merge-reports']);
+    expect(merged.status, merged.output).toBe(0);
+    expect(merged.output).toMatch(/weft: counted\.test\.c > counted {2}all executions with ≤ 2 preemptions explored; 2 shards merged/);
+    expect(merged.output).not.toContain('Failed');
+  });
 });
+

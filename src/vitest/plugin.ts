@@ -112,8 +112,10 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       if (shardExplorations && vitest.config.shard) {
         vitestShard = { index: vitest.config.shard.index, count: vitest.config.shard.count };
         vitest.config.sequence.sequencer = everyShardRuns(vitest.config.sequence.sequencer, ours);
+        // Vitest refuses more shards than test files before it shards them: here each shard runs every C file
+        vitest.config.passWithNoTests = true;
       }
-      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse), {
+      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse, project), {
         async onInit(merging: VitestLike) {
           // vitest --merge-reports: each C test's parts, one per shard, joined before any reporter sees them
           const files = merging.state?.blobs?.files;
@@ -231,6 +233,7 @@ interface VitestLike {
     root: string;
     reporters: unknown[];
     shard?: Shard;
+    passWithNoTests?: boolean;
     maxWorkers?: number;
     sequence: { sequencer: SequencerClass };
   };
@@ -275,6 +278,7 @@ interface TestCaseLike {
 }
 interface TestModuleLike {
   moduleId: string;
+  project?: { name?: string };
   children: { allTests(): Iterable<TestCaseLike> };
 }
 
@@ -283,15 +287,16 @@ interface TestModuleLike {
  * (stopped by its budget, or a shard's part), and one per test whose parts a merge of
  * Vitest shards joined: quiet, but never silent about what was not explored now.
  */
-function summaryReporter(logger: Logger, root: string, reuse: boolean) {
+function summaryReporter(logger: Logger, root: string, reuse: boolean, project: unknown) {
   return {
     onTestRunEnd(modules: readonly TestModuleLike[]) {
       let reused = 0;
-      for (const module of modules)
+      // each project's plugin speaks for its own modules
+      for (const module of modules.filter((module) => project === undefined || module.project === project))
         for (const test of module.children.allTests()) {
           const meta = test.meta();
           if (meta.weftReused) reused++;
-          const name = `${relative(root, module.moduleId)} > ${test.fullName}`;
+          const name = `${module.project?.name ? `|${module.project.name}| ` : ''}${relative(root, module.moduleId)} > ${test.fullName}`;
           if (meta.weftPartial) logger.log(`${pc.yellow('~')} ${name}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
           // the shards' parts joined by vitest --merge-reports: what they explored together
           else if (meta.weftMerged) logger.log(`weft: ${name}  ${meta.weftMerged}`);

@@ -115,7 +115,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   // one build for the remembered result and the exploration (the plugin's, or made here)
   const built = settings.built ?? (await builder()).buildHarness(file, options);
   const memory = options.shard === undefined ? resultMemory(file, name, options) : undefined;
-  const last = memory?.recall();
+  const last = memory?.recall(); // only a test with a memory has a last result: `memory!` below
+
   let replayedDifferently: Bug | undefined;
   if (last && 'failure' in last) {
     const replayed = await replayRemembered(file, name, options, last.failure, built);
@@ -134,7 +135,11 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   const signal = context?.signal;
   const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name), ...(signal ? { signal } : {}) }, built);
   const result = checked.tests[0]; // none: the signal aborted before its exploration began
-  if (checked.shard && result && !result.interrupted) meta.weftShard = { file: checked.file, shard: checked.shard, tests: [result as ShardPart['tests'][number]], requireComplete: options.requireComplete === true };
+  // a part that explored (an error or an interrupt fails it: it is no part of the merge)
+  if (checked.shard && result && result.status !== 'error' && !result.interrupted)
+    meta.weftShard = { file: checked.file, shard: checked.shard, tests: [result as ShardPart['tests'][number]], requireComplete: options.requireComplete === true };
+  // what it explored, in the words of a Vitest shard's part where it is one
+  const explored = result && (checked.shard && result.shard ? (await merging()).onlyShard(checked.shard, result.shard.guarantee, 'vitest --merge-reports') : result.guarantee);
   const differently = replayedDifferently && `the remembered counterexample now fails differently: ${await firstLine(replayedDifferently)}`;
   if (result?.status === 'error')
     throw new InterleavingError(result.error ?? 'the harness could not be explored', file, [{ file, line: settings.line }], name);
@@ -147,15 +152,14 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     memory!.rememberFailure(replayedDifferently);
     throw await failureError(file, name, replayedDifferently, settings, `${differently}\n(a fresh exploration with these options did not reach it; this is the replayed execution)`);
   }
-  if (!result || result.interrupted) throw interruptedError(file, name, settings, signal, result?.guarantee ?? 'not explored');
+  if (!result || result.interrupted) throw interruptedError(file, name, settings, signal, explored ?? 'not explored');
   if (result.beyondBound) {
     const { beyondBound } = await renderer();
     console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
   }
   if (result.partial && options.requireComplete)
     throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
-  const claimed = checked.shard ? (await merging()).onlyShard(checked.shard, result.shard!.guarantee, 'vitest --merge-reports') : result.partial ? result.guarantee : undefined;
-  if (claimed) meta.weftPartial = claimed;
+  if (checked.shard || result.partial) meta.weftPartial = explored;
   memory?.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
 }
 

@@ -14,6 +14,7 @@ import type { ShardPart, WeftMeta } from './reuse.js';
 interface TaskLike {
   name: string;
   type: string;
+  mode?: string;
   meta: WeftMeta;
   tasks?: TaskLike[];
   result?: { state: string; duration?: number; errors?: unknown[] };
@@ -34,15 +35,17 @@ export function joinShardParts(files: FileTaskLike[], isCTest: (path: string) =>
     const key = `${file.projectName ?? ''}\u0000${file.filepath}`;
     copies.set(key, [...(copies.get(key) ?? []), file]);
   }
-  for (const [kept, ...others] of copies.values() as Iterable<[FileTaskLike, ...FileTaskLike[]]>) {
-    if (others.length === 0 && !testsOf(kept).some((test) => test.meta.weftShard)) continue;
+  for (const all of copies.values() as Iterable<[FileTaskLike, ...FileTaskLike[]]>) {
+    // only shards' parts are joined: copies of whole runs (blobs of several full runs) stay as Vitest merges them
+    if (!all.some((copy) => testsOf(copy).some((test) => test.meta.weftShard))) continue;
+    const [kept, ...others] = all;
     const tests = testsOf(kept);
     const file = relative(root, kept.filepath);
-    for (const test of tests) joinTest(file, test, [kept, ...others].map((copy) => testsOf(copy).find((other) => other.name === test.name)));
-    if (kept.result) {
-      const failed = tests.some((test) => test.result?.state === 'fail');
-      kept.result = { ...kept.result, state: failed ? 'fail' : kept.result.state, duration: longest([kept, ...others]) };
-    }
+    for (const test of tests) joinTest(file, test, all.map((copy) => testsOf(copy).find((other) => other.name === test.name)));
+    // the file's own errors (a hook, a setup file) in any shard fail it
+    const errors = all.flatMap((copy) => copy.result?.errors ?? []);
+    const failed = tests.some((test) => test.result?.state === 'fail') || all.some((copy) => copy.result?.state === 'fail' && (copy.result.errors?.length ?? 0) > 0);
+    kept.result = { ...kept.result, state: failed ? 'fail' : (kept.result?.state ?? 'pass'), duration: longest(all), ...(errors.length > 0 ? { errors } : {}) };
     for (const other of others) files.splice(files.indexOf(other), 1);
   }
 }
@@ -53,15 +56,18 @@ function joinTest(file: string, test: TaskLike, parts: (TaskLike | undefined)[])
   // a part that failed before it explored (an error, an abort): the test fails with its error
   const failedBefore = parts.find((part) => part && !part.meta.weftShard && part.result?.state === 'fail');
   if (failedBefore || explored.length === 0) {
-    if (failedBefore) test.result = failedBefore.result;
+    if (failedBefore) Object.assign(test, { mode: failedBefore.mode, result: failedBefore.result });
     return;
   }
+  // run in some shard: the kept copy may be one that skipped it (-t there)
+  test.mode = explored[0]!.mode;
   const { count } = explored[0]!.meta.weftShard.shard;
   // one file, wherever each shard's machine had it
   const reports = explored.map((part) => ({ ...part.meta.weftShard, file, source: `the report of Vitest shard ${shardText(part.meta.weftShard.shard)}` }));
   const requireComplete = explored.some((part) => part.meta.weftShard.requireComplete);
   const duration = longest(explored);
   // the part's own lines say "shard i/n only": the test's now say what the parts make together
+  // (the kept test is one of the parts: read them through `reports` from here on)
   const { weftPartial: _, weftShard: __, ...meta } = test.meta;
   test.meta = meta;
   let merged: ReturnType<typeof mergeShards>[number]['tests'][number];
@@ -74,8 +80,8 @@ function joinTest(file: string, test: TaskLike, parts: (TaskLike | undefined)[])
   }
   test.meta.weftMerged = merged.guarantee;
   if (merged.status !== 'pass') {
-    // the counterexample as its shard reported it (the bug merged is that shard's)
-    const shown = explored[reports.findIndex((report) => JSON.stringify(report.tests[0]!.bug) === JSON.stringify(merged.bug))] ?? explored.find((part) => part.result?.state === 'fail');
+    // the counterexample as the shard whose bug the merge shows reported it (its replay string names its run)
+    const shown = explored.find((part, at) => part.result?.state === 'fail' && reports[at]!.tests[0]!.bug?.schedule === merged.bug?.schedule);
     test.result = shown?.result ?? failure(merged.error ?? merged.guarantee, duration);
     return;
   }
