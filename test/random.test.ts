@@ -154,8 +154,10 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     expect(test.bug!.preemptions).toBe(1);
     expect(test.sampled).toBe(true);
     expect(renderTest(test, { color: false }).split('\n')[0]).toContain(` · ${test.guarantee}`);
+    // turns begin once a bound has run 1 s: on a busy machine that is bound 0 already, and then
+    // no claim is made about fewer preemptions
     expect(test.guarantee).toMatch(
-      /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound 1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one$/,
+      /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound (1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one|0 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads)$/,
     );
   });
 

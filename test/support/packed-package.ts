@@ -27,7 +27,9 @@ export const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packag
 
 /** Packs the package and installs it, with `vitest@vitestVersion` (the repository's by default), into the empty directory `project`. */
 export async function installPacked(project: string, vitestVersion = repositoryVitestVersion()): Promise<void> {
-  const packed = await npm(['pack', '--pack-destination', project], packageRoot);
+  // the built dist/ as every other test uses it: pack's `prepare` would rebuild it in place
+  // while tests in the other Vitest workers load it
+  const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', project], packageRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
