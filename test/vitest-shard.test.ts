@@ -48,6 +48,7 @@ describe('Vitest sharding of C test files', () => {
         'counter.test.c': readFileSync(fixture('locked_counter.c'), 'utf8'),
         'lost.test.c': readFileSync(fixture('lost_update.c'), 'utf8'),
         'budget.test.c': `// weft: maxExecutions=20\n${readFileSync(fixture('hbcache/five_threads.c'), 'utf8')}`,
+        'strict.test.c': `// weft: maxExecutions=20 requireComplete=true\n${readFileSync(fixture('hbcache/five_threads.c'), 'utf8')}`,
         'plain.test.ts': "import { expect, test } from 'vitest';\ntest('plain', () => expect(1).toBe(1));\n",
       },
       { pluginOptions: '{ maxBound: 2, shardExplorations: true }' },
@@ -61,18 +62,19 @@ describe('Vitest sharding of C test files', () => {
     const merged = project.run(['--merge-reports']);
     expect(merged.status, merged.output).toBe(1);
     // each C test once, as in one run
-    expect(merged.output).toMatch(/Tests {2}1 failed \| 3 passed \(4\)/);
+    expect(merged.output).toMatch(/Tests {2}2 failed \| 3 passed \(5\)/);
     expect(merged.output).toMatch(/weft: counter\.test\.c > locked_counter {2}complete: every interleaving explored; 2 shards merged/);
     expect(merged.output).toMatch(/~ budget\.test\.c > five_threads {2}partial: budget exhausted \(maxExecutions\) during bound 0 after 40 executions; .*2 shards merged; stopped by their budgets: shard 1\/2 \(maxExecutions\), shard 2\/2 \(maxExecutions\)/);
     expect(merged.output).toMatch(/weft: lost\.test\.c > lost_update {2}data race found; .*\(shard \d\/2; the 2 shards ran \d+ executions\)/);
     expect(merged.output).toContain('replay: weft1:lost_update:');
+    expect(merged.output).toMatch(/strict\.test\.c > five_threads\n.*partial: budget exhausted .*2 shards merged; stopped by their budgets: .* \(requireComplete: a run stopped by its budget fails\)/);
     expect(merged.output).not.toContain('only (vitest --merge-reports joins the shards)');
 
     // a shard's blob missing: no C test claims what only part of its search explored
     rmSync(join(project.dir, '.vitest-reports', 'blob-2-2.json'));
     const incomplete = project.run(['--merge-reports']);
     expect(incomplete.status).toBe(1);
-    expect(incomplete.output).toMatch(/Tests {2}3 failed \| 1 passed \(4\)/);
+    expect(incomplete.output).toMatch(/Tests {2}4 failed \| 1 passed \(5\)/);
     expect(incomplete.output).toContain('InterleavingError: counter.test.c: shard 2/2 missing: the guarantee needs every shard (2 Vitest shards: vitest run --shard=i/2 --reporter=blob for every i, then vitest --merge-reports)');
   });
 
