@@ -80,27 +80,7 @@ describe('Vitest sharding of C test files', () => {
 
   it('shardExplorations: a shard whose part could not be explored fails the test, and one C file splits among more shards than files', () => {
     // a file named "boom" makes the harness one weft cannot explore (more threads than its limit) in that shard only
-    const counted = `#include <pthread.h>
-#include <unistd.h>
-#include <weft.h>
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int counter;
-static void *bump(void *unused) {
-  (void)unused;
-  pthread_mutex_lock(&lock);
-  counter++;
-  pthread_mutex_unlock(&lock);
-  return NULL;
-}
-WEFT_TEST(counted) {
-  int threads = access("boom", F_OK) == 0 ? 300 : 2;
-  pthread_t t[300];
-  for (int i = 0; i < threads; i++) pthread_create(&t[i], NULL, bump, NULL);
-  for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
-  weft_assert(counter == threads);
-}
-`;
-    const project = createProject({ 'counted.test.c': counted }, { pluginOptions: '{ maxBound: 2, shardExplorations: true }' });
+    const project = createProject({ 'counted.test.c': readFileSync(fixture('vitest/over_thread_limit_on_boom.c'), 'utf8') }, { pluginOptions: '{ maxBound: 2, shardExplorations: true }' });
     const first = project.run(['--shard=1/2', '--reporter=blob']);
     expect(first.status, first.output).toBe(0);
     project.write('boom', '');
