@@ -221,8 +221,10 @@ async function exploreOne(
       executions += run.executions;
       elapsedMs += run.elapsedMs;
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
-      const bases = harness.result();
-      const located = () => visible.map((address) => relativeLocation(address, bases));
+      const located = () => {
+        const bases = harness.result();
+        return visible.map((address) => relativeLocation(address, bases));
+      };
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
         races.push(race);
         visible.push(race.result.raceAddress);

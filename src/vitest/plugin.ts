@@ -108,21 +108,22 @@ export default function weft(pluginOptions: WeftPluginOptions = {}): Plugin {
       root = vitest.config.root;
       // bpor's worker processes: the cores Vitest's own workers leave
       defaultOptions.workers ??= Math.max(1, Math.min(DEFAULT_MAX_WORKERS, availableParallelism() - (vitest.config.maxWorkers ?? availableParallelism())));
-      const ours = (specification: TestSpecificationLike) => isCTest(specification.moduleId) && (project === undefined || specification.project === project);
+      // this plugin's project only: another project's C files build with its own options, and its plugin reports them
+      const inProject = (item: { project?: unknown }) => project === undefined || item.project === project;
+      const ours = (specification: TestSpecificationLike) => isCTest(specification.moduleId) && inProject(specification);
       if (shardExplorations && vitest.config.shard) {
         vitestShard = { index: vitest.config.shard.index, count: vitest.config.shard.count };
         vitest.config.sequence.sequencer = everyShardRuns(vitest.config.sequence.sequencer, ours);
         // Vitest refuses more shards than test files before it shards them: here each shard runs every C file
         vitest.config.passWithNoTests = true;
       }
-      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse, project), {
+      vitest.config.reporters.push(summaryReporter(vitest.logger, root, reuse, inProject), {
         async onInit(merging: VitestLike) {
           // vitest --merge-reports: each C test's parts, one per shard, joined before any reporter sees them
           const files = merging.state?.blobs?.files;
           if (files) (await import('./shard-merge.js')).joinShardParts(files as FileTaskLike[], isCTest, root);
         },
         async onTestRunStart(specifications: readonly TestSpecificationLike[]) {
-          // this plugin's project only: another project's C files build with its own options
           for (const specification of await runOrder(vitest, specifications)) if (ours(specification)) warm(specification.moduleId);
         },
       });
@@ -287,12 +288,11 @@ interface TestModuleLike {
  * (stopped by its budget, or a shard's part), and one per test whose parts a merge of
  * Vitest shards joined: quiet, but never silent about what was not explored now.
  */
-function summaryReporter(logger: Logger, root: string, reuse: boolean, project: unknown) {
+function summaryReporter(logger: Logger, root: string, reuse: boolean, inProject: (module: TestModuleLike) => boolean) {
   return {
     onTestRunEnd(modules: readonly TestModuleLike[]) {
       let reused = 0;
-      // each project's plugin speaks for its own modules
-      for (const module of modules.filter((module) => project === undefined || module.project === project))
+      for (const module of modules.filter(inProject))
         for (const test of module.children.allTests()) {
           const meta = test.meta();
           if (meta.weftReused) reused++;

@@ -57,6 +57,9 @@ export interface WeftMeta {
 /** One Vitest shard's part of one C test: its report as `weft check --shard i/n --json` gives it. */
 export type ShardPart = Omit<ShardFileReport, 'source'> & { requireComplete: boolean };
 
+/** Why a partial result fails a C test under requireComplete (a test's own, or its shards' parts joined). */
+export const incompleteFailure = (guarantee: string) => `partial: ${guarantee} (requireComplete: a run stopped by its budget fails)`;
+
 /** Marks a test as passing by its remembered result (the plugin's summary counts it). */
 export function reportReused(meta: WeftMeta, partial: string | undefined): void {
   meta.weftReused = true;

@@ -8,7 +8,7 @@ import type { LibraryBuild } from '../compile/compile.js';
 import type { CheckOptions, TestResult } from '../check.js';
 import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
-import { type ShardPart, type WeftMeta, passedWith, reportReused } from './reuse.js';
+import { type ShardPart, type WeftMeta, incompleteFailure, passedWith, reportReused } from './reuse.js';
 import { withThousands } from '../numbers.js';
 
 /**
@@ -158,7 +158,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
     console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
   }
   if (result.partial && options.requireComplete)
-    throw new InterleavingError(`partial: ${result.guarantee} (requireComplete: a run stopped by its budget fails)`, file, [{ file, line: settings.line }], name);
+    throw new InterleavingError(incompleteFailure(result.guarantee), file, [{ file, line: settings.line }], name);
   if (checked.shard || result.partial) meta.weftPartial = explored;
   memory?.rememberPass(built.hash, result.partial ? result.guarantee : undefined);
 }

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 
 import { ShardMergeError, mergeShards } from '../report/merge.js';
 import { shardText } from '../explore/shard.js';
-import type { ShardPart, WeftMeta } from './reuse.js';
+import { type ShardPart, type WeftMeta, incompleteFailure } from './reuse.js';
 
 /** The parts of Vitest's serialized tasks the merge reads and writes (its types are not a dependency of weft). */
 interface TaskLike {
@@ -86,7 +86,7 @@ function joinTest(file: string, test: TaskLike, parts: (TaskLike | undefined)[])
     return;
   }
   if (merged.partial && requireComplete) {
-    test.result = failure(`partial: ${merged.guarantee} (requireComplete: a run stopped by its budget fails)`, duration);
+    test.result = failure(incompleteFailure(merged.guarantee), duration);
     return;
   }
   if (merged.partial) test.meta.weftPartial = merged.guarantee;
