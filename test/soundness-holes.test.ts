@@ -137,3 +137,15 @@ describe('spin detection drops no behaviour: only a loop proven back in the same
     }
   });
 });
+
+describe('four threads: a reversal holds every step that does not happen after the race\'s first one', () => {
+  it('optimal: four threads of loads and stores, created out of order, give all 72 classes', async () => {
+    const test = await check('soundness/four_threads_loads_stores.c', 'optimal');
+    expect(test).toMatchObject({ status: 'pass', executions: 72, complete: true });
+  });
+
+  it.each(['dfs', 'optimal', 'auto', 'hbcache'])('%s: the one class whose loads the assertion forbids fails, unbounded', async (strategy) => {
+    const test = await check('soundness/four_threads_loads_stores.c', strategy, { cflags: '-DCHECK', maxBound: Number.POSITIVE_INFINITY });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('seen[2] == 31') } });
+  });
+});

@@ -71,6 +71,17 @@ export class DporStrategy implements Strategy, Backtracking {
   private tree: Int32Array;
   /** unbounded: the last step of the run's plan (the sequence taken from a wakeup tree) */
   private planEnd = -1;
+  /**
+   * Unbounded: the races of the current path (earlier and later step), in the order of their
+   * later steps. They are reversed once the race finder has analysed every step: v holds
+   * the steps after the race's later one too, whose clocks are not known while it is
+   * being reported; and those of the prefix a run shares with the last are reversed again.
+   */
+  private raceEarlier = new Int32Array(64);
+  private raceLater = new Int32Array(64);
+  private raceCount = 0;
+  /** per node: the races (above) whose later step comes before it */
+  private racesBefore: Int32Array;
 
   private bound = 0;
   private started = false;
@@ -108,6 +119,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.setsAside = new Uint8Array(n);
     this.tree = new Int32Array(n + 1).fill(-1);
     this.outstanding = new Uint32Array(n);
+    this.racesBefore = new Int32Array(n + 1);
   }
 
   /** Room for a run of `steps` steps (and the node after it), in the path and in this strategy's per-node arrays. */
@@ -119,6 +131,7 @@ export class DporStrategy implements Strategy, Backtracking {
     this.cost = grown(this.cost, n);
     this.setsAside = grown(this.setsAside, n);
     this.outstanding = grown(this.outstanding, n);
+    this.racesBefore = grown(this.racesBefore, n + 1);
     const trees = this.tree;
     this.tree = new Int32Array(n + 1).fill(-1);
     this.tree.set(trees);
@@ -362,10 +375,23 @@ export class DporStrategy implements Strategy, Backtracking {
       }
     }
     const redundant = steps < execution.steps;
-    // the steps before the resumed node are as in the last execution: analysed already
-    this.races.find(execution, redundant ? steps - 1 : steps, Math.max(resumed, 0), (earlier, later, handOff) =>
-      this.reverse(execution, earlier, later, handOff),
-    );
+    const analysed = redundant ? steps - 1 : steps;
+    // the steps before the resumed node are as in the last execution: their races are known
+    const from = Math.max(resumed, 0);
+    this.raceCount = this.racesBefore[from]!;
+    this.races.find(execution, analysed, from, (earlier, later, handOff) => {
+      if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!, handOff);
+      else if (later >= from) this.noteRace(earlier, later);
+    });
+    if (!this.bounded) {
+      let race = this.racesBefore[from]!;
+      for (let step = from + 1; step <= analysed; step++) {
+        while (race < this.raceCount && this.raceLater[race]! < step) race++;
+        this.racesBefore[step] = race;
+      }
+      // every race of the execution, those of the prefix too: v reaches past them into the steps that changed
+      for (let r = 0; r < this.raceCount; r++) this.reverse(execution, this.raceEarlier[r]!, this.raceLater[r]!, analysed);
+    }
     if (!redundant && steps > 0) {
       this.reverseEnding(execution, steps - 1);
       this.reversePending(execution, steps);
@@ -469,16 +495,26 @@ export class DporStrategy implements Strategy, Backtracking {
   }
 
   /**
-   * A race between steps `earlier` and `later`: before `earlier`, schedule what runs a
-   * reversed execution — v, the steps after `earlier` that do not depend on it followed
-   * by `later`.
+   * Unbounded, a race between steps `earlier` and `later` of the first `steps` steps: before
+   * `earlier`, schedule what runs a reversed execution — v, every step after `earlier` that
+   * does not happen after it, then `later` (notdep(e, E).e' in Abdulla et al.). Stopping v
+   * at `later` makes more threads asleep at the node weak initials of it, and the check
+   * then drops reversals that no explored branch covers (four threads of loads and stores
+   * lost a class that way).
    */
-  private reverse(execution: ExecutionView, earlier: number, later: number, handOff: boolean): void {
-    if (this.bounded) this.backtrackBounded(earlier, execution.thread[later]!, handOff);
-    else {
-      this.reversal.build(execution, this.races, earlier, later);
-      this.addReversal(execution, earlier, execution.op[later]!);
+  private reverse(execution: ExecutionView, earlier: number, later: number, steps: number): void {
+    this.reversal.build(execution, this.races, earlier, later, steps);
+    this.addReversal(execution, earlier, execution.op[later]!);
+  }
+
+  /** Unbounded: keeps a race of the execution to reverse once the whole execution is analysed. */
+  private noteRace(earlier: number, later: number): void {
+    if (this.raceCount === this.raceEarlier.length) {
+      this.raceEarlier = grown(this.raceEarlier, this.raceCount * 2);
+      this.raceLater = grown(this.raceLater, this.raceCount * 2);
     }
+    this.raceEarlier[this.raceCount] = earlier;
+    this.raceLater[this.raceCount++] = later;
   }
 
   /**

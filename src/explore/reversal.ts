@@ -1,12 +1,13 @@
 // The reversal of a race between step `earlier` (e) and a later step l of an execution:
-// the sequence v of the steps after e that do not happen after it, then l. Running v
+// the sequence v of the steps after e that do not happen after it (up to the end of the
+// execution, those after l too: none of them conflicts with l as it ran), then l. Running v
 // from the node before e reverses the race (source sets and wakeup trees, Abdulla et al.
 // 2014). l may be a step that ran, or a thread's pending step that never did because e
 // ended the execution (returning from main, exit()) or disabled it. Steps can be taken
 // off the front of v as a wakeup tree is walked; what remains is w.
 //
-// Which steps of v happen before which is what the execution says for the steps before
-// l (nothing on a path between two of them happens after e), but not for l: in the
+// Which steps of v happen before which is what the execution says for every step but l
+// (nothing on a path between two of them happens after e), but not for l: in the
 // execution it is also ordered after e and what follows e, which v leaves out. So l's
 // predecessors in v are computed from v alone: the steps of v it conflicts with, judged
 // by what l may do placed before e (a compare-exchange that failed may succeed), and
@@ -41,10 +42,10 @@ export class Reversal {
   /** per thread: how far l's predecessors in v reach into its steps (a vector clock) */
   private readonly laterClock = new Uint32Array(MAX_THREADS);
 
-  /** v for the race. */
-  build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number): void {
+  /** v for the race, from the first `end` steps of the execution (all analysed by `races`). */
+  build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number, end: number): void {
     this.start(races);
-    for (let step = earlier + 1; step < later; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
+    for (let step = earlier + 1; step < end; step++) if (step !== later && !races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
     const ordered = this.ordersAsides && aroundAside(execution, later);
     this.push(later, execution.thread[later]!, execution.op[later]!, execution.object[later]!, execution.value[later]!,
       ordered ? Access.GLOBAL : potentialAccessOf(execution.op[later]!));

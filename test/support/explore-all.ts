@@ -12,7 +12,7 @@ import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
-import { Access, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
+import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
@@ -22,6 +22,8 @@ export interface Observed {
   repeats: number;
   /** the classes run, by the explorers' own happens-before (coverageClass) */
   coverage: Set<string>;
+  /** the classes run, by what each memory access read and the order of the writes (readsFromClass) */
+  readsFrom: Set<string>;
   /** runs the strategy abandoned as redundant (a wasted run each) */
   wasted: number;
   /** failing executions, named by outcome, thread, code offset and message */
@@ -70,11 +72,12 @@ async function explore(
   const explorer = createStrategy(strategy, { maxBound, ...(shard ? { shard } : {}) });
   const view = liveView(trace);
   const seen: Observed = {
-    executions: 0, classes: new Set(), repeats: 0, coverage: new Set(), wasted: 0, bugs: new Set(), finalStates: new Set(), complete: false, truncated: false,
+    executions: 0, classes: new Set(), repeats: 0, coverage: new Set(), readsFrom: new Set(), wasted: 0, bugs: new Set(), finalStates: new Set(),
+    complete: false, truncated: false,
   };
   const byBound: Observed[] = [];
   const snapshot = (complete: boolean) => byBound.push({
-    ...seen, classes: new Set(seen.classes), coverage: new Set(seen.coverage), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
+    ...seen, classes: new Set(seen.classes), coverage: new Set(seen.coverage), readsFrom: new Set(seen.readsFrom), bugs: new Set(seen.bugs), finalStates: new Set(seen.finalStates), complete,
   });
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
@@ -118,6 +121,7 @@ async function explore(
       if (seen.classes.has(fingerprint)) seen.repeats++;
       seen.classes.add(fingerprint);
       seen.coverage.add(coverageClass(view));
+      seen.readsFrom.add(readsFromClass(view));
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
@@ -195,6 +199,47 @@ export function coverageClass(execution: ExecutionView): string {
     perThread[kept.thread[step]!]!.push(`${op}${hasFlag(op, OpFlag.DECISION) ? `=${kept.value[step]}` : ''}@${clock}`);
   }
   return perThread.map((steps) => steps.join(' ')).join(' | ');
+}
+
+/** Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own list, not the dependence table's. */
+const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
+  [Op.ATOMIC_LOAD, 'read'], [Op.PLAIN_READ, 'read'], [Op.ATOMIC_CAS_FAIL, 'read'],
+  [Op.ATOMIC_STORE, 'write'], [Op.PLAIN_WRITE, 'write'], [Op.ATOMIC_RMW, 'write'], [Op.ATOMIC_CAS, 'write'],
+]);
+
+/**
+ * An execution's class as what its memory accesses saw, computed without the dependence
+ * table or the race finder: for every read (and every read-modify-write, which reads
+ * first) the write it read from — the last one to its location before it, or the initial
+ * value — and for every location the order of its writes. Steps are named by thread and
+ * index in that thread, data choices by their values too, so that equal names mean the
+ * same step. Repeated reads of a spin are left out, as in coverageClass.
+ */
+export function readsFromClass(execution: ExecutionView): string {
+  const kept = withoutRepeatedReads(execution);
+  const perThread = new Map<number, number>();
+  const lastWrite = new Map<number, string>();
+  const writes = new Map<number, string[]>();
+  const facts: string[] = [];
+  for (let step = 0; step < kept.steps; step++) {
+    const thread = kept.thread[step]!;
+    const index = perThread.get(thread) ?? 0;
+    perThread.set(thread, index + 1);
+    const op = kept.op[step]!;
+    const name = `${thread}.${index}`;
+    if (op === Op.CHOOSE) facts.push(`${name}=${kept.value[step]}`);
+    const access = memoryAccesses.get(op);
+    if (access === undefined) continue;
+    const location = kept.object[step]!;
+    facts.push(`${name}<-${lastWrite.get(location) ?? 'init'}`);
+    if (access === 'read') continue;
+    lastWrite.set(location, name);
+    const order = writes.get(location) ?? [];
+    writes.set(location, order);
+    order.push(name);
+  }
+  for (const [location, order] of writes) facts.push(`@${location}:${order.join(',')}`);
+  return facts.sort().join(' ');
 }
 
 function withoutRepeatedReads(execution: ExecutionView): ExecutionView {

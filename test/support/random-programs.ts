@@ -10,7 +10,10 @@
 // orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
 // longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
 // at its start, or, once it has joined every thread, when some threads' write is the last,
-// so that the explorer meets a longer run in the middle of its search).
+// so that the explorer meets a longer run in the middle of its search). Main may create its
+// threads in another order than their numbers, do its own work before, between and after
+// the creates, and join in another order: the runtime numbers threads as they are created,
+// so holes that need one numbering of four or five threads show.
 //
 // Everything a thread observes is printed at once as `t<thread>.<index>=<value>`, every
 // write stores a value unique to its thread and index, and main prints the globals it
@@ -61,6 +64,12 @@ export interface ProgramShape {
    * padding + 1 on (31: main in the first word of a thread set, the others in the second).
    */
   padding: number;
+  /** main creates its threads in a shuffled order */
+  shuffledCreates: boolean;
+  /** main's own operations go before, between and after the creates, not only after */
+  mainAmongCreates: boolean;
+  /** main joins its threads in a shuffled order */
+  shuffledJoins: boolean;
 }
 
 function generator(seed: number): () => number {
@@ -79,10 +88,10 @@ export function randomShape(seed: number): ProgramShape {
   const chance = (p: number) => random() < p;
   // small enough that unbounded dfs mostly finishes within 20,000 executions
   const threads = chance(0.85) ? 2 : 3;
-  return {
+  return withThreads({
     threads,
     variables: 1 + Math.floor(random() * 3),
-    operationsPerThread: threads === 2 ? 2 : 1,
+    operationsPerThread: 0,
     plain: chance(0.4),
     lock: (['none', 'mutex', 'semaphore', 'rwlock'] as const)[Math.floor(random() * 4)]!,
     semaphoreCount: 1 + Math.floor(random() * 2),
@@ -108,7 +117,21 @@ export function randomShape(seed: number): ProgramShape {
     yields: chance(0.2),
     semaphoreValue: chance(0.5),
     readerCounts: chance(0.5),
-  };
+    shuffledCreates: chance(0.5),
+    mainAmongCreates: chance(0.4),
+    shuffledJoins: chance(0.5),
+  }, threads);
+}
+
+/**
+ * The shape with `threads` threads (main included): as the seed drew it, with one operation
+ * per thread past two threads, as drawn ones have. Four or more threads leave out what
+ * every thread repeats and what sets threads aside (yields, timed waits, counted readers,
+ * a long run), so that dfs, the truth, still finishes: those are checked with fewer threads.
+ */
+export function withThreads(shape: ProgramShape, threads: number): ProgramShape {
+  const wide = threads >= 4 ? { yields: false, timed: false, readerCounts: false, longRun: false, barrier: false } : {};
+  return { ...shape, threads, operationsPerThread: threads === 2 ? 2 : 1, ...wide };
 }
 
 const SEQ = '__ATOMIC_SEQ_CST';
@@ -306,15 +329,47 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   if (shape.longRun) lines.splice(lines.indexOf('int main(void) {'), 0, 'static int filler;');
   if (shape.longRun && shape.mainEnd !== 'join') lines.push(`  ${longRun}`);
   lines.push(...setup.map((line) => `  ${line}`));
-  for (let t = 1; t < shape.threads; t++) lines.push(`  pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
-  lines.push(...bodies[0]!.map((line) => `  ${line}`));
-  for (let t = 1; t < shape.threads; t++) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);
+  lines.push(...mainWithCreates(seed, shape, bodies[0]!).map((line) => `  ${line}`));
+  for (const t of ordered(seed + 1, shape.threads, shape.shuffledJoins)) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);
   // main's own writes and thread 2's make it long, thread 1's and none leave it short
   if (shape.longRun && shape.mainEnd === 'join') lines.push(`  if (${load('v0')} % 200 > 100) ${longRun}`);
   const finals = Array.from({ length: shape.variables }, (_, v) => load(`v${v}`));
   lines.push(`  printf("final${' %d'.repeat(finals.length)}\\n", ${finals.join(', ')});`);
   lines.push({ join: '  return 0;', return: '  return 0;', exit: '  exit(0);', pthread_exit: '  pthread_exit(NULL);' }[shape.mainEnd], '}');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Threads 1..threads-1, shuffled when `shuffle` (by their own generator, so that the
+ * program's other random choices stay what they were for the seed).
+ */
+function ordered(seed: number, threads: number, shuffle: boolean): number[] {
+  const order = Array.from({ length: threads - 1 }, (_, i) => i + 1);
+  if (!shuffle) return order;
+  const random = generator(seed * 104729 + 3);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/** Main's creates with its own operations: after them all, or cut at statement boundaries among them (mainAmongCreates). */
+function mainWithCreates(seed: number, shape: ProgramShape, body: string[]): string[] {
+  const creates = ordered(seed, shape.threads, shape.shuffledCreates).map((t) => `pthread_create(&threads[${t}], NULL, thread${t}, NULL);`);
+  if (!shape.mainAmongCreates) return [...creates, ...body];
+  const random = generator(seed * 15485863 + 5);
+  // where each create goes: after a boundary of main's body (0: before all of it)
+  const places = [0, ...body.flatMap((_, at) => (isBoundary(body, at) ? [at + 1] : []))];
+  const at = creates.map(() => places[Math.floor(random() * places.length)]!).sort((a, b) => a - b);
+  const lines: string[] = [];
+  let next = 0;
+  body.forEach((line, index) => {
+    while (next < creates.length && at[next] === index) lines.push(creates[next++]!);
+    lines.push(line);
+  });
+  lines.push(...creates.slice(next));
+  return lines;
 }
 
 /** A statement may go after line `at`: it closes a statement, and no lock is held there. */

@@ -77,7 +77,10 @@ export async function checkSoundness(
   const redundant: string[] = [];
   const restarted: string[] = [];
   const truncated: string[] = [];
-  const dfs = await exploreAll(file, 'dfs', maxBound, mode, Infinity, MAX_STEPS);
+  // bounded dfs past the cap (four or five threads that yield): the bounds it finished are the truth
+  const dfs = await exploreAll(file, 'dfs', maxBound, mode, STRATEGY_LIMIT, MAX_STEPS);
+  const dfsFinished = dfs.truncated ? dfs.byBound.length - 2 : maxBound;
+  if (dfs.truncated) truncated.push('dfs');
   const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS);
   const all = everything.truncated ? undefined : everything;
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
@@ -113,7 +116,7 @@ export async function checkSoundness(
     };
     if (bounded) {
       // a run cut short: its last snapshot is the bound it did not finish
-      const lastFinished = run.truncated ? run.byBound.length - 2 : maxBound;
+      const lastFinished = Math.min(run.truncated ? run.byBound.length - 2 : maxBound, dfsFinished);
       for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
       // split among workers (parallel.ts), it must run what the serial search runs
       if (name === 'bpor' && !run.truncated)
@@ -131,7 +134,7 @@ export async function checkSoundness(
         const split = await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS, {}, Number.POSITIVE_INFINITY, shard);
         problems.push(...splitDifferences(alone, split, maxBound).map((line) => `shard ${at + 1}/${SHARDS}: ${line}`));
       }
-    for (let bound = 0; bound <= maxBound; bound++) {
+    for (let bound = 0; bound <= dfsFinished; bound++) {
       const together = joined(shards.map((shard) => within(shard, bound)));
       const what = `${name} in ${SHARDS} shards bound ${bound}`;
       const differences = compare(what, within(dfs, bound), together);
@@ -155,7 +158,7 @@ function joined(parts: Observed[]): Observed {
   const union = (pick: (part: Observed) => Set<string>) => new Set(parts.flatMap((part) => [...pick(part)]));
   return {
     executions: parts.reduce((sum, part) => sum + part.executions, 0), classes: union((part) => part.classes), repeats: 0,
-    coverage: union((part) => part.coverage), wasted: parts.reduce((sum, part) => sum + part.wasted, 0), bugs: union((part) => part.bugs),
+    coverage: union((part) => part.coverage), readsFrom: union((part) => part.readsFrom), wasted: parts.reduce((sum, part) => sum + part.wasted, 0), bugs: union((part) => part.bugs),
     finalStates: union((part) => part.finalStates), complete: parts.every((part) => part.complete), truncated: false,
   };
 }
@@ -169,7 +172,7 @@ function compare(what: string, truth: Observed, seen: Observed): { problems: str
   const kinds: [string, Set<string>, Set<string>][] = [['bugs', truth.bugs, seen.bugs], ['final states', truth.finalStates, seen.finalStates]];
   // a failing run ends early, so its races with what other threads would have done next are
   // never seen: classes are compared only where the strategy saw no bug
-  if (seen.bugs.size === 0) kinds.push(['classes', truth.coverage, seen.coverage]);
+  if (seen.bugs.size === 0) kinds.push(['classes', truth.coverage, seen.coverage], ['reads-from classes', truth.readsFrom, seen.readsFrom]);
   for (const [kind, dfsSet, otherSet] of kinds) {
     const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
     const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));

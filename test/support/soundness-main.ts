@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
-import { randomProgram, randomShape } from './random-programs.js';
+import { randomProgram, randomShape, withThreads } from './random-programs.js';
 import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
@@ -64,7 +64,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
   const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
     const drawn = randomShape(seed);
-    const shape = { ...drawn, padding: programs.padding, threads: programs.threads || drawn.threads };
+    const shape = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
