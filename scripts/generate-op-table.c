@@ -45,6 +45,19 @@ int main(void) {
 
   printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER);
 
+  printf("/** an atomic step's memory order (trace.order), by number */\nexport const memoryOrderNames: readonly string[] = [\n");
+#define ORDER_TEXT(name, text) printf("  %s,\n", QUOTE(text));
+  WEFT_MEMORY_ORDERS(ORDER_TEXT)
+  printf("];\n\nexport const MemoryOrder = {\n");
+#define ORDER_NUMBER(name, text) printf("  %s: %d,\n", QUOTE(name), WEFT_ORDER_##name);
+  WEFT_MEMORY_ORDERS(ORDER_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("/** an atomic read-modify-write's function (trace.rmw), by number: \"\" for none */\nexport const rmwFunctionNames: readonly string[] = [\n");
+#define RMW_TEXT(name, text) printf("  %s,\n", QUOTE(text));
+  WEFT_RMW_FUNCTIONS(RMW_TEXT)
+  printf("];\n\n");
+
   printf("/** a thread's state at the end of an execution (abi.h) */\nexport const ThreadState = {\n");
   {
     int number = 0;
