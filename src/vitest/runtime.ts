@@ -181,7 +181,7 @@ async function replayRemembered(file: string, name: string, options: CheckOption
   return replayed;
 }
 
-const firstLine = async (bug: Bug) => (await renderer()).renderBug(bug, { color: false }).split('\n')[0];
+const firstLine = async (bug: Bug) => (await renderer()).headline(bug);
 
 const PROGRESS_EVERY_MS = 2000;
 
