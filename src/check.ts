@@ -15,7 +15,7 @@ import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
-import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
+import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
@@ -147,9 +147,8 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = made ?? buildHarness(file, options);
   const build = built.identity;
-  // a schedule recorded on other code may no longer fit: say so rather than blame the harness
-  const codeChanged = replay?.build !== undefined && replay.build !== build
-    ? `the code changed since this schedule was recorded (build ${replay.build}; now ${build})` : undefined;
+  // a schedule recorded on other code may no longer fit: say what changed rather than blame the harness
+  const codeChanged = replay?.build === undefined ? undefined : buildChanges(replay.build, build);
   const { results, notRun } = await withHarness(built.library, async (harness) => {
     harness.setHangTimeout(settings.hangTimeoutMs);
     const available = harness.tests();
@@ -372,7 +371,8 @@ async function replayOne(
     if (!(error instanceof UnexplorableHarnessError)) throw error;
     const elapsedMs = performance.now() - started;
     if (error.code === 'limit') return { error: harness.result().message, executions: 1, elapsedMs };
-    const message = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
+    const unnamed = replay.build === undefined ? '; the replay string names no build, so changed code or compiler flags may be the cause too' : '';
+    const message = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}${unnamed}`;
     return { error: message, executions: 1, elapsedMs };
   }
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs: run.elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
