@@ -31,6 +31,19 @@ describe('the data of the failing run', () => {
     const text = renderTest((await checkAllInterleavings(fixture('counterexamples/relock_counter.c'))).tests[0]!, { color: false, width: 100 });
     expect(text.match(/read counter = 0/g)).toHaveLength(2);
   });
+
+  it('shows the count a consumer woken by `if` instead of `while` finds, and folds none of the rows that lead there', async () => {
+    const result = await checkAllInterleavings(fixture('counterexamples/if_wait_queue.c'));
+    const bug = result.tests[0]!.bug!;
+    const text = renderTest(result.tests[0]!, { color: false, width: 100 });
+    const rows = text.split('\n');
+    const wake = rows.findIndex((row) => /\bwake q\.nonempty\b/.test(row));
+    expect(rows[wake + 1]).toMatch(/^\s+read q\.count = 0\s+if_wait_queue\.c:30/);
+    const countRows = (bug.accesses ?? []).filter((access) => access.target === 'q.count');
+    expect(countRows.length).toBeGreaterThanOrEqual(6);
+    expect(countRows.every((access) => access.leadsToFailure)).toBe(true);
+    expect(text).not.toContain('⋮');
+  });
 });
 
 describe('frees and lifetimes', () => {
