@@ -141,7 +141,9 @@ describe('build failures and replays that do not fit', () => {
 
   it('names different compiler flags and a changed source as such', () => {
     const file = writeHarness(readFileSync(fixture('counterexamples/relock_counter.c'), 'utf8'), 'relock.c');
-    const schedule: string = JSON.parse(runCli(['check', file, '--cflags', '-DEXTRA=1', '--json']).stdout).tests[0].bug.schedule;
+    const checked = JSON.parse(runCli(['check', file, '--cflags', '-DEXTRA=1', '--json']).stdout).tests[0];
+    expect(checked.found).toEqual({ executions: expect.any(Number), fewest: true });
+    const schedule: string = checked.bug.schedule;
     expect(schedule).toMatch(/:[0-9a-f]{12}$/);
     const flags = runCli(['replay', file, '--schedule', schedule, '--json']);
     expect(JSON.parse(flags.stdout).tests[0].guarantee).toMatch(/the compiler flags \(cflags\) changed since this schedule was recorded \(build [0-9a-f]{12}; now [0-9a-f]{12}\)/);

@@ -25,6 +25,7 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'i
       ...(test.interrupted ? { interrupted: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.shard ? { shard: test.shard } : {}),
+      ...(test.found ? { found: test.found } : {}),
       ...(test.error !== undefined ? { error: test.error } : {}),
       ...(test.beyondBound
         ? { beyondBound: { kind: test.beyondBound.kind, message: test.beyondBound.message, preemptions: test.beyondBound.preemptions, schedule: test.beyondBound.schedule } }

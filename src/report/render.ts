@@ -32,6 +32,8 @@ const FOLD_KEEP_LAST = 3;
 /** fewer rows than this are shown rather than folded */
 const MIN_FOLD = 3;
 const MIN_CELL = 12;
+/** the source text keeps at least this much room, although the longest rows then push their file:line on */
+const MIN_SOURCE = 24;
 const MAX_CELL = 34;
 /** "»1234  " before the cells */
 const STEP_COLUMN = 7;
@@ -187,19 +189,23 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
   const widest = Math.max(...visible.filter((row) => !row.folded).map((row) => row.text.length), 2);
   // the cells get at most about half the width: the rest is for file:line and the source
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, widest + 2, Math.floor((width * 0.55 - STEP_COLUMN) / columns.length)));
-  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${oneColumn ? 'thread'.padEnd(cell) : columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
-  const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   const locationWidth = Math.min(32, Math.max(0, ...visible.map((row) => locationText(row).length)));
+  // a value longer than its cell runs on into the empty cells beside it: the source column
+  // starts past the longest such row, as far as the width leaves room for file:line
+  const columnOf = (row: Row) => (oneColumn ? 0 : columns.indexOf(row.thread));
+  const needed = Math.max(columns.length * cell, ...visible.filter((row) => !row.folded).map((row) => columnOf(row) * cell + row.text.length + 2));
+  const tableWidth = Math.max(columns.length * cell, Math.min(needed, width - STEP_COLUMN - locationWidth - 2 - MIN_SOURCE));
+  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${(oneColumn ? 'thread' : columns.map((t) => `T${t}`.padEnd(cell)).join('')).padEnd(tableWidth)}source`;
+  const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   let previousLocation = '';
   const lines = visible.map((row) => {
-    const column = oneColumn ? 0 : columns.indexOf(row.thread);
-    const lead = ' '.repeat(column * cell);
+    const lead = ' '.repeat(columnOf(row) * cell);
     if (row.folded) return c.dim(`${' '.repeat(STEP_COLUMN)}${lead}${row.folded}`);
     const marker = row.preemption ? c.yellow('»') : ' ';
     const stepText = row.step === undefined ? '' : String(row.step);
     const cells = `${lead}${row.text}`;
-    // a value longer than its cell runs on into the empty cells beside it, never cut
-    const body = cells.length + 2 <= columns.length * cell ? cells.padEnd(columns.length * cell) : `${cells}  `;
+    // never cut: a row longer than the table pushes its own file:line on
+    const body = cells.length + 2 <= tableWidth ? cells.padEnd(tableWidth) : `${cells}  `;
     const location = locationText(row);
     // a line shared with the row above is printed once
     const repeated = location !== '' && location === previousLocation;
