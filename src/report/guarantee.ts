@@ -1,7 +1,7 @@
 // What a run explored, in words: the guarantee every result carries. Never more than what was done.
 import type { Exploration } from '../explore/driver.js';
 import type { BoundKind } from '../explore/strategy.js';
-import { counted, withThousands } from '../numbers.js';
+import { withThousands } from '../numbers.js';
 
 /** How a guarantee starts when the bug was not found by the bound iterations (a sampler, or the default's optimal phase). */
 const FOUND_BY = 'bug found by ';
@@ -18,7 +18,7 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
   const spent = kind === 'delay' ? 'delays' : 'preemptions';
   switch (run.stoppedBy) {
     case 'bug':
-      return `bug found at ${kind === 'delay' ? 'delay ' : ''}bound ${run.bound} after ${counted(run.executions, 'execution')}`;
+      return `bug found at ${kind === 'delay' ? 'delay ' : ''}bound ${run.bound} after ${withThousands(run.executions)} executions`;
     case 'exhausted':
       return 'complete: every interleaving explored';
     case 'replayed':
@@ -36,7 +36,7 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
 
 /** Where a search stopped before its end, and the bounds it had finished by then (optimal DPOR explores them all at once: none). */
 function stoppedDuring(run: Exploration & { strategy?: string }, spent: string): string {
-  const where = run.strategy === 'optimal' ? `after ${counted(run.executions, 'execution')} of optimal DPOR, which explores every bound at once` : `during bound ${run.reachedBound} after ${counted(run.executions, 'execution')}`;
+  const where = run.strategy === 'optimal' ? `after ${withThousands(run.executions)} executions of optimal DPOR, which explores every bound at once` : `during bound ${run.reachedBound} after ${withThousands(run.executions)} executions`;
   return `${where}; ${run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored'}`;
 }
 
