@@ -10,6 +10,7 @@ import { checkAllInterleavings, renderTest } from '../src/index.js';
 import type { Bug, BugStep } from '../src/report/bug.js';
 import { stepText } from '../src/report/render.js';
 import { counted } from '../src/numbers.js';
+import { buildChanges } from '../src/report/replay.js';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 
 const bugOf = async (name: string): Promise<Bug> => (await checkAllInterleavings(fixture(`counterexamples/${name}`))).tests[0]!.bug!;
@@ -137,6 +138,14 @@ describe('build failures and replays that do not fit', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/compile_errors\.c:5:\d+: error: 'first_undeclared' undeclared/);
     expect(run.stderr).toMatch(/compile_errors\.c:6:\d+: error: 'second_undeclared' undeclared/);
+  });
+
+  it('says which part of the build differs: the source, the flags, the toolchain, or an older identity', () => {
+    expect(buildChanges('aaaabbbbcccc', 'aaaabbbbcccc')).toBeUndefined();
+    expect(buildChanges('aaaabbbbcccc', 'ddddbbbbcccc')).toBe('the source code changed since this schedule was recorded (build aaaabbbbcccc; now ddddbbbbcccc)');
+    expect(buildChanges('aaaabbbbcccc', 'aaaabbbbdddd')).toMatch(/^the compiler or weft's runtime changed since/);
+    expect(buildChanges('aaaabbbbcccc', 'aaaaddddeeee')).toMatch(/^the compiler flags \(cflags\) and the compiler or weft's runtime changed since/);
+    expect(buildChanges('aaaabbbb', 'aaaabbbbcccc')).toMatch(/^this schedule was recorded on a different build \(build aaaabbbb; now aaaabbbbcccc\)/);
   });
 
   it('names different compiler flags and a changed source as such', () => {
