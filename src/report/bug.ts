@@ -14,7 +14,7 @@ import type { DebugData } from './debug-data.js';
 import { type CodeLocation, sourceLine } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
 import { encodeReplay } from './replay.js';
-import { showValue } from './values.js';
+import { type ShownValue, showValue } from './values.js';
 import { withThousands } from '../numbers.js';
 
 export interface BugLocation {
@@ -435,7 +435,7 @@ function lastLocation(steps: BugStep[]): BugLocation | undefined {
 }
 
 /** What an atomic step did besides the value it read: what it wrote, what it expected, its memory order. */
-function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigint) => { json: number | string; text: string }): Partial<BugStep> {
+function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigint) => ShownValue): Partial<BugStep> {
   const op = failure.execution.op[step]!;
   const { written, expected, order, rmw } = failure.atomics;
   const detail: Partial<BugStep> = {};
@@ -448,7 +448,6 @@ function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigi
   const wrote = show(written[step]!);
   return { ...detail, written: wrote.json, writtenText: wrote.text };
 }
-
 
 /** Marks the rows that lead to the failure (data-flow.ts): the trace never folds them away. */
 function markLeadingRows(

@@ -1,8 +1,10 @@
-// Text rendering of results: a pass line per test, or the counterexample as a table
-// with one column per thread that takes part in the failure, the failing step last, the
-// execution's own output and the replay string. The table fits the terminal: runs of one
-// thread are folded, a source line shared by consecutive rows is printed once, values
-// are never cut (the JSON keeps every step).
+// Text rendering of results: a pass line per test, or the counterexample: a headline (what
+// failed, where, after how many executions; how it was found in plain words), a table with
+// one column per thread that takes part in the failure, the failing step last, the heap
+// objects it names, the execution's own output and the replay string. The counterexample
+// fits the terminal: long runs of one thread fold the rows that do not lead to the failure,
+// a source line shared by consecutive rows is printed once, values are never cut (the JSON
+// keeps every step).
 import { basename } from 'node:path';
 
 import pc from 'picocolors';
