@@ -26,12 +26,13 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
                                         over to the next enabled thread after it in id order (delay
                                         bounding's deterministic scheduler: completing a run costs no delay) */
 #define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
+#define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
 struct weft_logged_access {
   double address;
   uint64_t bits;   /* the value read or written */
-  uint32_t step;   /* the step after which it ran, in its thread */
+  uint32_t step;   /* the step after which it ran, in its thread, or WEFT_BEFORE_ANY_STEP */
   uint32_t pc;     /* code offset of the access */
   uint8_t thread;
   uint8_t size;

@@ -14,6 +14,7 @@ int main(void) {
 
   printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
   printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);
+  printf("/** a logged access's step when it ran before the execution's first step (abi.h) */\nexport const BEFORE_ANY_STEP = %u;\n\n", WEFT_BEFORE_ANY_STEP);
 
   printf("export const Op = {\n");
 #define OP_NUMBER(name, text, access, can, object, flags, enabled) printf("  %s: %d,\n", QUOTE(name), WEFT_OP_##name);

@@ -17,7 +17,7 @@ const bugOf = async (name: string): Promise<Bug> => (await checkAllInterleavings
 /** the rows of a thread, as the table writes them */
 const rowsOf = (bug: Bug, thread: number) => [
   ...bug.steps.filter((step) => step.thread === thread).map((step) => ({ at: step.step, text: stepText(step) })),
-  ...(bug.accesses ?? []).filter((access) => access.thread === thread).map((access) => ({ at: access.afterStep + 0.5, text: `${access.access} ${access.target} = ${access.valueText}` })),
+  ...(bug.accesses ?? []).filter((access) => access.thread === thread).map((access) => ({ at: (access.afterStep ?? -1) + 0.5, text: `${access.access} ${access.target} = ${access.valueText}` })),
 ].sort((a, b) => a.at - b.at).map((row) => row.text);
 
 describe('the data of the failing run', () => {
@@ -61,6 +61,21 @@ describe('frees and lifetimes', () => {
     // what the race breaks is the use after free itself, not the race again
     expect(bug.consequence?.kind).toBe('memory');
     expect(bug.consequence?.message).toMatch(/^use after free: access to node#\d\.next, inside a freed block/);
+  });
+
+  it('names a read after an unordered free a use after free, with the free and the read as rows', async () => {
+    const result = await checkAllInterleavings(fixture('counterexamples/read_after_free.c'));
+    const bug = result.tests[0]!.bug!;
+    expect(bug.message).toMatch(/^use after free: T0 reads item#1\.count at \S+read_after_free\.c:29 after T1 freed item#1 at \S+read_after_free\.c:17, unordered$/);
+    expect(bug.kind === 'race' && bug.race.accesses.map((access) => access.access)).toEqual(['free', 'read']);
+    const rows = renderTest(result.tests[0]!, { color: false, width: 100 }).split('\n');
+    expect(rows).toContainEqual(expect.stringMatching(/^\s+3\s+free item#1 \(race\)$/));
+    expect(rows).toContainEqual(expect.stringMatching(/^\s+read item#1\.count \(race\)$/));
+    // main's writes before its first step come first, in the order they ran
+    const trace = rows.slice(0, rows.findIndex((row) => row.trim().startsWith('replay:')));
+    expect(trace.filter((row) => /^\s+write (shared|item#1\.\w+) = /.test(row)).map((row) => row.trim().split('  ')[0]))
+      .toEqual(['write shared = &item#1', 'write item#1.key = 1', 'write item#1.count = 2']);
+    expect(bug.consequence?.kind).toBe('memory');
   });
 
   it('names the field at its own offset in a refcounted object freed after a relaxed decrement, once', async () => {

@@ -90,7 +90,7 @@ export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4,
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
 export interface LoggedAccess {
   thread: number;
-  /** the step after which it ran, in its thread */
+  /** the step after which it ran, in its thread; BEFORE_ANY_STEP: before the execution's first */
   step: number;
   address: number;
   size: number;

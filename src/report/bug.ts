@@ -5,7 +5,7 @@ import type { FailingExecution } from '../explore/driver.js';
 import { type BoundKind, isPreemption } from '../explore/strategy.js';
 import type { LoggedAccess, RunResult } from '../addon/addon.js';
 import {
-  Access, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, ThreadState, accessOf, hasFlag, memoryOrderNames, objectKindOf, opNames, outcomeNames,
+  Access, BEFORE_ANY_STEP, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, ThreadState, accessOf, hasFlag, memoryOrderNames, objectKindOf, opNames, outcomeNames,
   pcIsFunctionStart, rmwFunctionNames,
 } from '../addon/ops.js';
 import { type FlowEvent, failingReads, inTraceOrder, isStep, leadingToFailure } from './data-flow.js';
@@ -74,8 +74,8 @@ export interface RaceAccess {
 /** drf mode: a plain access to a global or the heap, recorded by replaying the failing execution (plain accesses are no steps there) */
 export interface PlainAccess {
   thread: number;
-  /** the step after which it ran, in its thread */
-  afterStep: number;
+  /** the step after which it ran, in its thread; none: before the execution's first step */
+  afterStep?: number;
   access: 'read' | 'write';
   target: string;
   value: number | string;
@@ -270,7 +270,7 @@ export function describeBug(
     const target = namer.locate(access.address, access.size);
     const value = showValue(access.bits, access.size, target.type, namer.info, pointee);
     return {
-      thread: access.thread, afterStep: access.step, access: access.write ? 'write' : 'read', target: target.name,
+      thread: access.thread, ...(access.step === BEFORE_ANY_STEP ? {} : { afterStep: access.step }), access: access.write ? 'write' : 'read', target: target.name,
       value: value.json, valueText: value.text, size: access.size, ...at(access.pc - 1),
     };
   });
@@ -489,7 +489,8 @@ function heapObjectsOf(namer: AddressNamer, execution: FailingExecution['executi
 function markRacingAccess(logged: readonly LoggedAccess[], accesses: PlainAccess[], result: RunResult): void {
   for (let i = logged.length - 1; i >= 0; i--) {
     const access = logged[i]!;
-    if (access.thread !== result.raceThread || access.pc !== result.racePc || access.step !== result.raceStep) continue;
+    const step = access.step === BEFORE_ANY_STEP ? -1 : access.step;
+    if (access.thread !== result.raceThread || access.pc !== result.racePc || step !== result.raceStep) continue;
     accesses[i]!.race = true;
     return;
   }

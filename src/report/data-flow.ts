@@ -56,15 +56,15 @@ export function failingReads(events: readonly FlowEvent[], thread: number): numb
   return reads;
 }
 
-/** Steps and plain accesses as the trace shows them: each access after the step it followed in its thread. */
+/** Steps and plain accesses as the trace shows them: each access after the step it followed in its thread, those before any step first. */
 export function inTraceOrder(steps: readonly BugStep[], accesses: readonly PlainAccess[]): (BugStep | PlainAccess)[] {
-  const after = new Map<number, PlainAccess[]>();
+  const after = new Map<number | undefined, PlainAccess[]>();
   for (const access of accesses) {
     const list = after.get(access.afterStep);
     if (list) list.push(access);
     else after.set(access.afterStep, [access]);
   }
-  return steps.flatMap((step) => [step, ...(after.get(step.step) ?? [])]);
+  return [...(after.get(undefined) ?? []), ...steps.flatMap((step) => [step, ...(after.get(step.step) ?? [])])];
 }
 
 export const isStep = (row: BugStep | PlainAccess): row is BugStep => 'op' in row;

@@ -242,16 +242,19 @@ function tableRows(bug: Bug): Row[] {
   const ordered = inTraceOrder(bug.steps, bug.accesses ?? []);
   ordered.forEach((row, index) => {
     const step = isStep(row) ? row : undefined;
+    // a free that races is a step of its own
+    const racingFree = step?.op === 'free' && accesses.some((access) => access.access === 'free' && access.afterStep === step.step);
     rows.push({
-      thread: row.thread, text: isStep(row) ? stepText(row) : `${row.access} ${row.target} = ${row.valueText}${row.race ? ' (race)' : ''}`,
+      thread: row.thread, text: isStep(row) ? `${stepText(row)}${racingFree ? ' (race)' : ''}` : `${row.access} ${row.target} = ${row.valueText}${row.race ? ' (race)' : ''}`,
       ...(step ? { step: step.step, preemption: step.preemption, failing: step.step === failingStep } : {}),
-      ...(row.leadsToFailure || (!isStep(row) && row.race) ? { keep: true } : {}),
+      ...(row.leadsToFailure || racingFree || (!isStep(row) && row.race) ? { keep: true } : {}),
       ...(row.location ? { location: row.location } : {}), ...(row.source ? { source: row.source } : {}),
     });
     // a racing access not in the log comes after the step it followed and that step's accesses
     const next = ordered[index + 1];
     if (next && !isStep(next)) return;
     const after = isStep(row) ? row.step : row.afterStep;
+    if (after === undefined) return; // a racing access before any step comes first (below)
     accesses.forEach((access, side) => {
       const raceRow = raceRows[side];
       if (raceRow && access.afterStep === after) rows.push(raceRow);
