@@ -141,6 +141,14 @@ describe('headlines', () => {
     expect(verbose.stdout).toMatch(/^ {2}found after \d+ executions?; no schedule with fewer preemptions fails\n {2}bug found by /m);
   });
 
+  it('wraps a race warning to the width too', () => {
+    const run = runCli(['check', 'fixtures/core/heap_race.c', '--races', 'warn']);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}warning: data race on account#1\.operations: /));
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
   it('writes numbers one way everywhere', () => {
     expect(counted(1424584, 'execution')).toBe('1,424,584 executions');
     expect(counted(1, 'execution')).toBe('1 execution');

@@ -53,14 +53,14 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const stats = `${counted(test.executions, 'execution')} · ${formatMs(test.elapsedMs)}`;
   if (test.status === 'pass' && test.partial)
-    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c)}`;
+    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c, widthOf(options))}`;
   if (test.status === 'pass')
-    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c)}`;
+    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c, widthOf(options))}`;
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const width = widthOf(options);
   const story = [foundStory(test), ...(options.verbose ? [test.guarantee] : [])].filter((line) => line !== '');
   const header = bugHeader(test.bug!, width, c, { lead: `${c.red('✗')} ${test.name}  `, stats, story });
-  return `${header}\n${indent(renderBody(test.bug!, { ...options, width: width - 2 }, c))}${renderWarnings(test, c)}`;
+  return `${header}\n${indent(renderBody(test.bug!, { ...options, width: width - 2 }, c))}${renderWarnings(test, c, widthOf(options))}`;
 }
 
 /** How the bug was found, in plain words: "found after 5 executions; no schedule with fewer preemptions fails". */
@@ -78,11 +78,15 @@ export function beyondBound(bug: Bug): string {
   return `${headline(bug)}, needing ${counted(bug.preemptions, 'preemption')} (raise maxBound to fail on it; replay: ${bug.schedule})`;
 }
 
-function renderWarnings(test: TestResult, c: Colors): string {
+function renderWarnings(test: TestResult, c: Colors, width: number): string {
   const beyond = test.beyondBound
     ? `\n  ${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`
     : '';
-  return (test.warnings ?? []).map((warning) => `\n  ${c.yellow('warning:')} ${warning.message}`).join('') + beyond;
+  const warnings = (test.warnings ?? []).map((warning) => {
+    const [first = '', ...more] = wrapText(`warning: ${warning.message}`, width - 2, 4);
+    return [`${c.yellow('warning:')}${first.slice('warning:'.length)}`, ...more].map((line) => `\n  ${line}`).join('');
+  });
+  return warnings.join('') + beyond;
 }
 
 /** What failed, in one phrase: the first line of a counterexample. */
