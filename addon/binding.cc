@@ -404,6 +404,10 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("aside", View<Napi::Uint8Array>(env, t->aside, t->capacity));
     trace.Set("enabled", View<Napi::Uint32Array>(env, t->enabled, t->capacity * WEFT_THREAD_WORDS));
     trace.Set("casFails", View<Napi::Uint32Array>(env, t->cas_fails, t->capacity * WEFT_THREAD_WORDS));
+    trace.Set("written", View<Napi::BigUint64Array>(env, t->written, t->capacity));
+    trace.Set("expected", View<Napi::BigUint64Array>(env, t->expected, t->capacity));
+    trace.Set("order", View<Napi::Uint8Array>(env, t->order, t->capacity));
+    trace.Set("rmw", View<Napi::Uint8Array>(env, t->rmw, t->capacity));
     trace.Set("pc", View<Napi::Uint32Array>(env, t->pc, t->capacity));
     trace.Set("capacity", t->capacity);
     // every thread at the end of the last execution: state and the operation it was about to do

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 13
+#define WEFT_ABI_VERSION 14
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -19,19 +19,20 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
 /* run option flags */
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
-#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
+#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the plain accesses to globals and the heap (a counterexample) */
 #define WEFT_RUN_REPORT_LEAKS 4u     /* heap blocks still allocated when an execution ends are a bug */
 #define WEFT_RUN_SAMPLE 8u           /* past the decisions, threads and choices are drawn (sample_seed) */
 #define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
                                         over to the next enabled thread after it in id order (delay
                                         bounding's deterministic scheduler: completing a run costs no delay) */
-#define WEFT_ACCESS_LOG_SIZE 256u
+#define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
+#define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
 struct weft_logged_access {
   double address;
   uint64_t bits;   /* the value read or written */
-  uint32_t step;   /* the step after which it ran, in its thread */
+  uint32_t step;   /* the step after which it ran, in its thread, or WEFT_BEFORE_ANY_STEP */
   uint32_t pc;     /* code offset of the access */
   uint8_t thread;
   uint8_t size;
@@ -78,6 +79,13 @@ struct weft_trace {
   uint32_t *enabled; /* capacity thread sets: step s's at enabled[s * WEFT_THREAD_WORDS], thread i
                         set if it could have been chosen at this step */
   uint32_t *pc;      /* code offset of the call in the harness library */
+  /* atomic steps (others leave stale entries): what a read-modify-write wrote, or what a
+     compare-exchange wrote or would have written; what a compare-exchange expected; the
+     memory order (enum weft_memory_order); the read-modify-write's function (enum weft_rmw_function) */
+  uint64_t *written;
+  uint64_t *expected;
+  uint8_t *order;
+  uint8_t *rmw;
   uint32_t *cas_fails; /* per step a thread set, like enabled: bit i set when thread i is about to
                           compare-exchange and would fail (only read) if it ran at this step */
 };

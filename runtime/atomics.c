@@ -11,11 +11,12 @@
   heap_check_atomic((uintptr_t)a, sizeof(type), pc);                       \
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
+  sched_record_atomic(0, 0, mo, WEFT_RMW_NONE);                            \
   sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
   return v;
 
-#define RMW(bits, type, name, expression)                                                  \
+#define RMW(bits, type, name, function, expression)                                        \
   WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
     sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
@@ -23,6 +24,7 @@
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
+    sched_record_atomic((uint64_t)(int64_t)*a, 0, mo, WEFT_RMW_##function);                \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
     race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
     return old;                                                                            \
@@ -37,17 +39,18 @@
     uintptr_t pc = WEFT_CALLER_PC();                                                               \
     sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                     \
     sched_record_value((uint64_t)(int64_t)v, sizeof(type));                                        \
+    sched_record_atomic((uint64_t)(int64_t)v, 0, mo, WEFT_RMW_NONE);                               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
     race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
   }                                                                                                \
-  RMW(bits, type, exchange, v)                                                                     \
-  RMW(bits, type, fetch_add, old + v)                                                              \
-  RMW(bits, type, fetch_sub, old - v)                                                              \
-  RMW(bits, type, fetch_and, old &v)                                                               \
-  RMW(bits, type, fetch_or, old | v)                                                               \
-  RMW(bits, type, fetch_xor, old ^ v)                                                              \
-  RMW(bits, type, fetch_nand, ~(old & v))                                                          \
+  RMW(bits, type, exchange, EXCHANGE, v)                                                                     \
+  RMW(bits, type, fetch_add, FETCH_ADD, old + v)                                                              \
+  RMW(bits, type, fetch_sub, FETCH_SUB, old - v)                                                              \
+  RMW(bits, type, fetch_and, FETCH_AND, old &v)                                                               \
+  RMW(bits, type, fetch_or, FETCH_OR, old | v)                                                               \
+  RMW(bits, type, fetch_xor, FETCH_XOR, old ^ v)                                                              \
+  RMW(bits, type, fetch_nand, FETCH_NAND, ~(old & v))                                                          \
   static int cas##bits(volatile type *a, type *expected_in, type v, int mo, int fail_mo,          \
                        uintptr_t pc) {                                                             \
     type expected = *expected_in;                                                                  \
@@ -56,7 +59,10 @@
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     type old = *a;                                                                                 \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \
-    if (old == expected) {                                                                         \
+    int succeeded = old == expected;                                                               \
+    sched_record_atomic((uint64_t)(int64_t)v, (uint64_t)(int64_t)expected, succeeded ? mo : fail_mo, \
+                        WEFT_RMW_NONE);                                                            \
+    if (succeeded) {                                                                               \
       *a = v;                                                                                      \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
       race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \

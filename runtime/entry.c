@@ -58,7 +58,7 @@ static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
 }
 
 static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_t error_size) {
-  size_t per_step = sizeof(uint8_t) * 4 + sizeof(double) * 2 + sizeof(uint64_t) + sizeof(uint32_t) * (2 + 2 * WEFT_THREAD_WORDS);
+  size_t per_step = sizeof(uint8_t) * 6 + sizeof(double) * 2 + sizeof(uint64_t) * 3 + sizeof(uint32_t) * (2 + 2 * WEFT_THREAD_WORDS);
   char *memory = map_or_report(per_step * capacity + 64, "the trace", error, error_size);
   if (!memory) return -1;
   struct weft_trace *trace = &r->trace;
@@ -66,7 +66,9 @@ static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_
   trace->object = (double *)memory;
   trace->value = trace->object + capacity;
   trace->bits = (uint64_t *)(trace->value + capacity);
-  trace->enabled = (uint32_t *)(trace->bits + capacity);
+  trace->written = trace->bits + capacity;
+  trace->expected = trace->written + capacity;
+  trace->enabled = (uint32_t *)(trace->expected + capacity);
   trace->cas_fails = trace->enabled + (size_t)capacity * WEFT_THREAD_WORDS;
   trace->pc = trace->cas_fails + (size_t)capacity * WEFT_THREAD_WORDS;
   r->step_clock = trace->pc + capacity;
@@ -74,6 +76,8 @@ static int open_trace(struct runtime *r, uint32_t capacity, char *error, uint32_
   trace->op = trace->thread + capacity;
   trace->size = trace->op + capacity;
   trace->aside = trace->size + capacity;
+  trace->order = trace->aside + capacity;
+  trace->rmw = trace->order + capacity;
   return 0;
 }
 

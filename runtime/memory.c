@@ -67,7 +67,8 @@ static void log_access(struct runtime *r, int write, uintptr_t address, uint32_t
   entry->address = (double)address;
   entry->bits = 0;
   if (!write) memcpy(&entry->bits, (const void *)address, size);
-  entry->step = current_thread()->event;
+  /* main's code before the first step: no step of its own yet (others start with one) */
+  entry->step = r->step ? current_thread()->event : WEFT_BEFORE_ANY_STEP;
   entry->pc = (uint32_t)(pc - r->library_base);
   entry->thread = (uint8_t)r->current;
   entry->size = (uint8_t)size;

@@ -63,6 +63,17 @@
   X(MUTEX_TIMEDLOCK, "timedlock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
   X(RWLOCK_READ_UNLOCK, "read unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK | WEFT_OPF_SHARED, enabled_always)
 
+/* The memory orders of ThreadSanitizer's atomic interface, as trace.order records them;
+ * compilers may set flag bits above them, and an order weft does not know counts as seq_cst. */
+#define WEFT_MEMORY_ORDERS(X) \
+  X(RELAXED, "relaxed") X(CONSUME, "consume") X(ACQUIRE, "acquire") X(RELEASE, "release") X(ACQ_REL, "acq_rel") X(SEQ_CST, "seq_cst")
+
+/* What an atomic read-modify-write step computed from the old value (trace.rmw): how a
+ * counterexample names it. NONE: the step is no read-modify-write. */
+#define WEFT_RMW_FUNCTIONS(X)                                                                    \
+  X(NONE, "") X(EXCHANGE, "exchange") X(FETCH_ADD, "fetch_add") X(FETCH_SUB, "fetch_sub")        \
+  X(FETCH_AND, "fetch_and") X(FETCH_OR, "fetch_or") X(FETCH_XOR, "fetch_xor") X(FETCH_NAND, "fetch_nand")
+
 /* What an op's object field names. ADDRESS: a memory location or synchronisation object;
  * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block
  * whose size is the step's value (the op touches every address in it); NONE: nothing. */
@@ -104,6 +115,18 @@ enum weft_object_kind {
 #define WEFT_OBJECT_ENUM(name) WEFT_OBJECT_##name,
   WEFT_OBJECTS(WEFT_OBJECT_ENUM)
 #undef WEFT_OBJECT_ENUM
+};
+
+enum weft_memory_order {
+#define WEFT_ORDER_ENUM(name, text) WEFT_ORDER_##name,
+  WEFT_MEMORY_ORDERS(WEFT_ORDER_ENUM)
+#undef WEFT_ORDER_ENUM
+};
+
+enum weft_rmw_function {
+#define WEFT_RMW_ENUM(name, text) WEFT_RMW_##name,
+  WEFT_RMW_FUNCTIONS(WEFT_RMW_ENUM)
+#undef WEFT_RMW_ENUM
 };
 
 /* How an execution ended. */

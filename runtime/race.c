@@ -153,15 +153,8 @@ void race_on_create(uint32_t parent, uint32_t child) {
   r->clocks[parent].at[parent]++;
 }
 
-/* The memory orders of ThreadSanitizer's interface; compilers may set flag bits above
- * them (GCC's HLE hints), and an order weft does not know counts as seq_cst. */
-enum { ORDER_RELAXED, ORDER_CONSUME, ORDER_ACQUIRE, ORDER_RELEASE, ORDER_ACQ_REL, ORDER_SEQ_CST };
-static int order_of(int mo) {
-  int order = mo & 0xff;
-  return order <= ORDER_SEQ_CST ? order : ORDER_SEQ_CST;
-}
-static int acquires(int order) { return order != ORDER_RELAXED && order != ORDER_RELEASE; } /* consume as acquire */
-static int releases(int order) { return order >= ORDER_RELEASE; }
+static int acquires(int order) { return order != WEFT_ORDER_RELAXED && order != WEFT_ORDER_RELEASE; } /* consume as acquire */
+static int releases(int order) { return order >= WEFT_ORDER_RELEASE; }
 
 /* the thread's clock is published: its later accesses must not look ordered before it */
 static void publish(struct vclock *into, uint32_t thread) {
@@ -182,7 +175,7 @@ void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int mo) {
   struct runtime *r = weft_rt;
   if (!drf_execution(r)) return;
   uint32_t self = r->current, n = r->thread_count;
-  int order = order_of(mo);
+  int order = memory_order_of(mo);
   struct sync_clock *location = sync_clock_of(object);
   if (kind != RACE_ATOMIC_STORE)
     join(acquires(order) ? &r->clocks[self] : &r->pending_acquire[self], &location->clock, n);
@@ -205,7 +198,7 @@ void race_on_fence(int mo) {
   struct runtime *r = weft_rt;
   if (!drf_execution(r)) return;
   uint32_t self = r->current;
-  int order = order_of(mo);
+  int order = memory_order_of(mo);
   if (acquires(order)) join(&r->clocks[self], &r->pending_acquire[self], r->thread_count);
   if (releases(order)) {
     if (WEFT_UNLIKELY(r->clocks[self].at[self] >= EPOCH_CLOCK_LIMIT / 2))
@@ -251,17 +244,23 @@ static int unordered(const struct vclock *mine, uint32_t self, uint32_t last, ui
   return last && epoch_thread(last) != self && (last_bytes & bytes) && mine->at[epoch_thread(last)] < epoch_clock(last);
 }
 
-static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, uintptr_t address, uint8_t bytes,
+/* The first byte both accesses touched: a wide access (a free, a struct copy) races on the
+ * field the other access touched, not on its own first byte. */
+static uintptr_t overlap(uintptr_t granule, uint8_t last_bytes, uint8_t bytes) {
+  return granule + (uintptr_t)__builtin_ctz((unsigned)(last_bytes & bytes));
+}
+
+static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, uintptr_t granule, uint8_t bytes,
                        uintptr_t pc) {
   uint32_t self = r->current;
   const struct vclock *mine = &r->clocks[self];
   if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
-    report(write, address, pc, cell->write_epoch, cell->write_pc, 1);
+    report(write, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, 1);
   uint32_t now = epoch(self, mine->at[self]);
   uint32_t offset = (uint32_t)(pc - r->library_base);
   if (write) {
     if (unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
-      report(write, address, pc, cell->read_epoch, cell->read_pc, 0);
+      report(write, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
     cell->write_epoch = now;
     cell->write_pc = offset;
     cell->write_bytes = bytes;
@@ -281,6 +280,6 @@ void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
     uintptr_t from = granule > address ? granule : address;
     uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
     uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
-    check_cell(r, cell, write, address, bytes, pc);
+    check_cell(r, cell, write, granule, bytes, pc);
   }
 }

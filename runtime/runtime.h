@@ -216,6 +216,13 @@ enum access_mode {
   ACCESSES_LOGGED = 3   /* drf, and each access kept in the access log (a counterexample's replay) */
 };
 
+/* A memory order argument of the atomic interface as enum weft_memory_order: compilers may
+ * set flag bits above it (GCC's HLE hints), and an order weft does not know counts as seq_cst. */
+static inline int memory_order_of(int mo) {
+  int order = mo & 0xff;
+  return order <= WEFT_ORDER_SEQ_CST ? order : WEFT_ORDER_SEQ_CST;
+}
+
 /* fiber.c */
 WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
 WEFT_HIDDEN void fiber_switch(void **save_stack_pointer, void *next_stack_pointer);
@@ -226,6 +233,7 @@ WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, ui
 WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_expect(uint64_t expected, uint8_t size);
+WEFT_HIDDEN void sched_record_atomic(uint64_t written, uint64_t expected, int mo, uint8_t rmw);
 WEFT_HIDDEN int sched_cas_would_fail(const struct pending *pending);
 WEFT_HIDDEN void sched_after_finish(void) WEFT_NORETURN;
 WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);

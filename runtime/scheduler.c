@@ -307,6 +307,18 @@ void sched_record_value(uint64_t value, uint8_t size) {
   r->trace.size[step] = size;
 }
 
+/* An atomic step's detail, for a counterexample to show: what it wrote (or would have, a
+ * failed compare-exchange), what a compare-exchange expected, its memory order and function. */
+void sched_record_atomic(uint64_t written, uint64_t expected, int mo, uint8_t rmw) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  uint32_t step = current_thread()->event;
+  r->trace.written[step] = written;
+  r->trace.expected[step] = expected;
+  r->trace.order[step] = (uint8_t)memory_order_of(mo);
+  r->trace.rmw[step] = rmw;
+}
+
 void sched_expect(uint64_t expected, uint8_t size) {
   struct runtime *r = weft_rt;
   if (WEFT_LIKELY(r && r->in_execution)) {

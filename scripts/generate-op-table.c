@@ -14,6 +14,7 @@ int main(void) {
 
   printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
   printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);
+  printf("/** a logged access's step when it ran before the execution's first step (abi.h) */\nexport const BEFORE_ANY_STEP = %u;\n\n", WEFT_BEFORE_ANY_STEP);
 
   printf("export const Op = {\n");
 #define OP_NUMBER(name, text, access, can, object, flags, enabled) printf("  %s: %d,\n", QUOTE(name), WEFT_OP_##name);
@@ -44,6 +45,19 @@ int main(void) {
   printf("];\n\n");
 
   printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER);
+
+  printf("/** an atomic step's memory order (trace.order), by number */\nexport const memoryOrderNames: readonly string[] = [\n");
+#define ORDER_TEXT(name, text) printf("  %s,\n", QUOTE(text));
+  WEFT_MEMORY_ORDERS(ORDER_TEXT)
+  printf("];\n\nexport const MemoryOrder = {\n");
+#define ORDER_NUMBER(name, text) printf("  %s: %d,\n", QUOTE(name), WEFT_ORDER_##name);
+  WEFT_MEMORY_ORDERS(ORDER_NUMBER)
+  printf("} as const;\n\n");
+
+  printf("/** an atomic read-modify-write's function (trace.rmw), by number: \"\" for none */\nexport const rmwFunctionNames: readonly string[] = [\n");
+#define RMW_TEXT(name, text) printf("  %s,\n", QUOTE(text));
+  WEFT_RMW_FUNCTIONS(RMW_TEXT)
+  printf("];\n\n");
 
   printf("/** a thread's state at the end of an execution (abi.h) */\nexport const ThreadState = {\n");
   {

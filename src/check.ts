@@ -6,7 +6,7 @@ import { OptionError, WeftError } from './errors.js';
 import { type DriveOptions, type Exploration, type FailingExecution, type Progress, UnexplorableHarnessError, drive, spentBy } from './explore/driver.js';
 import { type ReplayOptions, replaySchedule } from './explore/replay.js';
 import { boundedSearchByDefault, createStrategy, defaultStrategy } from './explore/strategies.js';
-import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled } from './explore/optimal-first.js';
+import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled, showsFewest } from './explore/optimal-first.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
 import { SamplingTurns } from './explore/sampling-turns.js';
 import type { BoundKind, Strategy } from './explore/strategy.js';
@@ -15,7 +15,7 @@ import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
-import { type Replay, absoluteLocation, decodeReplay, relativeLocation } from './report/replay.js';
+import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
 import { withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
@@ -65,6 +65,15 @@ export interface TestResult {
   error?: string;
   /** one shard of an exploration (option shard): how its part ended, for weft merge */
   shard?: ShardOfTest;
+  /** a bug: how it was found, in plain terms */
+  found?: Found;
+}
+
+export interface Found {
+  /** the executions explored until the bug */
+  executions: number;
+  /** every schedule with fewer preemptions than the bug's was explored, without a bug */
+  fewest: boolean;
 }
 
 export interface CheckResult {
@@ -138,9 +147,8 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = made ?? buildHarness(file, options);
   const build = built.identity;
-  // a schedule recorded on other code may no longer fit: say so rather than blame the harness
-  const codeChanged = replay?.build !== undefined && replay.build !== build
-    ? `the code changed since this schedule was recorded (build ${replay.build}; now ${build})` : undefined;
+  // a schedule recorded on other code may no longer fit: say what changed rather than blame the harness
+  const codeChanged = replay?.build === undefined ? undefined : buildChanges(replay.build, build);
   const { results, notRun } = await withHarness(built.library, async (harness) => {
     harness.setHangTimeout(settings.hangTimeoutMs);
     const available = harness.tests();
@@ -176,7 +184,7 @@ export async function checkBuilt(file: string, given: CheckOptions, made?: Libra
 }
 
 type Run =
-  | (SearchResult & { races?: FailingExecution[]; visible?: string[] })
+  | (SearchResult & { races?: FailingExecution[]; visible?: string[]; raceFound?: Found })
   | { error: string; executions: number; elapsedMs: number };
 
 /** A sampler never runs out of runs: given no budget, it draws SAMPLES_WITHOUT_BUDGET. */
@@ -197,6 +205,7 @@ async function exploreOne(
   harness: NativeHarness, library: string, test: number, name: string, settings: Settings, { onProgress, signal }: Pick<CheckOptions, 'onProgress' | 'signal'>,
 ): Promise<Run> {
   const races: FailingExecution[] = [];
+  let raceFound: Found | undefined;
   const visible: number[] = [];
   let executions = 0;
   let elapsedMs = 0;
@@ -227,6 +236,7 @@ async function exploreOne(
       };
       if (race && visible.length < MAX_RACY_LOCATIONS && !visible.includes(race.result.raceAddress)) {
         races.push(race);
+        raceFound ??= run.found;
         visible.push(race.result.raceAddress);
         if (!signal?.aborted) continue;
         // interrupted before the search could start again past the race: the race is reported
@@ -234,7 +244,7 @@ async function exploreOne(
         const { failure: _, ...explored } = run;
         return { ...explored, stoppedBy: 'interrupted', complete: false, bound: -1, executions, elapsedMs, races, visible: located() };
       }
-      return { ...run, executions, elapsedMs, races, visible: located() };
+      return { ...run, executions, elapsedMs, races, visible: located(), ...(raceFound ? { raceFound } : {}) };
     }
   } catch (error) {
     if (error instanceof UnexplorableHarnessError || error instanceof WorkerExitError) return { error: error.message, executions, elapsedMs };
@@ -262,7 +272,11 @@ interface Search {
  * foundBy: how a bug was found when it was not by the bound iterations; strategy: the one whose result this is;
  * beyondBound: a bug found that needs more preemptions than maxBound
  */
-type SearchResult = Exploration & { sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution };
+type SearchResult = Exploration & {
+  sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution;
+  /** a bug: the executions run until it was found, and whether every schedule with fewer preemptions was explored (a bounded search's bug: yes) */
+  found?: Found;
+};
 
 /**
  * The `auto` policy (explore/optimal-first.ts): optimal for its share of the budget, then,
@@ -274,7 +288,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
     ...search.runOptions, ...progressOf(search), maxExecutions: settings.maxExecutions - search.executionsBefore, timeBudgetMs: search.deadline - performance.now(),
   }, search.deadline);
   const bug = first.failure ? await search.simplified(first.failure) : undefined;
-  const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug } : {}) };
+  const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug, found: { executions: search.executionsBefore + first.executions, fewest: showsFewest(bug, undefined) } } : {}) };
   if (optimalSettled(first, bug)) return optimalRun;
   const budgetLeft = search.executionsBefore + first.executions < settings.maxExecutions && performance.now() < search.deadline && !search.runOptions.signal?.aborted;
   const bounded = budgetLeft
@@ -290,7 +304,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   }
   // the bounds below optimal's bug hold none: it has the fewest preemptions, if they were all explored
   const base = bounded ? both(bounded) : optimalRun;
-  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', foundBy: optimalFoundBy(bug, first.executions, bounded, boundedSearchByDefault, (bounded?.stoppedBy ?? boundedSkippedBy(search)) === 'interrupted') };
+  return { ...base, failure: bug, bound: bug.preemptions, stoppedBy: 'bug', complete: false, strategy: 'optimal', found: { executions: search.executionsBefore + first.executions, fewest: showsFewest(bug, bounded) }, foundBy: optimalFoundBy(bug, first.executions, bounded, boundedSearchByDefault, (bounded?.stoppedBy ?? boundedSkippedBy(search)) === 'interrupted') };
 }
 
 function progressOf(search: Search): Pick<DriveOptions, 'onProgress'> {
@@ -321,7 +335,11 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
     ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs, ...(settings.shard ? { shard: settings.shard } : {}) })
     : await drive(harness, strategy, options);
   run.strategy = strategy.name;
-  if (run.failure) run.failure = await search.simplified(run.failure);
+  if (run.failure) {
+    run.failure = await search.simplified(run.failure);
+    // the iterations below the bug's bound found none; a sampler's bug is at no bound
+    run.found = { executions: search.executionsBefore + run.executions, fewest: strategy.exhaustive !== false || run.failure.preemptions === 0 };
+  }
   // a sampled bug is at no bound: it needed what its (simplified) run took
   if (strategy.exhaustive === false) {
     if (run.failure) run.bound = spentBy(run.failure, settings.bound);
@@ -331,6 +349,7 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
     run.failure = minimised.failure;
     run.bound = minimised.failure.preemptions;
     run.sampled = minimised.foundBy;
+    run.found = { executions: search.executionsBefore + run.executions, fewest: minimised.fewest };
   } else if (turns && turns.runs > 0) {
     run.note = `beside it ${withThousands(turns.runs)} PCT runs, no bug: ${turns.coverage()}`;
   }
@@ -352,7 +371,8 @@ async function replayOne(
     if (!(error instanceof UnexplorableHarnessError)) throw error;
     const elapsedMs = performance.now() - started;
     if (error.code === 'limit') return { error: harness.result().message, executions: 1, elapsedMs };
-    const message = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}`;
+    const unnamed = replay.build === undefined ? '; the replay string names no build, so changed code or compiler flags may be the cause too' : '';
+    const message = codeChanged ? `${codeChanged}: it no longer fits; weft check finds a fresh counterexample` : `the replay does not fit this harness: ${harness.result().message}${unnamed}`;
     return { error: message, executions: 1, elapsedMs };
   }
   const base = { executions: 1, redundantRuns: 0, bound: 0, reachedBound: 0, complete: false, elapsedMs: run.elapsedMs, ...(codeChanged ? { note: codeChanged } : {}) };
@@ -396,9 +416,12 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     result.interrupted = true;
   }
   if (run.sampled !== undefined && run.failure) result.sampled = true;
+  const found = failing ? run.raceFound : consequence ? run.found : undefined;
+  if (found) result.found = found;
   if (failing) {
     result.bug = races[0]!;
-    if (consequence) result.bug.consequence = consequence;
+    // the search past the race may stop at the same race again (another of its accesses): said once
+    if (consequence && consequence.message !== result.bug.message) result.bug.consequence = consequence;
   } else if (consequence) result.bug = consequence;
   if (settings.races === 'warn' && races.length > 0) result.warnings = races;
   if (run.beyondBound) result.beyondBound = describe!(run.beyondBound, visible);

@@ -8,7 +8,7 @@ export function withThousands(value: number): string {
   return value < 0 ? `-${digits}` : digits;
 }
 
-/** (1, "preemption") → "1 preemption"; (2, "preemption") → "2 preemptions". */
+/** (1, "preemption") → "1 preemption"; (1234, "execution") → "1,234 executions": one way to write numbers everywhere. */
 export function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return `${withThousands(count)} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -58,8 +58,8 @@ describe('weft replay', () => {
   it('a replay string names the build it was recorded on; an old string without it still replays', () => {
     const check = JSON.parse(runCli(['check', 'fixtures/lost_update.c', '--mode', 'sc', '--json']).stdout);
     const schedule: string = check.tests[0].bug.schedule;
-    expect(schedule).toMatch(/^weft1:lost_update:sc:[\d*.]+:[0-9a-f]{8}$/);
-    const withoutBuild = schedule.replace(/:[0-9a-f]{8}$/, '');
+    expect(schedule).toMatch(/^weft1:lost_update:sc:[\d*.]+:[0-9a-f]{12}$/);
+    const withoutBuild = schedule.replace(/:[0-9a-f]{12}$/, '');
     const replay = runCli(['replay', 'fixtures/lost_update.c', '--schedule', withoutBuild, '--json']);
     expect(replay.status).toBe(1);
     expect(JSON.parse(replay.stdout).tests[0].bug).toMatchObject({ kind: 'assertion', schedule });
@@ -72,17 +72,21 @@ describe('weft replay', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('  counter++;', '  (void)0;'));
     const changed = runCli(['replay', file, '--schedule', schedule]);
     expect(changed.status).toBe(2);
-    expect(changed.stdout).toMatch(/the code changed since this schedule was recorded \(build [0-9a-f]{8}; now [0-9a-f]{8}\): it no longer fits/);
+    expect(changed.stdout).toMatch(/the source code changed since this schedule was recorded \(build [0-9a-f]{12}; now [0-9a-f]{12}\): it no longer fits/);
     expect(changed.stdout).not.toContain('nondeterministic');
     // without a build identity weft cannot tell: the old message
-    const old = runCli(['replay', file, '--schedule', schedule.replace(/:[0-9a-f]{8}$/, '')]);
+    const old = runCli(['replay', file, '--schedule', schedule.replace(/:[0-9a-f]{12}$/, '')]);
     expect(old.status).toBe(2);
     expect(old.stdout).toContain('the replay does not fit this harness');
+    expect(old.stdout).toContain('the replay string names no build, so changed code or compiler flags may be the cause too');
+    // a string from before identities had parts: a different build, what changed unknown
+    const older = runCli(['replay', file, '--schedule', schedule.replace(/:([0-9a-f]{8})[0-9a-f]{4}$/, ':$1')]);
+    expect(older.stdout).toMatch(/this schedule was recorded on a different build \(build [0-9a-f]{8}; now [0-9a-f]{12}\): the source, the compiler flags or the toolchain changed/);
     // a change the schedule still fits replays, and says the code changed
     writeFileSync(file, readFileSync(fixture('lost_update.c'), 'utf8').replace('static int counter;', 'static int counter; /* edited */'));
     const comment = runCli(['replay', file, '--schedule', schedule, '--json']);
     expect(comment.status).toBe(1);
-    expect(JSON.parse(comment.stdout).tests[0].guarantee).toContain('the code changed since this schedule was recorded');
+    expect(JSON.parse(comment.stdout).tests[0].guarantee).toContain('the source code changed since this schedule was recorded');
   });
 
   it('rejects a malformed replay string with exit 2', () => {

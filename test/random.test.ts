@@ -153,7 +153,9 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     expect(test.status).toBe('fail');
     expect(test.bug!.preemptions).toBe(1);
     expect(test.sampled).toBe(true);
-    expect(renderTest(test, { color: false }).split('\n')[0]).toContain(` · ${test.guarantee}`);
+    // the strategies' own account under verbose; in plain words always
+    expect(renderTest(test, { color: false, verbose: true, width: 1000 }).split('\n')).toContain(`  ${test.guarantee}`);
+    expect(renderTest(test, { color: false }).split('\n')).toContainEqual(expect.stringMatching(/^ {2}found after [\d,]+ executions? \(by random sampling\); /));
     // turns begin once a bound has run 1 s: on a busy machine that is bound 0 already, and then
     // no claim is made about fewer preemptions
     expect(test.guarantee).toMatch(
@@ -164,7 +166,7 @@ describe('the default run takes turns with PCT samples once a bound does not fin
   it('a chosen strategy runs alone: bpor by itself does not finish bound 0 of the torn pair', async () => {
     const test = (await checkAllInterleavings(fixture('random/torn_pair.c'), { strategy: 'bpor', timeBudgetMs: 1_500 })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', partial: true });
-    expect(test.guarantee).toMatch(/^budget exhausted \(timeBudgetMs\) during bound 0 after \d+ executions; no bound fully explored$/);
+    expect(test.guarantee).toMatch(/^budget exhausted \(timeBudgetMs\) during bound 0 after [\d,]+ executions; no bound fully explored$/);
   });
 
   it('with no bug, the samples are counted in the guarantee beside what the search covered', async () => {

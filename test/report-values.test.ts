@@ -46,22 +46,23 @@ describe('values by type, names by field', () => {
     expect(bug.steps.map((step) => step.target)).toContain('ring.lock');
   });
 
-  it('names a heap cell by its allocation site, and by field once a typed pointer to the block was seen', async () => {
+  it('names a heap cell by its block, numbered in allocation order, and by field once a typed pointer to the block was seen', async () => {
     const bug = (await checkAllInterleavings(fixture('report/heap_fields.c'))).tests[0]!.bug!;
-    expect(bug.kind === 'race' && bug.race.variable).toBe('node@heap_fields.c:21 .next');
-    expect(bug.accessesNearFailure?.map((access) => `${access.access} ${access.target} = ${access.valueText}`))
-      .toEqual(['read head = &node@heap_fields.c:21']);
-    // reached through a void pointer only: site and offset
+    expect(bug.kind === 'race' && bug.race.variable).toBe('node#1.next');
+    expect(bug.accesses?.filter((access) => access.thread === bug.thread).map((access) => `${access.access} ${access.target} = ${access.valueText}`))
+      .toEqual(['read head = &node#1']);
+    expect(bug.heapObjects).toEqual([{ name: 'node#1', size: 16, allocated: { file: 'fixtures/report/heap_fields.c', line: 21 } }]);
+    // reached through a void pointer only: "block" and the offset
     const untyped = (await checkAllInterleavings(fixture('report/heap_untyped.c'))).tests[0]!.bug!;
-    expect(untyped.kind === 'race' && untyped.race.variable).toBe('block@heap_untyped.c:16+4');
+    expect(untyped.kind === 'race' && untyped.race.variable).toBe('block#1+4');
   });
 
   it('shows the values the failing thread read and wrote under a lock near a drf failure', async () => {
     const bug = (await checkAllInterleavings(fixture('core/heap_race.c'))).tests[0]!.bug!;
-    expect(bug.accessesNearFailure?.filter((access) => access.target.endsWith('.balance')).map((access) => [access.access, access.valueText, access.afterStep]))
-      .toEqual([['read', '10', 4], ['write', '20', 4]]);
+    const failing = bug.accesses?.filter((access) => access.thread === bug.thread && access.target.endsWith('.balance'));
+    expect(failing?.map((access) => [access.access, access.valueText, access.afterStep])).toEqual([['read', '10', 4], ['write', '20', 4]]);
     const text = renderBug(bug, { color: false, width: 100 });
-    expect(text).toMatch(/^\s+4\s+lock account@heap_race\.c:24 \.lock\n\s+read account = &account@heap_race\.c:24[^\n]*\n\s+read account@heap_race\.c:24 \.balance = 10\n\s+write account@heap_race\.c:24 \.balance = 20$/m);
+    expect(text).toMatch(/^\s+4\s+lock account#1\.lock\n\s+read account = &account#1[^\n]*\n\s+read account#1\.balance = 10\n\s+write account#1\.balance = 20$/m);
   });
 
   it('shows code from an #included .c file with that file\'s own name, line and text', async () => {
@@ -113,7 +114,9 @@ describe('the shape of the trace', () => {
   it('folds a long run of one thread and prints a source line once for consecutive steps', async () => {
     const bug = (await checkAllInterleavings(fixture('report/values.c'), { mode: 'sc' })).tests[0]!.bug!;
     const text = renderBug(bug, { color: false, width: 120 });
-    expect(text).toContain('⋮ 10 more rows of T1 (lines 33–42)');
+    // the write the failing check reads is never folded away
+    expect(text).toContain('⋮ 8 more rows of T1 (lines 33–40)');
+    expect(text).toMatch(/^\s+11\s+write colour = GREEN/m);
     expect(text).toContain('write bank.acct[3].balance = -7');
     const creates = renderBug((await checkAllInterleavings(fixture('report/bystanders.c'), { mode: 'sc' })).tests[0]!.bug!, { color: false });
     expect(creates).toMatch(/^\s+1 {2}create T2$/m); // same line as "create T1" above: no repeat
@@ -127,9 +130,11 @@ describe('the shape of the trace', () => {
       .toEqual([[0, 'write', 0], [1, 'read', 1]]);
     const text = runCli(['check', fixture('lost_update.c')]).stdout;
     const rows = text.split('\n');
-    const write = rows.findIndex((line) => line.includes('write counter (race)'));
+    // the earlier access is in the replay's log, with its value; the later one never ran
+    const write = rows.findIndex((line) => line.includes('write counter = 1 (race)'));
     const read = rows.findIndex((line) => line.includes('read counter (race)'));
-    expect(rows[write - 1]).toMatch(/ 0 {2}create T1/);
+    expect(rows[write - 2]).toMatch(/ 0 {2}create T1/);
+    expect(rows[write - 1]).toMatch(/^\s+read counter = 0 /);
     expect(rows[write + 1]).toMatch(/ 1 {2}\s+start/);
     expect(read).toBe(write + 2);
   });
@@ -137,7 +142,7 @@ describe('the shape of the trace', () => {
   it('keeps the JSON fields of every kind of bug', async () => {
     const race = toJson(await checkAllInterleavings(fixture('lost_update.c'))) as { tests: [{ bug: object }] };
     expect(Object.keys(race.tests[0].bug)).toEqual(
-      ['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'threadsTakingPart', 'race', 'consequence']);
+      ['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'threadsTakingPart', 'accesses', 'accessesNearFailure', 'race', 'consequence']);
     const deadlock = toJson(await checkAllInterleavings(fixture('deadlock_two_locks.c'))) as { tests: [{ bug: object }] };
     expect(Object.keys(deadlock.tests[0].bug)).toEqual(['kind', 'message', 'preemptions', 'schedule', 'location', 'thread', 'threads', 'steps', 'output', 'threadsTakingPart']);
   });

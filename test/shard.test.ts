@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { withThousands } from '../src/numbers.js';
 import { type Exploration, exploreAll, within } from './support/explore-all.js';
 import { fixture, removeAfterAll, runCli, writeHarness } from './support/harness.js';
 import { exploreInSubtrees, splitDifferences } from './support/subtrees-in-process.js';
@@ -96,7 +97,7 @@ describe('weft check --shard and weft merge', () => {
     expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);
     const text = runCli(['merge', ...reports]);
     expect(text.status).toBe(0);
-    expect(text.stdout).toContain(`✓ locked_increments  ${serial.executions} executions`);
+    expect(text.stdout).toContain(`✓ locked_increments  ${withThousands(serial.executions)} executions`);
   });
 
   it('the default strategy becomes bpor: every shard is needed, the serial guarantee holds', () => {
@@ -132,7 +133,7 @@ describe('weft check --shard and weft merge', () => {
     const test = JSON.parse(merged.stdout).tests[0];
     expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
     expect(test.shard, 'a merged result is no shard').toBeUndefined();
-    expect(test.guarantee).toMatch(/^bug found at bound 1 after \d+ executions \(shard \d\/4; the 4 shards ran \d+ executions\)$/);
+    expect(test.guarantee).toMatch(/^bug found at bound 1 after [\d,]+ executions \(shard \d\/4; the 4 shards ran [\d,]+ executions\)$/);
     const replay = runCli(['replay', fixture('lost_update.c'), '--schedule', test.bug.schedule, '--json']);
     expect(replay.status).toBe(1);
     expect(JSON.parse(replay.stdout).tests[0].bug.message).toBe(test.bug.message);
@@ -162,7 +163,7 @@ describe('weft check --shard and weft merge', () => {
     expect(merged.status).toBe(0);
     const test = JSON.parse(merged.stdout).tests[0];
     expect(test).toMatchObject({ status: 'pass', partial: true, complete: false });
-    expect(test.guarantee).toMatch(/^budget exhausted \(maxExecutions\) during bound \d after \d+ executions; .*; 4 shards merged; stopped by its budget: shard 1\/4 \(maxExecutions\)$/);
+    expect(test.guarantee).toMatch(/^budget exhausted \(maxExecutions\) during bound \d after [\d,]+ executions; .*; 4 shards merged; stopped by its budget: shard 1\/4 \(maxExecutions\)$/);
     expect(runCli(['merge', stopped, ...reports.slice(1), '--require-complete']).status).toBe(1);
   });
 

@@ -91,12 +91,14 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     expect(run.output).toMatch(/Tests {2}1 passed \| 1 skipped/);
   });
 
-  it('shows a compile error as a failing test with file:line', () => {
-    const project = createProject({ 'broken.test.c': '#include <weft.h>\nWEFT_TEST(t) {\n  int x = ;\n}\n' });
+  it('shows every compile error as a build failure with file:line', () => {
+    const project = createProject({ 'broken.test.c': '#include <weft.h>\nWEFT_TEST(t) {\n  int x = ;\n  int y = ;\n}\n' });
     const run = project.run();
     expect(run.status).toBe(1);
     expect(run.output).toContain('FAIL  broken.test.c > build');
-    expect(run.output).toContain("broken.test.c:3:11: error: expected expression before ';' token");
+    expect(run.output).toContain("BuildError: broken.test.c:3:11: error: expected expression before ';' token");
+    expect(run.output).toContain("broken.test.c:4:11: error: expected expression before ';' token");
+    expect(run.output).not.toContain('InterleavingError');
     expect(run.output).toContain('> 3 |   int x = ;');
   });
 

@@ -28,6 +28,13 @@ export interface TraceArrays {
   enabled: Uint32Array;
   /** per step a thread set like enabled's: the threads about to compare-exchange that would fail (only read) there */
   casFails: Uint32Array;
+  /** atomic steps only (others hold stale entries): what a read-modify-write wrote, or a compare-exchange wrote or would have */
+  written: BigUint64Array;
+  /** a compare-exchange's expected value */
+  expected: BigUint64Array;
+  /** an atomic step's memory order (MemoryOrder) and read-modify-write function (RmwFunction) */
+  order: Uint8Array;
+  rmw: Uint8Array;
   pc: Uint32Array;
   capacity: number;
   /** [steps, outcome] of the last execution */
@@ -83,7 +90,7 @@ export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4,
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
 export interface LoggedAccess {
   thread: number;
-  /** the step after which it ran, in its thread */
+  /** the step after which it ran, in its thread; BEFORE_ANY_STEP: before the execution's first */
   step: number;
   address: number;
   size: number;

@@ -2,9 +2,15 @@
 // means: all generated from runtime/ops.h (src/addon/op-table.ts). Partial-order
 // reduction, happens-before, deadlock analysis and bug descriptions read these columns
 // instead of listing ops of their own.
-import { Access, Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, opColumns, outcomeNames } from './op-table.js';
+import {
+  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, memoryOrderNames, opColumns,
+  outcomeNames, rmwFunctionNames,
+} from './op-table.js';
 
-export { Access, Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, outcomeNames };
+export {
+  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, memoryOrderNames, outcomeNames,
+  rmwFunctionNames,
+};
 export type Op = (typeof Op)[keyof typeof Op];
 export type Access = (typeof Access)[keyof typeof Access];
 export type Outcome = (typeof Outcome)[keyof typeof Outcome];

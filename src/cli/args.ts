@@ -3,6 +3,7 @@
 // with code 'usage': one message, exit status 2.
 import type { CheckOptions } from '../check.js';
 import { OptionError } from '../errors.js';
+import { wrapWords as wrap } from '../report/wrap.js';
 import {
   type OptionName, commandOptions, defaultText, fileOptionNames, flagSynopsis, isSwitch, optionOfFlag, optionSpec,
 } from '../options.js';
@@ -15,6 +16,8 @@ export interface Command {
   topic?: CommandName | 'merge';
   files: string[];
   json: boolean;
+  /** a counterexample says how the search went in the strategies' own terms too */
+  verbose?: boolean;
   options: CheckOptions;
 }
 
@@ -33,6 +36,7 @@ const commands: Record<CommandName, { synopsis: string; summary: string }> = {
 };
 
 const JSON_FLAG = { flag: '--json', meaning: 'print one JSON object on stdout' };
+const VERBOSE_FLAG = { flag: '--verbose', meaning: 'say how each bug was found in the search strategies\' own terms' };
 const EXIT_STATUS = 'exit status: 0 all tests passed (a partial run, stopped by its budget, too, unless --require-complete), 1 a bug was found, 2 the input could not be used, 130 interrupted (SIGINT, SIGTERM: what was explored is reported)';
 const FILE_COMMENT = 'Options also come from a `// weft: key=value ...` comment among the first 20 lines of a C file, keys: ' +
   `${fileOptionNames().join(', ')}; flags given here win over it.`;
@@ -64,6 +68,7 @@ export function commandHelp(command: CommandName | 'merge'): string {
   const names: OptionName[] = command === 'merge' ? ['requireComplete'] : commandOptions(command);
   const rows: [string, string][] = names.map((name) => [flagSynopsis(name), meaning(name)]);
   rows.push([JSON_FLAG.flag, JSON_FLAG.meaning]);
+  if (command !== 'merge') rows.push([VERBOSE_FLAG.flag, VERBOSE_FLAG.meaning]);
   const width = Math.min(28, Math.max(...rows.map(([flag]) => flag.length)) + 2);
   const body = rows.map(([flag, text]) => {
     const lead = flag.length + 2 > width ? `  ${flag}\n${' '.repeat(width + 2)}` : `  ${flag.padEnd(width)}`;
@@ -77,19 +82,6 @@ function meaning(name: OptionName): string {
   const fallback = defaultText(name);
   const text = optionSpec(name).description.replace(/`/g, '');
   return fallback === undefined ? text : `${text} (default ${fallback})`;
-}
-
-/** Words joined by spaces into lines of at most `width` (a longer word stands alone). */
-function wrap(words: readonly string[], width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line];
 }
 
 function indentLines(text: string, by: number): string {
@@ -110,6 +102,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const files: string[] = [];
   const options: Record<string, unknown> = {};
   let json = false;
+  let verbose = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [written, inlineValue] = arg.startsWith('--') && arg.includes('=')
@@ -117,6 +110,10 @@ export function parseArgs(argv: readonly string[]): Command {
       : arg.startsWith('-I') && arg.length > 2 ? ['-I', arg.slice(2)] : [arg, undefined];
     if (written === JSON_FLAG.flag) {
       json = true;
+      continue;
+    }
+    if (written === VERBOSE_FLAG.flag) {
+      verbose = true;
       continue;
     }
     if (!written.startsWith('-')) {
@@ -143,7 +140,7 @@ export function parseArgs(argv: readonly string[]): Command {
     if (options.replay === undefined) throw usageError('weft replay needs --schedule weft1:...');
     if (files.length !== 1) throw usageError('weft replay takes exactly one file');
   }
-  return { command, files, json, options: options as CheckOptions };
+  return { command, files, json, ...(verbose ? { verbose } : {}), options: options as CheckOptions };
 }
 
 /** weft merge's arguments: report files, --json, --require-complete. */

@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     }
     progress?.clear();
     reports.push(toJson(result));
-    if (!command.json) process.stdout.write(`${file}\n${renderCheck(result)}\n`);
+    if (!command.json) process.stdout.write(`${file}\n${renderCheck(result, { verbose: command.verbose ?? false })}\n`);
     const partial = result.tests.filter((test) => test.partial && !test.interrupted);
     if (command.options.requireComplete && partial.length > 0 && !command.json)
       process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);

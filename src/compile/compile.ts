@@ -35,8 +35,9 @@ export interface BuiltHarness {
   /**
    * Names the code the harness runs, wherever it is built from: the content of every file
    * the build read, the flags, the compiler and weft's runtime — not paths or the working
-   * directory, so that a replay string recorded by Vitest replays from the CLI. Eight hex
-   * digits: enough to tell a changed build from the recorded one.
+   * directory, so that a replay string recorded by Vitest replays from the CLI. Three parts of
+   * IDENTITY_PART hex digits, for the sources, the user's flags, and the compiler with weft's
+   * runtime: enough to tell a changed build from the recorded one, and what changed.
    */
   identity: string;
   cached: boolean;
@@ -47,7 +48,10 @@ export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
 
 export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
-const BUILD_FORMAT = '4-constructors';
+const BUILD_FORMAT = '5-identity-parts';
+
+/** hex digits of each part of a build identity */
+export const IDENTITY_PART = 4;
 
 /**
  * Every harness object is built with these. The heap, memory and string functions are
@@ -259,8 +263,10 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     yield* link(objects, linked, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
-    const identity = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), splitFlags(options.cflags).join('\0'), compiler, runtimeHash(), ...[...hashes.values()].sort())
-      .slice(0, 8);
+    // in parts, so that a replay recorded on another build can say what differs (report/replay.ts: buildChanges)
+    const identity = [
+      hashText(...[...hashes.values()].sort()), hashText(splitFlags(options.cflags).join('\0')), hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), compiler, runtimeHash()),
+    ].map((part) => part.slice(0, IDENTITY_PART)).join('');
     store(entry, {
       library: basename(library),
       libraryHash,

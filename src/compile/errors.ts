@@ -25,16 +25,17 @@ export class BuildError extends WeftError {
   }
 }
 
-const diagnostic = /^(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$/m;
+const diagnostic = /^(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: .*$/gm;
 
-/** The first error of a gcc/clang diagnostic listing as a BuildError. */
+/** Every error of a gcc/clang diagnostic listing, as the compiler printed them, as one BuildError located at the first. */
 export function compileError(stderr: string, fallbackFile: string, dependencies?: string[]): BuildError {
-  const match = diagnostic.exec(stderr);
-  if (!match) return new BuildError('compile', `cannot compile ${fallbackFile}: ${firstLine(stderr)}`, undefined, stderr, dependencies);
-  const [, file, line, column, text] = match as unknown as [string, string, string, string | undefined, string];
+  const errors = [...stderr.matchAll(diagnostic)];
+  const first = errors[0];
+  if (!first) return new BuildError('compile', `cannot compile ${fallbackFile}: ${firstLine(stderr)}`, undefined, stderr, dependencies);
+  const [, file, line, column] = first as unknown as [string, string, string, string | undefined];
   const location: SourceLocation = { file, line: Number(line) };
   if (column) location.column = Number(column);
-  return new BuildError('compile', `${file}:${line}${column ? `:${column}` : ''}: error: ${text}`, location, stderr, dependencies);
+  return new BuildError('compile', errors.map((error) => error[0]).join('\n'), location, stderr, dependencies);
 }
 
 function firstLine(text: string): string {

@@ -3,7 +3,7 @@
 // the fewest), exhaustion, or a budget (checked by the clock after every run).
 // The event loop gets a turn every ~50 ms so that timeouts, progress output and Ctrl-C
 // keep working; an aborted signal is seen there, at most a slice after it aborted.
-import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult } from '../addon/addon.js';
+import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult, type TraceArrays } from '../addon/addon.js';
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
 import { type BoundKind, type ExecutionView, type Strategy, copyOfView, countSpent, decisionAt, liveView, viewRun } from './strategy.js';
@@ -53,6 +53,8 @@ export interface FailingExecution {
   /** every step's value, exact, and the bytes of memory it came from (0: not memory) */
   valueBits: BigUint64Array;
   valueSizes: Uint8Array;
+  /** per step, meaningful at atomic steps: what they wrote or expected, their memory order and read-modify-write function */
+  atomics: Pick<TraceArrays, 'written' | 'expected' | 'order' | 'rmw'>;
   /** the heap blocks at the end: (address, size, allocation code offset) triples */
   heapBlocks: Float64Array;
   /** drf mode: the last plain accesses, recorded by replaying the counterexample (report/simplify.ts) */
@@ -163,6 +165,8 @@ export function copyFailure(harness: NativeHarness, view: Pick<ExecutionView, 's
   for (let step = 0; step < steps; step++) decisions.push(decisionAt(execution, step));
   return {
     outcome: view.outcome, preemptions: countSpent('preemption', execution), delays: countSpent('delay', execution), decisions, execution,
-    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps), heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
+    tracePcs: trace.pc.slice(0, steps), valueBits: trace.bits.slice(0, steps), valueSizes: trace.size.slice(0, steps),
+    atomics: { written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), order: trace.order.slice(0, steps), rmw: trace.rmw.slice(0, steps) },
+    heapBlocks: harness.heapBlocks(), result: harness.result(), output: harness.output(),
   };
 }

@@ -42,13 +42,19 @@ export function boundsBelow(failure: FailingExecution, maxBound: number): number
   return Math.min(maxBound, failure.preemptions - 1);
 }
 
+/** Whether the bounded search after optimal explored every bound below its bug's preemptions (none needed for a bug that needs none). */
+export function showsFewest(failure: FailingExecution, bounded: Exploration | undefined): boolean {
+  const below = failure.preemptions - 1;
+  return below < 0 || (bounded !== undefined && (bounded.complete || bounded.bound >= below));
+}
+
 /**
  * How optimal's bug was found, and whether the bounded search showed that no bug needs fewer
  * preemptions. `bounded` undefined: it did not run, for `interrupted` or for want of budget.
  */
 export function optimalFoundBy(failure: FailingExecution, executions: number, bounded: Exploration | undefined, searchName: string, interrupted: boolean): string {
   const below = failure.preemptions - 1;
-  const fewest = bounded && (bounded.complete || bounded.bound >= below)
+  const fewest = showsFewest(failure, bounded)
     ? `, the fewest: ${searchName} explored bound${below > 0 ? `s 0-${below}` : ' 0'} without a bug`
     : `; ${searchName} ${interrupted ? 'was interrupted' : 'ran out of budget'} before exploring bound ${below}: a bug with fewer preemptions may exist`;
   return `optimal DPOR after ${withThousands(executions)} executions, shown with ${counted(failure.preemptions, 'preemption')}${fewest}`;

@@ -47,7 +47,7 @@ export class SamplingTurns {
   async minimised(
     sampled: FailingExecution, searchName: string, searchBound: number,
     simplify: (failure: FailingExecution) => Promise<FailingExecution>, budgetMs: number,
-  ): Promise<{ failure: FailingExecution; foundBy: string }> {
+  ): Promise<{ failure: FailingExecution; foundBy: string; fewest: boolean }> {
     const fewer = await this.fewerPreemptions(sampled, Math.min(MINIMISE_MS, budgetMs));
     const failure = fewer ? await simplify(fewer) : sampled;
     const { preemptions } = failure;
@@ -55,7 +55,7 @@ export class SamplingTurns {
     // the bounds below the one the search was running were explored without a bug
     const fewest = preemptions > 0 && preemptions <= searchBound
       ? `; no bug needs fewer than ${counted(preemptions, 'preemption')}: ${searchName} explored bound${preemptions > 1 ? `s 0-${preemptions - 1}` : ' 0'} without one` : '';
-    return { failure, foundBy: `${this.found}, taking turns with bound ${searchBound} of ${searchName}${minimised}${fewest}` };
+    return { failure, foundBy: `${this.found}, taking turns with bound ${searchBound} of ${searchName}${minimised}${fewest}`, fewest: preemptions <= searchBound };
   }
 
   private async fewerPreemptions(failure: FailingExecution, timeBudgetMs: number): Promise<FailingExecution | undefined> {

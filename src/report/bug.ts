@@ -3,14 +3,18 @@
 // at the end. A Bug is a union keyed on its kind; each kind has one describer.
 import type { FailingExecution } from '../explore/driver.js';
 import { type BoundKind, isPreemption } from '../explore/strategy.js';
-import type { RunResult } from '../addon/addon.js';
-import { ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames, outcomeNames, pcIsFunctionStart } from '../addon/ops.js';
+import type { LoggedAccess, RunResult } from '../addon/addon.js';
+import {
+  Access, BEFORE_ANY_STEP, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, ThreadState, accessOf, hasFlag, memoryOrderNames, objectKindOf, opNames, outcomeNames,
+  pcIsFunctionStart, rmwFunctionNames,
+} from '../addon/ops.js';
+import { type FlowEvent, failingReads, inTraceOrder, isStep, leadingToFailure } from './data-flow.js';
 import { explainDeadlock } from './deadlock.js';
 import type { DebugData } from './debug-data.js';
 import { type CodeLocation, sourceLine } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
 import { encodeReplay } from './replay.js';
-import { showValue } from './values.js';
+import { type ShownValue, showValue } from './values.js';
 import { withThousands } from '../numbers.js';
 
 export interface BugLocation {
@@ -22,6 +26,8 @@ export interface BugStep {
   step: number;
   thread: number;
   op: string;
+  /** an atomic read-modify-write's function: "exchange", "fetch_add", …; "cas" for a compare-exchange */
+  function?: string;
   /** what the step acted on: a variable (down to field and element), lock or thread */
   target?: string;
   /** by the object's type: a number where exact, else the decimal digits (64-bit values beyond 2^53) */
@@ -30,9 +36,20 @@ export interface BugStep {
   valueText?: string;
   /** bytes of memory the value was read from or written to */
   size?: number;
+  /** an atomic read-modify-write or compare-exchange: what it wrote (a failed one: would have written), as value and valueText are */
+  written?: number | string;
+  writtenText?: string;
+  /** a compare-exchange: the value it expected, and whether it found it (then it wrote) */
+  expected?: number | string;
+  expectedText?: string;
+  succeeded?: boolean;
+  /** an atomic step's memory order, when it is not seq_cst */
+  order?: string;
   preemption: boolean;
   location?: BugLocation;
   source?: string;
+  /** the step leads to the failure (data flow into the failing check, a racing or freed access): a trace never folds it away */
+  leadsToFailure?: true;
 }
 
 export interface ThreadAtEnd {
@@ -46,18 +63,19 @@ export interface ThreadAtEnd {
 
 export interface RaceAccess {
   thread: number;
-  access: 'read' | 'write';
+  /** a free writes the whole block */
+  access: 'read' | 'write' | 'free';
   /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode); none: before its thread's first step */
   afterStep?: number;
   location?: BugLocation;
   source?: string;
 }
 
-/** drf mode: a plain access of the failing thread near the failure (plain accesses are no steps there) */
-export interface NearAccess {
+/** drf mode: a plain access to a global or the heap, recorded by replaying the failing execution (plain accesses are no steps there) */
+export interface PlainAccess {
   thread: number;
-  /** the step after which it ran, in its thread */
-  afterStep: number;
+  /** the step after which it ran, in its thread; none: before the execution's first step */
+  afterStep?: number;
   access: 'read' | 'write';
   target: string;
   value: number | string;
@@ -65,6 +83,20 @@ export interface NearAccess {
   size: number;
   location?: BugLocation;
   source?: string;
+  /** it leads to the failure: a trace never folds it away */
+  leadsToFailure?: true;
+  /** it is the earlier access of the data race */
+  race?: true;
+}
+
+/** A heap block the counterexample names, with where it was allocated and freed. */
+export interface HeapObject {
+  name: string;
+  size: number;
+  allocated?: BugLocation;
+  freed?: BugLocation;
+  /** the thread that freed it */
+  freedBy?: number;
 }
 
 interface BugBase {
@@ -84,16 +116,18 @@ interface BugBase {
    * lock or condition one of those touched (steps, and in drf mode the access log), transitively
    */
   threadsTakingPart: number[];
-  /** drf mode: the failing thread's last plain accesses, with their values */
-  accessesNearFailure?: NearAccess[];
+  /** drf mode: the plain accesses of the execution to globals and the heap, with their values */
+  accesses?: PlainAccess[];
+  /** the heap blocks the counterexample names (node#1, …), in allocation order */
+  heapObjects?: HeapObject[];
   /** after a data race: what the race then breaks, when exploration found it */
   consequence?: Bug;
 }
 
-/** a data race: the variable and both accesses, earlier first */
+/** a data race: the variable and both accesses, earlier first; `freed`: one of them is a free of the variable's block */
 export interface RaceBug extends BugBase {
   kind: 'race';
-  race: { variable: string; accesses: [RaceAccess, RaceAccess] };
+  race: { variable: string; accesses: [RaceAccess, RaceAccess]; freed?: string };
 }
 
 export interface DeadlockBug extends BugBase { kind: 'deadlock' }
@@ -139,7 +173,7 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   }),
   memory: ({ failure, heapBlock, at, namer }) => ({ message: memoryMessage(failure.result, heapBlock, at, namer) }),
   leak: ({ failure, heapBlock }) => ({
-    message: `${failure.result.message}${heapBlock ? `; the first, ${heapBlock.size} bytes, allocated${heapBlock.site ? ` at ${heapBlock.site}` : ''}` : ''}`,
+    message: `${failure.result.message}${heapBlock ? `; the first, ${heapBlock.size} bytes, allocated${heapBlock.allocated ? ` at ${fileLine(heapBlock.allocated)}` : ''}` : ''}`,
   }),
   livelock: ({ failure, steps, threads }) => ({ message: livelockMessage(failure.result.steps, steps, threads) }),
   'step-limit': ({ failure, threads }) => ({ message: stepLimitMessage(failure.result.steps, threads) }),
@@ -151,8 +185,8 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   divergence: runtimeMessage,
 };
 
-/** plain accesses of the failing thread shown near the failure */
-const NEAR_ACCESSES = 8;
+const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
+const writingAtomicOps = new Set<number>([Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 
 const namesObject = (op: number) => objectKindOf(op) === ObjectKind.ADDRESS || objectKindOf(op) === ObjectKind.BLOCK;
 /** create and join name the other thread (a thread's start and exit are its own) */
@@ -173,13 +207,14 @@ export function describeBug(
   const crashed = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG;
   const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
   const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
-  const near = (failure.accesses ?? []).filter((access) => access.thread === result.thread).slice(-NEAR_ACCESSES);
+  const logged = failure.accesses ?? [];
   const at = (offset: number) => located(offset > 0 ? debug.locate(offset) : undefined);
   const heapBlock = describedBlock(result, at);
   const namer = new AddressNamer(debug, result.libraryBase, result.heapBase, heapBlocks(failure, at));
 
-  const describeTarget = (op: number, object: number, size = 0): NamedAddress | undefined =>
-    namesObject(op) ? namer.locate(object, size) : namesThread(op) ? { name: `T${object}` } : undefined;
+  // a block op (a free) touches the whole block: its value is the block's size
+  const describeTarget = (op: number, object: number, size = 0, value = 0): NamedAddress | undefined =>
+    namesObject(op) ? namer.locate(object, objectKindOf(op) === ObjectKind.BLOCK ? value : size) : namesThread(op) ? { name: `T${object}` } : undefined;
   const pointee = (address: number) => {
     const name = namer.name(address, Number.POSITIVE_INFINITY); // the whole object there, not its first field
     return name.startsWith('0x') || name.startsWith('heap+') ? undefined : name;
@@ -190,9 +225,10 @@ export function describeBug(
     for (let step = 0; step < execution.steps; step++) {
       const size = failure.valueSizes[step]!;
       if (size === 8 && namesObject(execution.op[step]!))
-        namer.notePointer(Number(failure.valueBits[step]!), namer.locate(execution.object[step]!, size).type);
+        for (const bits of writingAtomicOps.has(execution.op[step]!) ? [failure.valueBits[step]!, failure.atomics.written[step]!] : [failure.valueBits[step]!])
+          namer.notePointer(Number(bits), namer.locate(execution.object[step]!, size).type);
     }
-    for (const access of near) if (access.size === 8) namer.notePointer(Number(access.bits), namer.locate(access.address, 8).type);
+    for (const access of logged) if (access.size === 8) namer.notePointer(Number(access.bits), namer.locate(access.address, 8).type);
   }
 
   const steps: BugStep[] = [];
@@ -205,7 +241,7 @@ export function describeBug(
       preemption: op !== Op.CHOOSE && step > 0 && isPreemption(execution, step, thread),
       ...at(lookupOffset(tracePc(failure, step), op)),
     };
-    const target = describeTarget(op, execution.object[step]!, size);
+    const target = describeTarget(op, execution.object[step]!, size, execution.value[step]!);
     if (target !== undefined) entry.target = target.name;
     if (hasFlag(op, OpFlag.VALUE)) {
       const shown = size > 0
@@ -215,6 +251,7 @@ export function describeBug(
       entry.valueText = shown.text;
       if (size > 0) entry.size = size;
     }
+    if (atomicOps.has(op)) Object.assign(entry, atomicDetail(failure, step, (bits) => showValue(bits, size, target?.type, namer.info, pointee)));
     steps.push(entry);
   }
 
@@ -229,11 +266,11 @@ export function describeBug(
     };
   });
 
-  const accessesNearFailure = near.map((access): NearAccess => {
+  const accesses = logged.map((access): PlainAccess => {
     const target = namer.locate(access.address, access.size);
     const value = showValue(access.bits, access.size, target.type, namer.info, pointee);
     return {
-      thread: access.thread, afterStep: access.step, access: access.write ? 'write' : 'read', target: target.name,
+      thread: access.thread, ...(access.step === BEFORE_ANY_STEP ? {} : { afterStep: access.step }), access: access.write ? 'write' : 'read', target: target.name,
       value: value.json, valueText: value.text, size: access.size, ...at(access.pc - 1),
     };
   });
@@ -243,11 +280,13 @@ export function describeBug(
   const touch = (thread: number, object: string) => touched.set(thread, (touched.get(thread) ?? new Set()).add(object));
   for (let step = 0; step < execution.steps; step++)
     if (namesObject(execution.op[step]!)) touch(execution.thread[step]!, steps[step]!.target!);
-  for (const access of failure.accesses ?? []) touch(access.thread, namer.name(access.address, access.size));
+  for (const access of accesses) touch(access.thread, access.target);
   const involved = [result.thread, ...(kind === 'race' ? [result.raceThread] : [])];
   if (kind !== 'race' && kind !== 'assertion') for (const end of threads) if (end.state !== 'finished') involved.push(end.thread);
   const described: Described = { failure, steps, threads, namer, at, resultOffset, raceOffset, ...(heapBlock ? { heapBlock } : {}) };
   const details = (describers[kind] as (described: Described) => Details<BugKind>)(described);
+  if (kind === 'race') markRacingAccess(logged, accesses, result);
+  markLeadingRows(kind, result.thread, execution, steps, accesses, { ...details, ...(heapBlock ? { freedBlock: namer.name(heapBlock.address, heapBlock.size) } : {}) });
   const assertionLocation = result.file && result.line ? { file: result.file, line: result.line } : undefined;
   const location = assertionLocation ?? at(resultOffset).location ?? lastLocation(steps);
   return {
@@ -262,7 +301,8 @@ export function describeBug(
     threads,
     output: failure.output,
     threadsTakingPart: takingPart(involved.filter((thread) => thread >= 0), touched, threads.length),
-    ...(accessesNearFailure.length ? { accessesNearFailure } : {}),
+    ...(accesses.length ? { accesses } : {}),
+    ...heapObjectsOf(namer, execution, steps),
   } as Bug;
 }
 
@@ -284,16 +324,25 @@ function takingPart(involved: number[], touched: Map<number, Set<string>>, threa
 
 function describeRace({ failure, namer, at, resultOffset, raceOffset }: Described): Details<'race'> {
   const { result, execution } = failure;
+  const last = execution.steps - 1;
+  // a free is a step that writes its whole block: the race is with the free when that step is one
+  const frees = (step: number) =>
+    step >= 0 && execution.op[step] === Op.FREE && result.raceAddress >= execution.object[step]! &&
+    result.raceAddress < execution.object[step]! + Math.max(execution.value[step]!, 1);
+  const earlierFrees = result.raceEarlierWrite && frees(result.raceStep);
+  const laterFrees = result.raceWrite && execution.thread[last] === result.thread && frees(last);
+  const freeStep = earlierFrees ? result.raceStep : laterFrees ? last : -1;
   const race: RaceBug['race'] = {
     variable: namer.name(result.raceAddress),
     accesses: [
       {
-        thread: result.raceThread, access: result.raceEarlierWrite ? 'write' : 'read',
+        thread: result.raceThread, access: earlierFrees ? 'free' : result.raceEarlierWrite ? 'write' : 'read',
         ...(result.raceStep >= 0 ? { afterStep: result.raceStep } : {}), ...at(raceOffset),
       },
       // the failing thread's access ran after the last step: it was running since
-      { thread: result.thread, access: result.raceWrite ? 'write' : 'read', afterStep: execution.steps - 1, ...at(resultOffset) },
+      { thread: result.thread, access: laterFrees ? 'free' : result.raceWrite ? 'write' : 'read', afterStep: last, ...at(resultOffset) },
     ],
+    ...(freeStep >= 0 ? { freed: namer.name(execution.object[freeStep]!, execution.value[freeStep]!) } : {}),
   };
   return { message: raceMessage(race), race };
 }
@@ -310,10 +359,10 @@ function heapBlocks(failure: FailingExecution, at: Described['at']): HeapBlock[]
   return blocks;
 }
 
-/** a block, with where it was allocated ("f.c:12") */
+/** a block, with where it was allocated */
 function heapBlock(address: number, size: number, allocPc: number, at: Described['at']): HeapBlock {
-  const site = at(allocPc - 1).location;
-  return { address, size, ...(site ? { site: `${site.file}:${site.line}` } : {}) };
+  const allocated = at(allocPc - 1).location;
+  return { address, size, ...(allocated ? { allocated } : {}) };
 }
 
 /** Livelock: the threads still running and the lines their last steps keep going round. */
@@ -343,19 +392,27 @@ function memoryMessage(result: RunResult, block: HeapBlock | undefined, at: Desc
         const address = Number.parseInt(hex, 16);
         if (address >= block.address && address < block.address + Math.max(block.size, 1)) return namer.name(address);
         const offset = address - block.address; // out of bounds: where, from the block's start
-        return Math.abs(offset) <= 1 << 20 ? `block${block.site ? `@${block.site.split('/').pop()}` : ''}${offset < 0 ? '' : '+'}${offset}` : hex;
+        return Math.abs(offset) <= 1 << 20 ? `${namer.label(block)}${offset < 0 ? '' : '+'}${offset}` : hex;
       })
     : result.message;
   if (!block) return message;
   const freed = result.freePc ? at(result.freePc - 1).location : undefined;
-  const site = block.site ? ` at ${block.site}` : '';
-  return `${message} (a ${block.size}-byte block allocated${site}${result.freePc ? `, freed${freed ? ` at ${freed.file}:${freed.line}` : ''}` : ''})`;
+  const site = block.allocated ? ` at ${fileLine(block.allocated)}` : '';
+  return `${message} (a ${block.size}-byte block allocated${site}${result.freePc ? `, freed${freed ? ` at ${fileLine(freed)}` : ''}` : ''})`;
 }
 
 function raceMessage(race: RaceBug['race']): string {
-  const where = (access: RaceAccess) => (access.location ? ` at ${access.location.file}:${access.location.line}` : '');
+  const where = (access: RaceAccess) => (access.location ? ` at ${fileLine(access.location)}` : '');
   const [earlier, later] = race.accesses;
+  if (earlier.access === 'free')
+    return `use after free: T${later.thread} ${later.access}s ${race.variable}${where(later)} after T${earlier.thread} freed ${race.freed}${where(earlier)}, unordered`;
+  if (later.access === 'free')
+    return `free racing a ${earlier.access}: T${later.thread} frees ${race.freed}${where(later)}, unordered with T${earlier.thread}'s ${earlier.access} of ${race.variable}${where(earlier)} (in another order, a use after free)`;
   return `data race on ${race.variable}: T${later.thread} ${later.access}s${where(later)}, unordered with T${earlier.thread}'s ${earlier.access}${where(earlier)}`;
+}
+
+function fileLine(location: CodeLocation): string {
+  return `${location.file}:${location.line}`;
 }
 
 function runtimeMessage({ failure }: Described): { message: string } {
@@ -375,4 +432,66 @@ function located(location: CodeLocation | undefined): { location?: BugLocation; 
 function lastLocation(steps: BugStep[]): BugLocation | undefined {
   for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.location) return steps[i]!.location;
   return undefined;
+}
+
+/** What an atomic step did besides the value it read: what it wrote, what it expected, its memory order. */
+function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigint) => ShownValue): Partial<BugStep> {
+  const op = failure.execution.op[step]!;
+  const { written, expected, order, rmw } = failure.atomics;
+  const detail: Partial<BugStep> = {};
+  if (order[step] !== MemoryOrder.SEQ_CST) detail.order = memoryOrderNames[order[step]!] ?? `order ${order[step]}`;
+  if (op === Op.ATOMIC_RMW) detail.function = rmwFunctionNames[rmw[step]!] || 'rmw';
+  else if (op === Op.ATOMIC_CAS || op === Op.ATOMIC_CAS_FAIL) {
+    const wanted = show(expected[step]!);
+    Object.assign(detail, { function: 'cas', expected: wanted.json, expectedText: wanted.text, succeeded: op === Op.ATOMIC_CAS });
+  } else return detail;
+  const wrote = show(written[step]!);
+  return { ...detail, written: wrote.json, writtenText: wrote.text };
+}
+
+/** Marks the rows that lead to the failure (data-flow.ts): the trace never folds them away. */
+function markLeadingRows(
+  kind: BugKind, failingThread: number, execution: FailingExecution['execution'], steps: BugStep[], accesses: PlainAccess[],
+  details: { race?: RaceBug['race']; freedBlock?: string },
+): void {
+  const rows = inTraceOrder(steps, accesses);
+  const events: FlowEvent[] = rows.map((row) => {
+    if (!isStep(row)) return { thread: row.thread, target: row.target, reads: row.access === 'read', writes: row.access === 'write', memory: true };
+    const op = execution.op[row.step]!;
+    const memory = op === Op.PLAIN_READ || op === Op.PLAIN_WRITE || op === Op.FREE || atomicOps.has(op);
+    const access = accessOf(op);
+    return {
+      thread: row.thread, ...(row.target !== undefined ? { target: row.target } : {}), memory,
+      reads: memory && (access === Access.READ || writingAtomicOps.has(op)), writes: memory && access === Access.WRITE,
+    };
+  });
+  const freed = details.race?.freed ?? details.freedBlock;
+  const frees = rows.flatMap((row, index) => (isStep(row) && row.op === opNames[Op.FREE] && row.target === freed ? [index] : []));
+  const start = kind === 'race' || kind === 'memory' ? frees : failingReads(events, failingThread);
+  for (const index of leadingToFailure(events, start, details.race ? [details.race.variable] : [])) rows[index]!.leadsToFailure = true;
+}
+
+/** The heap blocks the counterexample names, with where each was allocated and freed. */
+function heapObjectsOf(namer: AddressNamer, execution: FailingExecution['execution'], steps: BugStep[]): { heapObjects?: HeapObject[] } {
+  const objects = [...namer.named].sort((a, b) => a.address - b.address).map((block): HeapObject => {
+    let free = -1;
+    for (let step = 0; step < execution.steps; step++) if (execution.op[step] === Op.FREE && execution.object[step] === block.address) free = step;
+    const freed = steps[free]?.location;
+    return {
+      name: namer.label(block), size: block.size, ...(block.allocated ? { allocated: block.allocated } : {}),
+      ...(free >= 0 ? { freedBy: execution.thread[free]!, ...(freed ? { freed } : {}) } : {}),
+    };
+  });
+  return objects.length ? { heapObjects: objects } : {};
+}
+
+/** The logged access that is the race's earlier one (the later one failed before it ran). */
+function markRacingAccess(logged: readonly LoggedAccess[], accesses: PlainAccess[], result: RunResult): void {
+  for (let i = logged.length - 1; i >= 0; i--) {
+    const access = logged[i]!;
+    const step = access.step === BEFORE_ANY_STEP ? -1 : access.step;
+    if (access.thread !== result.raceThread || access.pc !== result.racePc || step !== result.raceStep) continue;
+    accesses[i]!.race = true;
+    return;
+  }
 }

@@ -4,7 +4,7 @@ import type { BoundKind } from '../explore/strategy.js';
 import { withThousands } from '../numbers.js';
 
 /** How a guarantee starts when the bug was not found by the bound iterations (a sampler, or the default's optimal phase). */
-export const FOUND_BY = 'bug found by ';
+const FOUND_BY = 'bug found by ';
 
 /** The option whose budget a run stopped by its budget spent. */
 export const budgetName = (stoppedBy: 'max-executions' | 'time-budget') => (stoppedBy === 'time-budget' ? 'timeBudgetMs' : 'maxExecutions');
@@ -18,7 +18,7 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
   const spent = kind === 'delay' ? 'delays' : 'preemptions';
   switch (run.stoppedBy) {
     case 'bug':
-      return `bug found at ${kind === 'delay' ? 'delay ' : ''}bound ${run.bound} after ${run.executions} executions`;
+      return `bug found at ${kind === 'delay' ? 'delay ' : ''}bound ${run.bound} after ${withThousands(run.executions)} executions`;
     case 'exhausted':
       return 'complete: every interleaving explored';
     case 'replayed':
@@ -36,7 +36,7 @@ export function guarantee(run: Exploration & { sampled?: string; foundBy?: strin
 
 /** Where a search stopped before its end, and the bounds it had finished by then (optimal DPOR explores them all at once: none). */
 function stoppedDuring(run: Exploration & { strategy?: string }, spent: string): string {
-  const where = run.strategy === 'optimal' ? `after ${run.executions} executions of optimal DPOR, which explores every bound at once` : `during bound ${run.reachedBound} after ${run.executions} executions`;
+  const where = run.strategy === 'optimal' ? `after ${withThousands(run.executions)} executions of optimal DPOR, which explores every bound at once` : `during bound ${run.reachedBound} after ${withThousands(run.executions)} executions`;
   return `${where}; ${run.bound >= 0 ? `all executions with ≤ ${run.bound} ${spent} explored` : 'no bound fully explored'}`;
 }
 

@@ -1,6 +1,11 @@
 // The --json shape (DESIGN.md 4.1): stable fields first; fields may be added, never
 // change meaning.
 import type { CheckResult } from '../check.js';
+import type { Bug } from './bug.js';
+
+/** The failing thread's last plain accesses: the field reports before `accesses` had them all (kept for their readers). */
+const NEAR_FAILURE = 8;
+const nearFailure = (bug: Bug) => (bug.accesses ?? []).filter((access) => access.thread === bug.thread).slice(-NEAR_FAILURE);
 
 export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'interrupted' | 'notRun'>): object {
   return {
@@ -20,6 +25,7 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'i
       ...(test.interrupted ? { interrupted: true } : {}),
       redundantRuns: test.redundantRuns,
       ...(test.shard ? { shard: test.shard } : {}),
+      ...(test.found ? { found: test.found } : {}),
       ...(test.error !== undefined ? { error: test.error } : {}),
       ...(test.beyondBound
         ? { beyondBound: { kind: test.beyondBound.kind, message: test.beyondBound.message, preemptions: test.beyondBound.preemptions, schedule: test.beyondBound.schedule } }
@@ -39,7 +45,8 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'i
               steps: test.bug.steps,
               output: test.bug.output,
               threadsTakingPart: test.bug.threadsTakingPart,
-              ...(test.bug.accessesNearFailure ? { accessesNearFailure: test.bug.accessesNearFailure } : {}),
+              ...(test.bug.accesses ? { accesses: test.bug.accesses, accessesNearFailure: nearFailure(test.bug) } : {}),
+              ...(test.bug.heapObjects ? { heapObjects: test.bug.heapObjects } : {}),
               ...(test.bug.kind === 'race' ? { race: test.bug.race } : {}),
               ...(test.bug.consequence ? { consequence: test.bug.consequence } : {}),
             },

@@ -1,9 +1,8 @@
 // Addresses -> names a user recognises: a global variable down to the struct field and
-// array element (bank.acct[3].lock, from the library's debug info), a heap block by its
-// allocation site (block@f.c:12+8), or a thread; from the library's symbol table and
-// debug info (debug-data.ts reads them).
-import { basename } from 'node:path';
-
+// array element (bank.acct[3].lock, from the library's debug info), a heap block by what it
+// holds and its place in allocation order (node#2.next, block#1+8), or a thread; from the
+// library's symbol table and debug info (debug-data.ts reads them).
+import type { CodeLocation } from './locations.js';
 import { type DebugInfo, type Variable, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 export interface DataSymbol {
@@ -16,8 +15,8 @@ export interface DataSymbol {
 export interface HeapBlock {
   address: number;
   size: number;
-  /** where it was allocated, "f.c:12" */
-  site?: string;
+  /** where it was allocated */
+  allocated?: CodeLocation;
 }
 
 export interface NamedAddress {
@@ -47,13 +46,35 @@ export class AddressNamer {
 
   /**
    * A pointer value seen in the trace: a typed pointer to the start of a heap block says
-   * what the block holds, so its cells are named by field (node@queue.c:31 .next).
+   * what the block holds, so its cells are named by field (node#1.next).
    */
   notePointer(value: number, pointerType: number | undefined): void {
     const pointer = resolve(this.info, pointerType);
     if (pointer?.kind !== 'pointer' || pointer.target === undefined || !resolve(this.info, pointer.target)) return;
     const block = lastAtOrBefore(this.heapBlocks, value);
     if (block?.address === value && !this.blockTypes.has(value)) this.blockTypes.set(value, pointer.target);
+  }
+
+  /** the blocks a name was given to, for the legend of where each was allocated */
+  readonly named = new Set<HeapBlock>();
+
+  /**
+   * A heap block's name: what it holds (its type, once a typed pointer to it was seen, else
+   * "block") numbered in allocation order among the blocks of that name: node#1, node#2.
+   */
+  label(block: HeapBlock): string {
+    const base = (block: HeapBlock) => {
+      const type = this.blockTypes.get(block.address);
+      return (type === undefined ? undefined : nameOfType(this.info, type)) ?? 'block';
+    };
+    const own = base(block);
+    // the arena hands out addresses in allocation order
+    let number = 1;
+    for (const other of this.heapBlocks) {
+      if (other.address >= block.address) break;
+      if (base(other) === own) number++;
+    }
+    return `${own}#${number}`;
   }
 
   name(address: number, accessSize = 0): string {
@@ -69,17 +90,15 @@ export class AddressNamer {
     if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
     const block = lastAtOrBefore(this.heapBlocks, address);
     if (block && address < block.address + Math.max(block.size, 1)) {
-      const site = block.site ? `@${basename(block.site)}` : '';
+      this.named.add(block);
+      const label = this.label(block);
       const type = this.blockTypes.get(block.address);
-      if (type === undefined) return { name: withOffset(`block${site}`, address - block.address) };
+      if (type === undefined) return { name: withOffset(label, address - block.address) };
       // elements of an array of the type when the block holds several
-      const typeName = nameOfType(this.info, type) ?? 'block';
       const size = Math.max(sizeOf(this.info, type), 1);
       const inner = address - block.address;
       const element = Math.floor(inner / size);
-      const start = `${typeName}${site}${block.size >= 2 * size ? `[${element}]` : ''}`;
-      const named = this.within(`${start} `, type, inner - element * size, accessSize);
-      return { ...named, name: named.name.replace(/ (\+|$)/, '$1') };
+      return this.within(`${label}${block.size >= 2 * size ? `[${element}]` : ''}`, type, inner - element * size, accessSize);
     }
     if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
     return { name: `0x${address.toString(16)}` };

@@ -1,16 +1,19 @@
-// Text rendering of results: a pass line per test, or the counterexample as a table
-// with one column per thread that takes part in the failure, the failing step last, the
-// execution's own output and the replay string. The table fits the terminal: runs of one
-// thread are folded, a source line shared by consecutive rows is printed once, values
-// are never cut (the JSON keeps every step).
+// Text rendering of results: a pass line per test, or the counterexample: a headline (what
+// failed, where, after how many executions; how it was found in plain words), a table with
+// one column per thread that takes part in the failure, the failing step last, the heap
+// objects it names, the execution's own output and the replay string. The counterexample
+// fits the terminal: long runs of one thread fold the rows that do not lead to the failure,
+// a source line shared by consecutive rows is printed once, values are never cut (the JSON
+// keeps every step).
 import { basename } from 'node:path';
 
 import pc from 'picocolors';
 
 import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
-import { FOUND_BY } from './guarantee.js';
+import { inTraceOrder, isStep } from './data-flow.js';
 import { counted } from '../numbers.js';
+import { wrapText, wrapWords } from './wrap.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -18,6 +21,8 @@ export interface RenderOptions {
   color?: boolean;
   /** characters per line (default: the terminal's, else 100) */
   width?: number;
+  /** say how the search went too (the guarantee, in the strategies' own terms) */
+  verbose?: boolean;
 }
 
 const DEFAULT_WIDTH = 100;
@@ -26,7 +31,11 @@ const MAX_ROWS = 400;
 const FOLD_RUN = 8;
 const FOLD_KEEP_FIRST = 2;
 const FOLD_KEEP_LAST = 3;
+/** fewer rows than this are shown rather than folded */
+const MIN_FOLD = 3;
 const MIN_CELL = 12;
+/** the source text keeps at least this much room, although the longest rows then push their file:line on */
+const MIN_SOURCE = 24;
 const MAX_CELL = 34;
 /** "»1234  " before the cells */
 const STEP_COLUMN = 7;
@@ -44,14 +53,24 @@ export function renderTest(test: TestResult, options: RenderOptions = {}): strin
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const stats = `${counted(test.executions, 'execution')} · ${formatMs(test.elapsedMs)}`;
   if (test.status === 'pass' && test.partial)
-    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c)}`;
+    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c, widthOf(options))}`;
   if (test.status === 'pass')
-    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c)}`;
+    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c, widthOf(options))}`;
   if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
-  const bug = test.bug!;
-  const inner = { ...options, width: widthOf(options) - 2 };
-  const how = test.guarantee.startsWith(FOUND_BY) ? ` · ${test.guarantee}` : '';
-  return `${c.red('✗')} ${test.name}  ${c.dim(stats + how)}\n${indent(renderBug(bug, inner))}${renderWarnings(test, c)}`;
+  const width = widthOf(options);
+  const story = [foundStory(test), ...(options.verbose ? [test.guarantee] : [])].filter((line) => line !== '');
+  const header = bugHeader(test.bug!, width, c, { lead: `${c.red('✗')} ${test.name}  `, stats, story });
+  return `${header}\n${indent(renderBody(test.bug!, { ...options, width: width - 2 }, c))}${renderWarnings(test, c, widthOf(options))}`;
+}
+
+/** How the bug was found, in plain words: "found after 5 executions; no schedule with fewer preemptions fails". */
+function foundStory(test: TestResult): string {
+  if (!test.found || !test.bug) return '';
+  const { preemptions } = test.bug;
+  const fewer = preemptions === 0 ? 'it needs no preemption'
+    : test.found.fewest ? 'no schedule with fewer preemptions fails'
+    : 'schedules with fewer preemptions were not all explored: one of them may fail too';
+  return `found after ${counted(test.found.executions, 'execution')}${test.sampled ? ' (by random sampling)' : ''}; ${fewer}`;
 }
 
 /** A bug found past maxBound, in one line: what fails, what it needs, how to replay it. */
@@ -59,14 +78,19 @@ export function beyondBound(bug: Bug): string {
   return `${headline(bug)}, needing ${counted(bug.preemptions, 'preemption')} (raise maxBound to fail on it; replay: ${bug.schedule})`;
 }
 
-function renderWarnings(test: TestResult, c: Colors): string {
+function renderWarnings(test: TestResult, c: Colors, width: number): string {
   const beyond = test.beyondBound
     ? `\n  ${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`
     : '';
-  return (test.warnings ?? []).map((warning) => `\n  ${c.yellow('warning:')} ${warning.message}`).join('') + beyond;
+  const warnings = (test.warnings ?? []).map((warning) => {
+    const [first = '', ...more] = wrapText(`warning: ${warning.message}`, width - 2, 4);
+    return [`${c.yellow('warning:')}${first.slice('warning:'.length)}`, ...more].map((line) => `\n  ${line}`).join('');
+  });
+  return warnings.join('') + beyond;
 }
 
-function headline(bug: Bug): string {
+/** What failed, in one phrase: the first line of a counterexample. */
+export function headline(bug: Bug): string {
   switch (bug.kind) {
     case 'assertion':
       return `assertion failed: ${bug.message}`;
@@ -86,14 +110,35 @@ function widthOf(options: RenderOptions): number {
 
 export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const width = widthOf(options);
-  const where = bug.location ? ` at ${bug.location.file}:${bug.location.line}` : '';
+  return `${bugHeader(bug, widthOf(options), c)}\n${renderBody(bug, options, c)}`;
+}
+
+/**
+ * What failed, where, and at what cost, wrapped to the width: the headline (after `lead`, a
+ * test's mark and name), then where and in which thread with `stats` (executions, time), then `story`.
+ */
+function bugHeader(bug: Bug, width: number, c: Colors, extra: { lead?: string; stats?: string; story?: string[] } = {}): string {
+  const lead = extra.lead ?? '';
+  const leadWidth = visibleLength(lead);
+  const [first = '', ...more] = wrapText(headline(bug), width - leadWidth, 2);
+  const headlines = [`${lead}${c.bold(c.red(first))}`, ...more.map((line) => c.bold(c.red(`${' '.repeat(leadWidth)}${line}`)))];
+  const indentBy = lead ? 2 : 0;
+  const where = bug.location ? `at ${bug.location.file}:${bug.location.line}` : '';
   const spent = bug.delays === undefined ? counted(bug.preemptions, 'preemption') : `${counted(bug.delays, 'delay')} (${counted(bug.preemptions, 'preemption')})`;
+  const facts = [`${where}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''}`.trim(), spent, ...(extra.stats ? [extra.stats] : [])].filter((fact) => fact !== '');
+  // facts break between each other, never inside one ("207.3 ms")
+  const details = [...wrapWords(facts, width - indentBy, ' · '), ...(extra.story ?? []).flatMap((text) => wrapText(text, width - indentBy, 2))]
+    .map((line) => c.dim(`${' '.repeat(indentBy)}${line}`));
+  return [...headlines, ...details].join('\n');
+}
+
+/** The trace, the heap objects it names, the threads at the end, the output, the replay string and what a race breaks. */
+function renderBody(bug: Bug, options: RenderOptions, c: Colors): string {
+  const width = widthOf(options);
   const lines = [
-    c.bold(c.red(headline(bug))),
-    c.dim(`${where.trim()}${bug.thread >= 0 ? ` in thread T${bug.thread}` : ''} · ${spent}`),
     '',
     ...renderTable(bug, width, c),
+    ...renderHeapObjects(bug, width, c),
   ];
   const unfinished = bug.threads.filter((thread) => thread.state !== 'finished');
   if (bug.kind === 'deadlock' || bug.kind === 'livelock' || bug.kind === 'step-limit' || bug.kind === 'hang') {
@@ -105,9 +150,22 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
   lines.push('', `${c.bold('replay:')} ${bug.schedule}`);
   if (bug.consequence) {
     const variable = bug.kind === 'race' ? bug.race.variable : 'the racy location';
-    lines.push('', c.bold(`what the race breaks, with ${variable} as a scheduling point:`), indent(renderBug(bug.consequence, { ...options, width: width - 2 })));
+    lines.push('', ...wrapText(`what the race breaks, exploring again with ${variable} as a scheduling point:`, width).map((line) => c.bold(line)),
+      indent(renderBug(bug.consequence, { ...options, width: width - 2 })));
   }
   return lines.join('\n');
+}
+
+/** The legend of the heap objects the trace names: each one's size, allocation and free, once. */
+function renderHeapObjects(bug: Bug, width: number, c: Colors): string[] {
+  if (!bug.heapObjects?.length) return [];
+  const nameWidth = Math.max(...bug.heapObjects.map((object) => object.name.length));
+  const at = (location: BugLocation | undefined) => (location ? ` at ${basename(location.file)}:${location.line}` : '');
+  return ['', c.bold('heap objects:'), ...bug.heapObjects.flatMap((object) => {
+    const freed = object.freedBy === undefined ? '' : `, freed by T${object.freedBy}${at(object.freed)}`;
+    return wrapText(`${object.name.padEnd(nameWidth)}  ${counted(object.size, 'byte')}, allocated${at(object.allocated)}${freed}`, width - 2, nameWidth + 2)
+      .map((line) => `  ${line}`);
+  })];
 }
 
 /** One table row: a step, a racing access (no step in drf mode), or a fold. */
@@ -119,6 +177,8 @@ interface Row {
   location?: BugLocation;
   source?: string;
   failing?: boolean;
+  /** it leads to the failure: never folded away */
+  keep?: boolean;
   folded?: string;
 }
 
@@ -135,19 +195,23 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
   const widest = Math.max(...visible.filter((row) => !row.folded).map((row) => row.text.length), 2);
   // the cells get at most about half the width: the rest is for file:line and the source
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, widest + 2, Math.floor((width * 0.55 - STEP_COLUMN) / columns.length)));
-  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${oneColumn ? 'thread'.padEnd(cell) : columns.map((t) => `T${t}`.padEnd(cell)).join('')}source`;
-  const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   const locationWidth = Math.min(32, Math.max(0, ...visible.map((row) => locationText(row).length)));
+  // a value longer than its cell runs on into the empty cells beside it: the source column
+  // starts past the longest such row, as far as the width leaves room for file:line
+  const columnOf = (row: Row) => (oneColumn ? 0 : columns.indexOf(row.thread));
+  const needed = Math.max(columns.length * cell, ...visible.filter((row) => !row.folded).map((row) => columnOf(row) * cell + row.text.length + 2));
+  const tableWidth = Math.max(columns.length * cell, Math.min(needed, width - STEP_COLUMN - locationWidth - 2 - MIN_SOURCE));
+  const header = `${'step'.padStart(STEP_COLUMN - 2)}  ${(oneColumn ? 'thread' : columns.map((t) => `T${t}`.padEnd(cell)).join('')).padEnd(tableWidth)}source`;
+  const hidden = threadsOf(bug).filter((t) => !shown.has(t));
   let previousLocation = '';
   const lines = visible.map((row) => {
-    const column = oneColumn ? 0 : columns.indexOf(row.thread);
-    const lead = ' '.repeat(column * cell);
+    const lead = ' '.repeat(columnOf(row) * cell);
     if (row.folded) return c.dim(`${' '.repeat(STEP_COLUMN)}${lead}${row.folded}`);
     const marker = row.preemption ? c.yellow('»') : ' ';
     const stepText = row.step === undefined ? '' : String(row.step);
     const cells = `${lead}${row.text}`;
-    // a value longer than its cell runs on into the empty cells beside it, never cut
-    const body = cells.length + 2 <= columns.length * cell ? cells.padEnd(columns.length * cell) : `${cells}  `;
+    // never cut: a row longer than the table pushes its own file:line on
+    const body = cells.length + 2 <= tableWidth ? cells.padEnd(tableWidth) : `${cells}  `;
     const location = locationText(row);
     // a line shared with the row above is printed once
     const repeated = location !== '' && location === previousLocation;
@@ -162,38 +226,48 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
     c.dim(header),
     ...(omitted > 0 ? [c.dim(`  … ${omitted} earlier rows not shown`)] : []),
     ...lines,
-    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued)${hidden.length ? `; not shown: ${hidden.map((t) => `T${t}`).join(', ')} (no step touches what the failing threads touch)` : ''}`),
+    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued)`),
+    ...(hidden.length ? wrapText(`not shown: ${hidden.map((t) => `T${t}`).join(', ')} (no step touches what the failing threads touch)`, width - 2, 2) : [])
+      .map((line) => c.dim(`  ${line}`)),
   ];
 }
 
 function tableRows(bug: Bug): Row[] {
   const rows: Row[] = [];
   const accesses = bug.kind === 'race' ? bug.race.accesses : [];
-  const raceRows = accesses.map((access, index): Row => ({
-    thread: access.thread, text: `${access.access} ${bug.kind === 'race' ? bug.race.variable : ''} (race)`, failing: index === 1,
+  const logged = bug.accesses?.some((access) => access.race) ?? false;
+  // a free is a step of its own, and the earlier access may be in the log: those rows are the racing ones
+  const raceRows = accesses.map((access, index): Row | undefined => access.access === 'free' || (index === 0 && logged) ? undefined : ({
+    thread: access.thread, text: `${access.access} ${bug.kind === 'race' ? bug.race.variable : ''} (race)`, failing: index === 1, keep: true,
     ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
   }));
   const last = bug.steps.length - 1;
-  for (const step of bug.steps) {
+  const failingStep = accesses.length === 0 || accesses[1]?.access === 'free' ? last : -1;
+  const ordered = inTraceOrder(bug.steps, bug.accesses ?? []);
+  ordered.forEach((row, index) => {
+    const step = isStep(row) ? row : undefined;
+    // a free that races is a step of its own
+    const racingFree = step?.op === 'free' && accesses.some((access) => access.access === 'free' && access.afterStep === step.step);
     rows.push({
-      thread: step.thread, text: stepText(step), step: step.step, preemption: step.preemption,
-      failing: accesses.length === 0 && step.step === last,
-      ...(step.location ? { location: step.location } : {}), ...(step.source ? { source: step.source } : {}),
+      thread: row.thread, text: isStep(row) ? `${stepText(row)}${racingFree ? ' (race)' : ''}` : `${row.access} ${row.target} = ${row.valueText}${row.race ? ' (race)' : ''}`,
+      ...(step ? { step: step.step, preemption: step.preemption, failing: step.step === failingStep } : {}),
+      ...(row.leadsToFailure || racingFree || (!isStep(row) && row.race) ? { keep: true } : {}),
+      ...(row.location ? { location: row.location } : {}), ...(row.source ? { source: row.source } : {}),
     });
-    for (const access of bug.accessesNearFailure ?? []) {
-      if (access.afterStep !== step.step) continue;
-      rows.push({
-        thread: access.thread, text: `${access.access} ${access.target} = ${access.valueText}`,
-        ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
-      });
-    }
-    accesses.forEach((access, index) => {
-      if (access.afterStep === step.step) rows.push(raceRows[index]!);
+    // a racing access not in the log comes after the step it followed and that step's accesses
+    const next = ordered[index + 1];
+    if (next && !isStep(next)) return;
+    const after = isStep(row) ? row.step : row.afterStep;
+    if (after === undefined) return; // a racing access before any step comes first (below)
+    accesses.forEach((access, side) => {
+      const raceRow = raceRows[side];
+      if (raceRow && access.afterStep === after) rows.push(raceRow);
     });
-  }
+  });
   // an access that ran before its thread's first step (T0's, before anything was scheduled) comes first
   accesses.forEach((access, index) => {
-    if (access.afterStep === undefined) rows.splice(0, 0, raceRows[index]!);
+    const raceRow = raceRows[index];
+    if (raceRow && access.afterStep === undefined) rows.splice(0, 0, raceRow);
   });
   return rows;
 }
@@ -203,15 +277,26 @@ function locationText(row: Row): string {
   return row.location ? `${basename(row.location.file)}:${row.location.line}` : '';
 }
 
-function stepText(step: BugStep): string {
-  let text = step.op;
-  if (step.target !== undefined) text += ` ${step.target}`;
+/** A step as a row: `exchange lock_word: 0 → 1`, `cas s.top: &node#2 → &node#3 (failed: was &node#1)`, `read counter = 0`. */
+export function stepText(step: BugStep): string {
+  const target = step.target === undefined ? '' : ` ${step.target}`;
   const value = step.valueText ?? (step.value !== undefined ? String(step.value) : undefined);
-  if (value !== undefined) text += step.op === 'choose' ? ` → ${value}` : ` = ${value}`;
-  return text;
+  const notes = step.order === undefined ? [] : [step.order];
+  if (step.function === 'cas') {
+    notes.unshift(step.succeeded ? 'succeeded' : `failed: was ${value}`);
+    return `cas${target}: ${step.expectedText} → ${step.writtenText} (${notes.join('; ')})`;
+  }
+  const order = notes.length ? ` (${notes.join('; ')})` : '';
+  if (step.function !== undefined) return `${step.function}${target}: ${value} → ${step.writtenText}${order}`;
+  if (value === undefined) return `${step.op}${target}${order}`;
+  return `${step.op}${target}${step.op === 'choose' ? ' →' : ' ='} ${value}${order}`;
 }
 
-/** Runs of one thread longer than FOLD_RUN keep their first and last rows; the last run (the failure's) shows whole. */
+/**
+ * In a run of one thread longer than FOLD_RUN, past its first rows and before its last, a
+ * stretch of rows that lead nowhere near the failure is folded into one line; rows that lead
+ * to it never are, and the last run (the failure's) shows whole.
+ */
 function foldRuns(rows: Row[]): Row[] {
   const folded: Row[] = [];
   for (let start = 0; start < rows.length; ) {
@@ -219,17 +304,29 @@ function foldRuns(rows: Row[]): Row[] {
     while (end + 1 < rows.length && rows[end + 1]!.thread === rows[start]!.thread) end++;
     const run = rows.slice(start, end + 1);
     if (run.length > FOLD_RUN && end < rows.length - 1) {
+      folded.push(...run.slice(0, FOLD_KEEP_FIRST));
       const middle = run.slice(FOLD_KEEP_FIRST, run.length - FOLD_KEEP_LAST);
-      const lines = middle.map((row) => row.location?.line).filter((line): line is number => line !== undefined);
-      const [low, high] = [Math.min(...lines), Math.max(...lines)];
-      const span = lines.length === 0 ? '' : low === high ? ` (line ${low})` : ` (lines ${low}–${high})`;
-      folded.push(...run.slice(0, FOLD_KEEP_FIRST),
-        { thread: run[0]!.thread, text: '', folded: `⋮ ${middle.length} more rows of T${run[0]!.thread}${span}` },
-        ...run.slice(run.length - FOLD_KEEP_LAST));
+      for (let i = 0; i < middle.length; ) {
+        let j = i;
+        while (j < middle.length && !middle[j]!.keep) j++;
+        if (j - i >= MIN_FOLD) folded.push(fold(middle.slice(i, j)));
+        else folded.push(...middle.slice(i, j));
+        if (j < middle.length) folded.push(middle[j]!);
+        i = j + 1;
+      }
+      folded.push(...run.slice(run.length - FOLD_KEEP_LAST));
     } else folded.push(...run);
     start = end + 1;
   }
   return folded;
+}
+
+/** One line for rows of one thread: how many, and their source lines. */
+function fold(rows: Row[]): Row {
+  const lines = rows.map((row) => row.location?.line).filter((line): line is number => line !== undefined);
+  const [low, high] = [Math.min(...lines), Math.max(...lines)];
+  const span = lines.length === 0 ? '' : low === high ? ` (line ${low})` : ` (lines ${low}–${high})`;
+  return { thread: rows[0]!.thread, text: '', folded: `⋮ ${rows.length} more rows of T${rows[0]!.thread}${span}` };
 }
 
 /** Every thread in the execution. */

@@ -1,11 +1,13 @@
 // Replay strings: `weft1:<test>:<mode>:<decisions>[:<build>]`, text that reproduces one
 // execution exactly. Decisions are run-length encoded: "0*5.1*2.0" = 0,0,0,0,0,1,1,0.
-// The build identity (8 hex digits, added later: strings without it still replay) names
-// the code the schedule was recorded on, so that a replay that no longer fits can say
-// the code changed rather than blame the harness.
+// The build identity (added later: strings without it still replay; 8 hex digits in older
+// strings, 12 now) names the code the schedule was recorded on, so that a replay that no
+// longer fits can say what changed — the source, the compiler flags, the toolchain —
+// rather than blame the harness.
 import { WeftError } from '../errors.js';
 import { TRACE_CAPACITY } from '../addon/ops.js';
 import { withThousands } from '../numbers.js';
+import { IDENTITY_PART } from '../compile/compile.js';
 
 export interface Replay {
   test: string;
@@ -46,7 +48,7 @@ export function decodeReplay(text: string): Replay {
   if (parts[0] !== PREFIX) throw new ReplayFormatError(text, `expected it to start with ${PREFIX}:`);
   if (parts.length !== 4 && parts.length !== 5) throw new ReplayFormatError(text, 'expected weft1:TEST:MODE:DECISIONS[:BUILD]');
   const [, test, modePart, body, build] = parts as [string, string, string, string, string | undefined];
-  if (build !== undefined && !/^[0-9a-f]{8}$/.test(build)) throw new ReplayFormatError(text, `bad build identity '${build}'`);
+  if (build !== undefined && !/^[0-9a-f]{8}(?:[0-9a-f]{4})?$/.test(build)) throw new ReplayFormatError(text, `bad build identity '${build}'`);
   if (!/^[A-Za-z_]\w*$/.test(test)) throw new ReplayFormatError(text, `bad test name '${test}'`);
   const [mode, visibleList] = modePart.split('+') as [string, string | undefined];
   if (mode !== 'drf' && mode !== 'sc') throw new ReplayFormatError(text, `bad mode '${mode}'`);
@@ -63,6 +65,20 @@ export function decodeReplay(text: string): Replay {
     for (let i = 0; i < count; i++) decisions.push(decision);
   }
   return { test, mode, decisions, ...(visible.length ? { visible } : {}), ...(build ? { build } : {}) };
+}
+
+/** What each part of a build identity stands for (compile.ts: BuiltHarness.identity), in order. */
+const identityParts = ['the source code', 'the compiler flags (cflags)', "the compiler or weft's runtime"];
+
+/** What differs between the build a schedule was recorded on and the build it is replayed on, in words; undefined: the same build. */
+export function buildChanges(recorded: string, now: string): string | undefined {
+  if (recorded === now) return undefined;
+  const which = `(build ${recorded}; now ${now})`;
+  const parts = (identity: string) => identityParts.map((_, index) => identity.slice(index * IDENTITY_PART, (index + 1) * IDENTITY_PART));
+  if (recorded.length !== now.length) return `this schedule was recorded on a different build ${which}: the source, the compiler flags or the toolchain changed`;
+  const [before, after] = [parts(recorded), parts(now)];
+  const changed = identityParts.filter((_, index) => before[index] !== after[index]);
+  return `${changed.join(' and ')} changed since this schedule was recorded ${which}`;
 }
 
 /** Racy locations, in and out of a replay string: relative to where the harness is loaded. */

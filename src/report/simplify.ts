@@ -5,7 +5,7 @@
 // replayed and kept only if it fails in the same way with no more preemptions (and, when
 // the bound counted delays, no more delays: the bug was found at its delay bound). The one
 // shown is replayed once more keeping its plain accesses (drf mode: they are no steps), so
-// that the values the failing thread read and wrote can be shown.
+// that every value the threads read and wrote can be shown.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, spentBy } from '../explore/driver.js';
@@ -37,7 +37,7 @@ async function simplest(failure: FailingExecution, context: ReplayContext): Prom
   return tryOrder(cheapest, order, context);
 }
 
-/** The same execution once more, keeping its last plain accesses (empty in sc mode, where they are steps). */
+/** The same execution once more, keeping its plain accesses (empty in sc mode, where they are steps). */
 async function withAccesses(failure: FailingExecution, context: ReplayContext): Promise<FailingExecution> {
   const replayed = await failureOf(context, Uint16Array.from(failure.decisions), RunFlags.LOG_ACCESSES);
   const same = replayed?.outcome === failure.outcome && replayed.execution.steps === failure.execution.steps;

@@ -36,11 +36,11 @@ export async function listTests(file: string, options: CheckOptions, made?: Libr
 }
 
 /** A test failure whose stack and code frame point at the C source. */
-export class InterleavingError extends Error {
+class CSourceError extends Error {
   frame?: string;
-  constructor(message: string, file?: string, locations: readonly BugLocation[] = [], testName = 'weft') {
+  constructor(name: string, message: string, file?: string, locations: readonly BugLocation[] = [], testName = 'weft') {
     super(message);
-    this.name = 'InterleavingError';
+    this.name = name;
     const [first] = locations;
     if (file && first) {
       // every location is a stack frame (a data race: both accesses); the first is the code frame
@@ -48,6 +48,20 @@ export class InterleavingError extends Error {
       const frame = codeFrame(resolveFrom(file, first.file), first.line);
       if (frame) this.frame = frame;
     }
+  }
+}
+
+/** A bug found (or an exploration that could not claim what was asked), shown at the C source. */
+export class InterleavingError extends CSourceError {
+  constructor(message: string, file?: string, locations: readonly BugLocation[] = [], testName = 'weft') {
+    super('InterleavingError', message, file, locations, testName);
+  }
+}
+
+/** A C test file that did not build (every compiler error in the message), shown at the first error. */
+export class HarnessBuildError extends CSourceError {
+  constructor(message: string, file: string, location: BugLocation) {
+    super('BuildError', message, file, [location], 'build');
   }
 }
 
@@ -74,7 +88,7 @@ export function failedBuild({ code, message, location }: { code: BuildErrorCode;
 export function buildErrorToTestError(error: unknown, file: string): unknown {
   if (!(error instanceof BuildError)) return error;
   // without a location of its own (a link or toolchain error), the error is the file's
-  return new InterleavingError(error.message, file, [error.location ?? { file, line: 1 }], 'build');
+  return new HarnessBuildError(error.message, file, error.location ?? { file, line: 1 });
 }
 
 function resolveFrom(testFile: string, reported: string): string {
@@ -181,7 +195,7 @@ async function replayRemembered(file: string, name: string, options: CheckOption
   return replayed;
 }
 
-const firstLine = async (bug: Bug) => (await renderer()).renderBug(bug, { color: false }).split('\n')[0];
+const firstLine = async (bug: Bug) => (await renderer()).headline(bug);
 
 const PROGRESS_EVERY_MS = 2000;
 
