@@ -3,12 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type CheckResult, checkAllInterleavings } from '../check.js';
+import { type CheckOptions, type CheckResult, checkAllInterleavings } from '../check.js';
 import { ExitStatus, WeftError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
 import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.js';
 import { NOT_RUN, formatMs, renderCheck } from '../report/render.js';
+import { worthSaying } from '../report/estimate.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
 import { withThousands } from '../numbers.js';
 
@@ -47,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
     }
     let result: CheckResult;
     try {
-      result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}), signal: interrupt.signal });
+      result = await checkAllInterleavings(file, {
+        ...command.options, ...(progress ? { onProgress: progress.update } : {}), onEstimate: (estimate) => sayEstimate(file, estimate, progress), signal: interrupt.signal,
+      });
     } catch (error) {
       progress?.clear();
       if (!(error instanceof WeftError)) throw error;
@@ -124,6 +127,14 @@ function fileStatus(result: Pick<CheckResult, 'tests'>, requireComplete: boolean
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
   const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
   return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;
+}
+
+/** A long bound's estimate, before it runs, on lines of its own (stderr: a --json report stays whole). */
+function sayEstimate(file: string, estimate: Parameters<NonNullable<CheckOptions['onEstimate']>>[0], progress: { clear(): void } | undefined): void {
+  if (!worthSaying(estimate)) return;
+  progress?.clear();
+  const lines = [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])];
+  process.stderr.write(lines.map((line) => `weft: ${file} > ${estimate.test}: ${line}\n`).join(''));
 }
 
 function progressLine() {

@@ -21,6 +21,8 @@ export interface DriveOptions {
   /** drf mode: addresses whose plain accesses are scheduling points (racy locations) */
   visible: Float64Array;
   onProgress?: (progress: Progress) => void;
+  /** a bound's iteration is about to run (an observer: it may run executions of its own, which the strategy never sees) */
+  onBoundStart?: (bound: number) => void;
   /** another search that takes turns with this one, between its slices of runs */
   interlude?: Interlude;
   /** aborted: stop at the end of the current slice ('interrupted'), with what was explored so far */
@@ -109,6 +111,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   const lastBound = strategy.bounded ? options.maxBound : 0;
   for (bound = 0; bound <= lastBound; bound++) {
     if (!strategy.beginBound(bound)) return finish('exhausted', true);
+    if (strategy.bounded) options.onBoundStart?.(bound);
     const boundStarted = performance.now();
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
       const { sample } = schedule;

@@ -77,7 +77,7 @@ export interface Workers {
  * An interlude (the default's PCT turns) runs here, on `harness`, while the workers go on.
  */
 export async function driveParallel(harness: NativeHarness, options: DriveOptions, workers: Workers): Promise<Exploration> {
-  const { maxBound, maxExecutions, timeBudgetMs, onProgress, interlude, signal, ...runOptions } = options;
+  const { maxBound, maxExecutions, timeBudgetMs, onProgress, onBoundStart, interlude, signal, ...runOptions } = options;
   const started = performance.now();
   // racy locations made scheduling points, as addresses of this process: the workers load the library elsewhere
   const bases = harness.result();
@@ -121,8 +121,9 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
       explored = bound;
       if (!coordinator.beyondBound) return end('exhausted');
       if (bound === maxBound) return end('max-bound');
+      onBoundStart?.(++bound);
       boundStarted = performance.now();
-      coordinator.start(++bound);
+      coordinator.start(bound);
     };
     children.forEach((child, i) => {
       const onMessage = (message: HostMessage) => {
@@ -169,6 +170,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         end('bug');
       }
     }, CHECK_MS);
+    onBoundStart?.(bound);
     coordinator.start(bound);
   });
   // every worker's last counts are in once it says it stopped; then it waits for the next search
