@@ -37,6 +37,8 @@ describe('resolving options', () => {
     const resolved = resolveOptions({});
     expect(resolved).toMatchObject({ maxBound: 2, strategy: 'auto', mode: 'drf', races: 'error', maxSteps: 50_000, hangTimeoutMs: 5_000, nondetDomain: [0, 1], spuriousWakeups: false });
     expect(resolved.maxExecutions).toBeUndefined();
+    expect(resolved.timeBudgetMs).toBe(30_000);
+    expect(resolveOptions({ timeBudgetMs: Number.POSITIVE_INFINITY }).timeBudgetMs).toBe(Number.POSITIVE_INFINITY);
     expect(defaults.strategy).toBe('auto');
   });
 
@@ -99,9 +101,13 @@ describe('weft check --help and weft replay --help', () => {
     expect(run.stderr).toBe('');
     for (const flag of ['--max-bound N|unbounded', `--strategy ${strategyChoices().join('|')}`, '--races error|warn', '--source FILE.c', '--json'])
       expect(run.stdout).toContain(flag);
-    expect(run.stdout).toContain('(default auto)');
-    expect(run.stdout).toContain('(default 2)');
-    expect(run.stdout).toContain('(default 50,000)');
+    // wrapped to the terminal: a default may start one line and end the next
+    const help = run.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('(default auto)');
+    expect(help).toContain('(default 2)');
+    expect(help).toContain('(default 50,000)');
+    // every run ends with a verdict: the time budget's default is stated
+    expect(help).toMatch(/--time-budget-ms N\|none a budget per test: .*\(default 30,000\)/);
     expect(run.stdout).toContain('--seed N');
   });
 

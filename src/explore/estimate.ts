@@ -24,8 +24,11 @@ export interface BoundEstimate {
 }
 
 /** Probes per bound at most, and the time they may take: a few per cent of a short budget. */
-const MAX_PROBES = 256;
-const PROBE_MS = 50;
+export interface ProbeLimits {
+  probes: number;
+  ms: number;
+}
+const LIMITS: ProbeLimits = { probes: 256, ms: 50 };
 
 type ProbeOptions = Pick<DriveOptions, 'test' | 'maxSteps' | 'mode' | 'flags' | 'nondetDomain' | 'visible'>;
 
@@ -38,7 +41,9 @@ export class BoundEstimator {
   private runs = 0;
   private mostThreads = 0;
 
-  constructor(private readonly harness: NativeHarness, private readonly options: ProbeOptions, private readonly kind: BoundKind) {
+  constructor(
+    private readonly harness: NativeHarness, private readonly options: ProbeOptions, private readonly kind: BoundKind, private readonly limits = LIMITS,
+  ) {
     this.view = liveView(harness.trace());
   }
 
@@ -51,7 +56,7 @@ export class BoundEstimator {
     const started = performance.now();
     let sum = 0;
     let probes = 0;
-    while (probes < MAX_PROBES && (probes === 0 || performance.now() - started < PROBE_MS)) {
+    while (probes < this.limits.probes && (probes === 0 || performance.now() - started < this.limits.ms)) {
       const weight = this.probe(bound);
       if (weight === undefined) return undefined;
       sum += weight;
