@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The weft command: check C test files or replay one execution.
+// The weft command: check C test files, replay one execution, join shards, start a project.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,6 +11,7 @@ import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.j
 import { NOT_RUN, formatMs, renderCheck } from '../report/render.js';
 import { worthSaying } from '../report/estimate.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
+import { exampleTest, init } from './init.js';
 import { withThousands } from '../numbers.js';
 
 const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT, INTERRUPTED: EXIT_INTERRUPTED } = ExitStatus;
@@ -34,6 +35,14 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_PASS;
   }
   if (command.command === 'merge') return merge(command);
+  if (command.command === 'example') {
+    process.stdout.write(exampleTest());
+    return EXIT_PASS;
+  }
+  if (command.command === 'init') {
+    process.stdout.write(`${init(process.cwd()).join('\n')}\n`);
+    return EXIT_PASS;
+  }
   // every file is reported, an unusable one as an error; the exit status is the worst
   const reports: object[] = [];
   let status: number = EXIT_PASS;
