@@ -1,8 +1,8 @@
 // Every option weft takes, defined once: its type, default, command-line flag, whether a
 // test file's `// weft:` comment and the Vitest plugin accept it, and what it means.
 // check.ts resolves options with it, the CLI parses its flags with it, file comments are
-// read with it, and `weft check --help` and the README's options table are generated
-// from it (scripts/readme-options.mjs; a test keeps the README in step).
+// read with it, and `weft check --help` and the options table of docs/cli.md are generated
+// from it (scripts/options-docs.mjs; a test keeps the page in step).
 import { resolve } from 'node:path';
 
 import { splitFlags } from './compile/compile.js';
@@ -409,7 +409,7 @@ export function isSwitch(name: OptionName): boolean {
   return specs[name].kind === yesNo;
 }
 
-/** The README's options table (the README holds a copy between markers: a test compares them). */
+/** The options table (docs/cli.md holds a copy between markers: a test compares them). */
 export function optionsTable(): string {
   const rows = names.map((name) => {
     const spec = specs[name];

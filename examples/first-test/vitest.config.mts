@@ -1,3 +1,4 @@
+// vitest.config.mts
 import { defineConfig } from 'vitest/config';
 import weft from 'weft/vitest';
 
