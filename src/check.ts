@@ -366,7 +366,6 @@ function boundEstimates(search: Search, strategy: string) {
   return {
     onBoundStart(bound: number): void {
       const estimate = estimator.estimate(bound);
-      if (!estimate) return; // the search meets the same harness and says what is wrong with it
       const advice = farBeyondBudget(estimate, strategy, deadline - performance.now());
       if (advice) farBeyond.set(bound, advice);
       onEstimate?.({ estimate, line: estimateLine(estimate, strategy), ...(advice ? { farBeyond: advice } : {}) });

@@ -66,9 +66,6 @@ const HARNESS_FLAGS = [
   '-fstack-clash-protection',
   // a static function inlined everywhere still shows in the symbol table (a program's own reach_error)
   '-fkeep-static-functions',
-  // a static variable only ever written is otherwise deleted with its stores, and a load that
-  // fed one goes too: `seen = b->value` after free(b) would pass unchecked
-  '-fno-ipa-reference-addressable',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf'].map((name) => `-fno-builtin-${name}`),
 ];

@@ -8,7 +8,7 @@
 // (dfs's): for bpor and hbcache, a ceiling.
 import type { NativeHarness } from '../addon/addon.js';
 import { MAX_THREADS, Op, Outcome } from '../addon/ops.js';
-import type { DriveOptions } from './driver.js';
+import { type DriveOptions, UnexplorableHarnessError } from './driver.js';
 import { type BoundKind, type ExecutionView, decisionAt, liveView, runningBefore, spentAt, threadsByCost, viewRun } from './strategy.js';
 import { WORDS } from './thread-set.js';
 
@@ -47,8 +47,8 @@ export class BoundEstimator {
     this.view = liveView(harness.trace());
   }
 
-  /** The size of `bound`'s iteration; undefined when a probe met a harness that cannot be explored (the search will say so). */
-  estimate(bound: number): BoundEstimate | undefined {
+  /** The size of `bound`'s iteration. Throws UnexplorableHarnessError when a probe finds the harness nondeterministic, or past the thread limit. */
+  estimate(bound: number): BoundEstimate {
     // the same probes for the same bound, run after run
     this.random = 0x9e3779b9 ^ (bound + 1);
     this.runs = 0;
@@ -57,9 +57,7 @@ export class BoundEstimator {
     let sum = 0;
     let probes = 0;
     while (probes < this.limits.probes && (probes === 0 || performance.now() - started < this.limits.ms)) {
-      const weight = this.probe(bound);
-      if (weight === undefined) return undefined;
-      sum += weight;
+      sum += this.probe(bound);
       probes++;
     }
     const executions = sum / probes;
@@ -68,13 +66,12 @@ export class BoundEstimator {
   }
 
   /** One random walk to a leaf: its weight if it spent exactly `bound`, else 0. */
-  private probe(bound: number): number | undefined {
+  private probe(bound: number): number {
     let length = 0;
     let weight = 1;
     let spent = 0;
     for (;;) {
-      const outcome = this.run(length);
-      if (outcome === undefined) return undefined;
+      this.run(length);
       const execution = this.view;
       let deviated = false;
       for (let step = length; step < execution.steps && !deviated; step++) {
@@ -144,17 +141,17 @@ export class BoundEstimator {
     this.decisions[step] = decision;
   }
 
-  /** Runs the decisions' first `length`, then the runtime's default policy; undefined: the harness cannot be explored. */
-  private run(length: number): number | undefined {
+  /** Runs the decisions' first `length`, then the runtime's default policy. */
+  private run(length: number): void {
     const { harness, options } = this;
     const outcome = harness.run(options.test, this.decisions, length, options.maxSteps, options.mode, options.flags, options.nondetDomain, options.visible);
-    if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) return undefined;
+    // the search would have met it too: it is said the same way
+    if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
     this.runs++;
     viewRun(this.view, harness.trace().status[0]!, outcome);
     let threads = 0;
     for (const state of this.view.threadState) if (state !== 0) threads++;
     this.mostThreads = Math.max(this.mostThreads, threads);
-    return outcome;
   }
 
   /** A uniformly random integer in 0..n-1. */
