@@ -19,8 +19,8 @@ describe("a use after free whose value goes to a global", () => {
   it.each(['-O1', '-O2', '-O3'])('is reported with its allocation and its free at %s', async (level) => {
     const file = fixture('escapes/use_after_free_into_a_global.c');
     const [test] = (await checkAllInterleavings(file, { cflags: level })).tests;
-    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', location: { line: 20 } } });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', location: { line: 21 } } });
     expect(test!.bug!.message).toContain('use after free');
-    expect(test!.bug!.message).toMatch(/allocated at fixtures\/escapes\/use_after_free_into_a_global\.c:17, freed at fixtures\/escapes\/use_after_free_into_a_global\.c:19/);
+    expect(test!.bug!.message).toMatch(/allocated at fixtures\/escapes\/use_after_free_into_a_global\.c:18, freed at fixtures\/escapes\/use_after_free_into_a_global\.c:20/);
   });
 });
