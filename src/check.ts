@@ -8,6 +8,8 @@ import { type ReplayOptions, replaySchedule } from './explore/replay.js';
 import { boundedSearchByDefault, createStrategy, defaultStrategy } from './explore/strategies.js';
 import { boundsBelow, optimalFirst, optimalFoundBy, optimalSettled, showsFewest } from './explore/optimal-first.js';
 import { SAMPLES_WITHOUT_BUDGET } from './explore/sampling.js';
+import { type BoundEstimate, BoundEstimator } from './explore/estimate.js';
+import { estimateLine, farBeyondBudget } from './report/estimate.js';
 import { SamplingTurns } from './explore/sampling-turns.js';
 import type { BoundKind, Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
@@ -27,6 +29,11 @@ export type Mode = ResolvedOptions['mode'];
 /** Options of a check (src/options.ts says what each means), a progress callback, and a signal to stop it. */
 export interface CheckOptions extends SchemaOptions {
   onProgress?: (progress: { test: string; bound: number; executions: number; elapsedMs: number }) => void;
+  /**
+   * before a bound of the bounded search runs: its estimated size (`line`: `bound 2: about 1.4 M
+   * executions, ~40 s`), and `farBeyond`, what helps, when it is far beyond the time budget left
+   */
+  onEstimate?: (estimate: { test: string; estimate: BoundEstimate; line: string; farBeyond?: string }) => void;
   /**
    * aborted: the test being explored stops within a slice of runs (~50 ms) and is reported
    * as explored so far (`interrupted`); the tests after it are not explored (`notRun`)
@@ -107,6 +114,8 @@ interface Settings {
   mode: Mode;
   maxExecutions: number;
   timeBudgetMs: number;
+  /** timeBudgetMs was given (an option, a file comment), not the default */
+  budgetGiven: boolean;
   maxSteps: number;
   hangTimeoutMs: number;
   flags: number;
@@ -117,9 +126,10 @@ interface Settings {
   shard: ResolvedOptions['shard'];
 }
 
-function settingsOf(options: ResolvedOptions): Settings {
+function settingsOf(options: ResolvedOptions, budgetGiven: boolean): Settings {
   return {
     ...options,
+    budgetGiven,
     byDefault: options.strategy === defaultStrategy,
     maxExecutions: options.maxExecutions ?? Number.POSITIVE_INFINITY,
     timeBudgetMs: options.timeBudgetMs ?? Number.POSITIVE_INFINITY,
@@ -143,7 +153,7 @@ export function checkAllInterleavings(file: string, given: CheckOptions = {}): P
 export async function checkBuilt(file: string, given: CheckOptions, made?: LibraryBuild): Promise<CheckResult> {
   const merged = withFileOptions(file, given);
   const options = resolveOptions(merged);
-  const settings = settingsOf(options);
+  const settings = settingsOf(options, merged.timeBudgetMs !== undefined);
   const replay = options.replay === undefined ? undefined : decodeReplay(options.replay);
   const built = made ?? buildHarness(file, options);
   const build = built.identity;
@@ -187,9 +197,9 @@ type Run =
   | (SearchResult & { races?: FailingExecution[]; visible?: string[]; raceFound?: Found })
   | { error: string; executions: number; elapsedMs: number };
 
-/** A sampler never runs out of runs: given no budget, it draws SAMPLES_WITHOUT_BUDGET. */
+/** A sampler never runs out of runs: given no budget of its own, it draws SAMPLES_WITHOUT_BUDGET (within the default time budget). */
 function executionBudget(settings: Settings, strategy: Strategy): number {
-  const unlimited = settings.maxExecutions === Number.POSITIVE_INFINITY && settings.timeBudgetMs === Number.POSITIVE_INFINITY;
+  const unlimited = settings.maxExecutions === Number.POSITIVE_INFINITY && !settings.budgetGiven;
   return strategy.exhaustive === false && unlimited ? SAMPLES_WITHOUT_BUDGET : settings.maxExecutions;
 }
 
@@ -202,7 +212,7 @@ const MAX_RACY_LOCATIONS = 16;
  * assertion, say) is found too.
  */
 async function exploreOne(
-  harness: NativeHarness, library: string, test: number, name: string, settings: Settings, { onProgress, signal }: Pick<CheckOptions, 'onProgress' | 'signal'>,
+  harness: NativeHarness, library: string, test: number, name: string, settings: Settings, { onProgress, onEstimate, signal }: Pick<CheckOptions, 'onProgress' | 'onEstimate' | 'signal'>,
 ): Promise<Run> {
   const races: FailingExecution[] = [];
   let raceFound: Found | undefined;
@@ -219,6 +229,7 @@ async function exploreOne(
         harness, library, settings, deadline,
         runOptions: { ...replayOptions(test, settings, 0, scheduled), maxBound: settings.maxBound, ...(signal ? { signal } : {}) },
         ...(onProgress ? { onProgress: (at: Progress) => onProgress({ test: name, ...at }) } : {}),
+        ...(onEstimate ? { onEstimate: (at: EstimateOf) => onEstimate({ test: name, ...at }) } : {}),
         // simplifying reads debug info: loaded only when there is a bug
         simplified: async (failure) => (await import('./report/simplify.js')).simplify(failure, {
           harness, test, bound: settings.bound,
@@ -262,6 +273,7 @@ interface Search {
   runOptions: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'interlude' | 'onProgress'>;
   /** progress of the whole test: a search's executions count on from the earlier searches' */
   onProgress?: (progress: Progress) => void;
+  onEstimate?: (estimate: EstimateOf) => void;
   simplified: (failure: FailingExecution) => Promise<FailingExecution>;
   /** executions of the test's earlier searches (a race restarts the search), which count against maxExecutions */
   executionsBefore: number;
@@ -286,7 +298,7 @@ async function searchByDefault(search: Search): Promise<SearchResult> {
   const { settings } = search;
   const first = await optimalFirst(search.harness, {
     ...search.runOptions, ...progressOf(search), maxExecutions: settings.maxExecutions - search.executionsBefore, timeBudgetMs: search.deadline - performance.now(),
-  }, search.deadline);
+  }, search.deadline, settings.budgetGiven);
   const bug = first.failure ? await search.simplified(first.failure) : undefined;
   const optimalRun = { ...first, strategy: 'optimal', ...(bug ? { failure: bug, found: { executions: search.executionsBefore + first.executions, fewest: showsFewest(bug, undefined) } } : {}) };
   if (optimalSettled(first, bug)) return optimalRun;
@@ -326,9 +338,10 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   });
   const turns = settings.byDefault && strategy.exhaustive !== false
     ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;
+  const estimates = strategy.exhaustive === false ? undefined : boundEstimates(search, strategy.name);
   const options: DriveOptions = {
     ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
-    timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}),
+    timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}), ...(estimates ? { onBoundStart: estimates.onBoundStart } : {}),
   };
   const parallel = strategy.name === 'bpor' && settings.workers > 1;
   const run: SearchResult = parallel
@@ -353,7 +366,31 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   } else if (turns && turns.runs > 0) {
     run.note = `beside it ${withThousands(turns.runs)} PCT runs, no bug: ${turns.coverage()}`;
   }
+  const farBeyond = run.stoppedBy === 'time-budget' ? estimates?.farBeyond(run.reachedBound) : undefined;
+  if (farBeyond) run.note = run.note ? `${run.note}; ${farBeyond}` : farBeyond;
   return run;
+}
+
+/** A bound's estimate, before it runs, as the search reports it. */
+type EstimateOf = { estimate: BoundEstimate; line: string; farBeyond?: string };
+
+/**
+ * Estimates each bound of a systematic search before it runs (explore/estimate.ts: its probes
+ * never reach the strategy), reports it, and remembers what helps when one is far beyond the budget.
+ */
+function boundEstimates(search: Search, strategy: string) {
+  const { harness, settings, deadline, runOptions, onEstimate } = search;
+  const estimator = new BoundEstimator(harness, runOptions, settings.bound);
+  const farBeyond = new Map<number, string>();
+  return {
+    onBoundStart(bound: number): void {
+      const estimate = estimator.estimate(bound);
+      const advice = farBeyondBudget(estimate, strategy, deadline - performance.now());
+      if (advice) farBeyond.set(bound, advice);
+      onEstimate?.({ estimate, line: estimateLine(estimate, strategy), ...(advice ? { farBeyond: advice } : {}) });
+    },
+    farBeyond: (bound: number) => farBeyond.get(bound),
+  };
 }
 
 async function replayOne(

@@ -1,8 +1,8 @@
 // Every option weft takes, defined once: its type, default, command-line flag, whether a
 // test file's `// weft:` comment and the Vitest plugin accept it, and what it means.
 // check.ts resolves options with it, the CLI parses its flags with it, file comments are
-// read with it, and `weft check --help` and the README's options table are generated
-// from it (scripts/readme-options.mjs; a test keeps the README in step).
+// read with it, and `weft check --help` and the options table of docs/cli.md are generated
+// from it (scripts/options-docs.mjs; a test keeps the page in step).
 import { resolve } from 'node:path';
 
 import { splitFlags } from './compile/compile.js';
@@ -196,6 +196,8 @@ const MAX_PCT_DEPTH = 16;
 const MAX_WORKERS = 256;
 /** bpor's worker processes when none are asked for: the cores, up to this many (each holds some 50 MB) */
 export const DEFAULT_MAX_WORKERS = 8;
+/** long enough for the harnesses unit tests hold, short enough for a test suite: a run that would take longer ends partial */
+const DEFAULT_TIME_BUDGET_MS = 30_000;
 /** the watchdog's limit is a 32-bit count of milliseconds in the binding: about 49 days */
 const MAX_HANG_TIMEOUT_MS = 2 ** 32 - 1;
 
@@ -222,7 +224,7 @@ export const optionSchema = {
   },
   strategy: {
     kind: choice(strategyChoices), default: defaultStrategy, cli: { flag: '--strategy' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: "`auto`: `optimal` first, for a quarter of the budget (2 s without one; all of it when `maxBound` is `unbounded`): when it finishes, every interleaving was explored, whatever the bound; when it does not, `bpor` explores bound by bound, with PCT samples taking turns once a bound runs over 1 s; when it finds a bug, `bpor` explores the bounds below the bug's preemptions, so that the bug shown has the fewest; " +
+    description: "`auto`: `optimal` first, for a quarter of a time budget you give (2 s of the default one; all of it when `maxBound` is `unbounded`): when it finishes, every interleaving was explored, whatever the bound; when it does not, `bpor` explores bound by bound, with PCT samples taking turns once a bound runs over 1 s; when it finds a bug, `bpor` explores the bounds below the bug's preemptions, so that the bug shown has the fewest; " +
       "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; " +
       '`random`: samples runs, a uniformly random thread at each step; `pct`: samples runs by PCT (random priorities, `pctDepth` − 1 change points), each bug of that depth hit with a stated probability per run. The samplers stop on their budget and never claim completeness',
   },
@@ -256,11 +258,12 @@ export const optionSchema = {
   },
   maxExecutions: {
     kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'none'), cli: { flag: '--max-executions' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: `a budget: stop after this many executions (the result then says how far it got); \`random\` and \`pct\` given neither budget run ${withThousands(SAMPLES_WITHOUT_BUDGET)}`,
+    description: `a budget: stop after this many executions (the result then says how far it got); \`random\` and \`pct\` given neither budget run ${withThousands(SAMPLES_WITHOUT_BUDGET)} (within the default time budget)`,
   },
   timeBudgetMs: {
-    kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'none'), cli: { flag: '--time-budget-ms' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: 'a budget: stop after this many milliseconds (the result then says how far it got)',
+    kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, 'none'), default: DEFAULT_TIME_BUDGET_MS, cli: { flag: '--time-budget-ms' }, commands: checkOnly, inFile: true, inPlugin: true,
+    description: 'a budget per test: stop after this many milliseconds, so that every run ends with a verdict (the result then says how far it got, as partial; `requireComplete` makes that a failure). ' +
+      'Each bound is estimated before it runs, and one far beyond the budget is named with what helps. `none`: no time limit (the bound and `maxExecutions` end the run)',
   },
   maxSteps: {
     kind: wholeNumber(1, TRACE_CAPACITY), default: 50_000, cli: { flag: '--max-steps' }, commands: both, inFile: true, inPlugin: true,
@@ -406,7 +409,7 @@ export function isSwitch(name: OptionName): boolean {
   return specs[name].kind === yesNo;
 }
 
-/** The README's options table (the README holds a copy between markers: a test compares them). */
+/** The options table (docs/cli.md holds a copy between markers: a test compares them). */
 export function optionsTable(): string {
   const rows = names.map((name) => {
     const spec = specs[name];

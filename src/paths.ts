@@ -30,3 +30,5 @@ export const addonPath = join(packageRoot, 'build', 'Release', 'weft.node');
 export const cliPath = join(packageRoot, weftPackage.manifest.bin.weft);
 /** a worker process of a parallel search (explore/parallel.ts): compiled, as every process forked runs it, tests included */
 export const parallelWorkerPath = join(packageRoot, 'dist', 'src', 'explore', 'parallel-worker.js');
+/** The first test `weft example` prints and `weft init` writes, with the Vitest config it needs. */
+export const firstTestDir = join(packageRoot, 'examples', 'first-test');

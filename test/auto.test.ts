@@ -18,7 +18,7 @@ describe('the default policy: optimal first', () => {
   });
 
   it('explores 4 threads × 3 locked increments unbounded in exactly 12!/(3!)⁴ = 369,600 executions, one per class', async () => {
-    const test = await check('por/locked_increments.c', { cflags: '-DTHREADS=4 -DINCREMENTS=3', maxBound: Number.POSITIVE_INFINITY });
+    const test = await check('por/locked_increments.c', { cflags: '-DTHREADS=4 -DINCREMENTS=3', maxBound: Number.POSITIVE_INFINITY, timeBudgetMs: Number.POSITIVE_INFINITY });
     expect(test).toMatchObject({ status: 'pass', strategy: 'optimal', executions: 369_600, redundantRuns: 0, complete: true });
   }, 120_000);
 

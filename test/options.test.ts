@@ -1,5 +1,5 @@
 // One options schema (src/options.ts) feeds the API's defaults and checks, the CLI's flags
-// and help, the `// weft:` file comment, the plugin's option type and the README table.
+// and help, the `// weft:` file comment, the plugin's option type and the table of docs/cli.md.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -14,17 +14,17 @@ import { parseFileOptions } from '../src/file-options.js';
 import { defaults, optionSchema, optionsTable, resolveOptions } from '../src/options.js';
 import { packageRoot } from '../src/paths.js';
 // @ts-expect-error: a plain JavaScript script, without types
-import { generatedBlocks, replaceGenerated } from '../scripts/readme-options.mjs';
+import { generatedBlocks, replaceGenerated } from '../scripts/options-docs.mjs';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 import { createProject } from './support/vitest-project.js';
 
-describe('the README', () => {
-  it('shows the CLI synopsis and the options table exactly as the schema generates them (npm run readme)', () => {
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+describe('the options reference, docs/cli.md', () => {
+  it('shows the CLI synopsis and the options table exactly as the schema generates them (npm run docs)', () => {
+    const page = readFileSync(join(packageRoot, 'docs', 'cli.md'), 'utf8');
     const blocks = generatedBlocks({ optionsTable, synopsis }) as Record<string, string>;
-    expect(readme).toContain(blocks.options);
-    expect(readme).toContain(blocks.cli);
-    expect(replaceGenerated(readme, blocks)).toBe(readme);
+    expect(page).toContain(blocks.options);
+    expect(page).toContain(blocks.cli);
+    expect(replaceGenerated(page, blocks)).toBe(page);
   });
 
   it('lists every option of the schema', () => {
@@ -37,6 +37,8 @@ describe('resolving options', () => {
     const resolved = resolveOptions({});
     expect(resolved).toMatchObject({ maxBound: 2, strategy: 'auto', mode: 'drf', races: 'error', maxSteps: 50_000, hangTimeoutMs: 5_000, nondetDomain: [0, 1], spuriousWakeups: false });
     expect(resolved.maxExecutions).toBeUndefined();
+    expect(resolved.timeBudgetMs).toBe(30_000);
+    expect(resolveOptions({ timeBudgetMs: Number.POSITIVE_INFINITY }).timeBudgetMs).toBe(Number.POSITIVE_INFINITY);
     expect(defaults.strategy).toBe('auto');
   });
 
@@ -99,9 +101,13 @@ describe('weft check --help and weft replay --help', () => {
     expect(run.stderr).toBe('');
     for (const flag of ['--max-bound N|unbounded', `--strategy ${strategyChoices().join('|')}`, '--races error|warn', '--source FILE.c', '--json'])
       expect(run.stdout).toContain(flag);
-    expect(run.stdout).toContain('(default auto)');
-    expect(run.stdout).toContain('(default 2)');
-    expect(run.stdout).toContain('(default 50,000)');
+    // wrapped to the terminal: a default may start one line and end the next
+    const help = run.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('(default auto)');
+    expect(help).toContain('(default 2)');
+    expect(help).toContain('(default 50,000)');
+    // every run ends with a verdict: the time budget's default is stated
+    expect(help).toMatch(/--time-budget-ms N\|none a budget per test: .*\(default 30,000\)/);
     expect(run.stdout).toContain('--seed N');
   });
 

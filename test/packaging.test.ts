@@ -14,12 +14,12 @@ import { createProject, installPackedWeft, npm, testsInReport, withJsonReport } 
 /** The Vitest 4 release the packed package is tested with (the repository's own Vitest is 3). */
 const VITEST_4 = '4.1.12';
 
-/** The first ```ts block of the README's "With Vitest" section: the config users copy. */
+/** The first ```ts block of the README's "Quick start" section: the config users copy. */
 function readmeConfig(): { file: string; text: string } {
   const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## With Vitest'));
+  const section = readme.slice(readme.indexOf('## Quick start'));
   const block = /```ts\n(\/\/ (\S+)\n[\s\S]*?)```/.exec(section);
-  if (!block) throw new Error("README's With Vitest section has no ```ts config block");
+  if (!block) throw new Error("README's Quick start section has no ```ts config block");
   return { file: block[2]!, text: block[1]! };
 }
 

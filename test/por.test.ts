@@ -43,7 +43,7 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     const file = fixture('por/yield_then_lock.c');
     const dfs = await exploreAll(file, 'dfs', Infinity, 'sc');
     // the reader sees main's first write only when its yield came before main's unlock (and
-    // never 0: right after its yield, main takes the lock — the cost of stepping aside, README)
+    // never 0: right after its yield, main takes the lock — the cost of stepping aside, docs/how-it-works.md)
     expect([...dfs.finalStates].map((state) => state.split('\n')[0]).sort()).toEqual(['reader saw 1, then 1', 'reader saw 1, then 2', 'reader saw 2, then 2']);
     const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
     expect(optimal).toMatchObject({ restarts: 1, complete: true, finalStates: dfs.finalStates, repeats: 0 });

@@ -166,7 +166,8 @@ describe('the default run takes turns with PCT samples once a bound does not fin
   it('a chosen strategy runs alone: bpor by itself does not finish bound 0 of the torn pair', async () => {
     const test = (await checkAllInterleavings(fixture('random/torn_pair.c'), { strategy: 'bpor', timeBudgetMs: 1_500 })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', partial: true });
-    expect(test.guarantee).toMatch(/^budget exhausted \(timeBudgetMs\) during bound 0 after [\d,]+ executions; no bound fully explored$/);
+    // and what helps: bound 0 of 12 writers, a checker and main is far beyond 1.5 s
+    expect(test.guarantee).toMatch(/^budget exhausted \(timeBudgetMs\) during bound 0 after [\d,]+ executions; no bound fully explored; bound 0 may be far beyond the time budget \(.* left\): at most about \S+ executions \(bpor skips equivalent ones\), ~.*; what helps: a smaller maxBound, bound delay \(when most threads run to their end\), fewer threads \(14 now\), or a sampler \(strategy pct\)$/);
   });
 
   it('with no bug, the samples are counted in the guarantee beside what the search covered', async () => {

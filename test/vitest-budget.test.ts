@@ -24,12 +24,17 @@ const timeoutsReporter = `export default class {
 describe('budgets of C tests in Vitest', () => {
   it("gives each C test a timeout derived from its own budget (the README's config, no testTimeout), registered at its WEFT_TEST line", () => {
     const project = createProject(
-      { 'budget.test.c': twoThreads('// weft: timeBudgetMs=30000'), 'bounded.test.c': twoThreads(''), 'timeouts.mjs': timeoutsReporter },
+      {
+        'budget.test.c': twoThreads('// weft: timeBudgetMs=10000'), 'default.test.c': twoThreads(''), 'unlimited.test.c': twoThreads('// weft: timeBudgetMs=none'),
+        'timeouts.mjs': timeoutsReporter,
+      },
       { testOptions: "reporters: ['default', './timeouts.mjs'], includeTaskLocation: true" },
     );
     const run = project.run();
     expect(run.status, run.output).toBe(0);
-    // 30 s of budget + 3 × the 5 s hang watchdog + 10 s: more than Vitest's default 5 s
+    // 10 s of budget + 3 × the 5 s hang watchdog + 10 s: more than Vitest's default 5 s
+    expect(run.output).toContain('applied: locked_counter timeout=35000 at=17:1');
+    // the default budget, 30 s: every run ends
     expect(run.output).toContain('applied: locked_counter timeout=55000 at=17:1');
     // no time budget: no Vitest timeout (the bound ends the exploration)
     expect(run.output).toContain('applied: locked_counter timeout=0 at=17:1');

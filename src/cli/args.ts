@@ -11,7 +11,7 @@ import {
 type CommandName = 'check' | 'replay';
 
 export interface Command {
-  command: CommandName | 'merge' | 'help' | 'version';
+  command: CommandName | 'merge' | 'example' | 'init' | 'help' | 'version';
   /** help: the command it is about, if any */
   topic?: CommandName | 'merge';
   files: string[];
@@ -60,7 +60,9 @@ export function synopsis(command: CommandName | 'merge'): string {
   return wrap([lead, ...flags, `[${JSON_FLAG.flag}]`], WIDTH - indent.length).join(`\n${indent}`);
 }
 
-export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n  ${synopsis('merge')}\n\n` +
+export const usage = `usage:\n${indentLines(synopsis('check'), 2)}\n${indentLines(synopsis('replay'), 2)}\n  ${synopsis('merge')}\n` +
+  '  weft example          print a first C test (npx weft example > queue.test.c)\n' +
+  '  weft init             write that test, and a Vitest config when the folder has none\n\n' +
   `weft check --help, weft replay --help, weft merge --help: what each option means\n${EXIT_STATUS}`;
 
 /** `weft check --help`: every flag, what it means, its default. */
@@ -95,6 +97,10 @@ export function parseArgs(argv: readonly string[]): Command {
     return { command: 'help', ...(topic === 'check' || topic === 'replay' || topic === 'merge' ? { topic } : {}), files: [], json: false, options: {} };
   }
   if (command === '--version' || command === 'version') return { command: 'version', files: [], json: false, options: {} };
+  if (command === 'example' || command === 'init') {
+    if (rest.length > 0) throw usageError(`weft ${command} takes no arguments, got '${rest[0]}'`);
+    return { command, files: [], json: false, options: {} };
+  }
   if (command !== 'check' && command !== 'replay' && command !== 'merge') throw usageError(`unknown command '${command}'`);
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: command, files: [], json: false, options: {} };
   if (command === 'merge') return parseMerge(rest);

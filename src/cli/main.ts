@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// The weft command: check C test files or replay one execution.
+// The weft command: check C test files, replay one execution, join shards, start a project.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type CheckResult, checkAllInterleavings } from '../check.js';
+import { type CheckOptions, type CheckResult, checkAllInterleavings } from '../check.js';
 import { ExitStatus, WeftError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { toJson } from '../report/json.js';
 import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.js';
 import { NOT_RUN, formatMs, renderCheck } from '../report/render.js';
+import { worthSaying } from '../report/estimate.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
+import { exampleTest, init } from './init.js';
 import { withThousands } from '../numbers.js';
 
 const { PASS: EXIT_PASS, BUG: EXIT_BUG, INPUT: EXIT_INPUT, INTERRUPTED: EXIT_INTERRUPTED } = ExitStatus;
@@ -33,6 +35,14 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_PASS;
   }
   if (command.command === 'merge') return merge(command);
+  if (command.command === 'example') {
+    process.stdout.write(exampleTest());
+    return EXIT_PASS;
+  }
+  if (command.command === 'init') {
+    process.stdout.write(`${init(process.cwd()).join('\n')}\n`);
+    return EXIT_PASS;
+  }
   // every file is reported, an unusable one as an error; the exit status is the worst
   const reports: object[] = [];
   let status: number = EXIT_PASS;
@@ -47,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     }
     let result: CheckResult;
     try {
-      result = await checkAllInterleavings(file, { ...command.options, ...(progress ? { onProgress: progress.update } : {}), signal: interrupt.signal });
+      result = await checkAllInterleavings(file, {
+        ...command.options, ...(progress ? { onProgress: progress.update } : {}), onEstimate: (estimate) => sayEstimate(file, estimate, progress), signal: interrupt.signal,
+      });
     } catch (error) {
       progress?.clear();
       if (!(error instanceof WeftError)) throw error;
@@ -124,6 +136,14 @@ function fileStatus(result: Pick<CheckResult, 'tests'>, requireComplete: boolean
   if (result.tests.some((test) => test.status === 'error')) return EXIT_INPUT;
   const failed = (test: CheckResult['tests'][number]) => test.status === 'fail' || (requireComplete && test.partial === true);
   return result.tests.some(failed) ? EXIT_BUG : EXIT_PASS;
+}
+
+/** A long bound's estimate, before it runs, on lines of its own (stderr: a --json report stays whole). */
+function sayEstimate(file: string, estimate: Parameters<NonNullable<CheckOptions['onEstimate']>>[0], progress: { clear(): void } | undefined): void {
+  if (!worthSaying(estimate)) return;
+  progress?.clear();
+  const lines = [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])];
+  process.stderr.write(lines.map((line) => `weft: ${file} > ${estimate.test}: ${line}\n`).join(''));
 }
 
 function progressLine() {

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 
 import { BuildError } from './errors.js';
 import { stampOf, statusOf, unchangedSince } from './stamps.js';
-import { ownedByAnotherUser, writableByOthers } from './ownership.js';
+import { PRIVATE_DIRECTORY_MODE, ownedByAnotherUser, writableByOthers } from './ownership.js';
 import { writeWhole } from './write-whole.js';
 
 export interface Manifest {
@@ -96,7 +96,7 @@ export function defaultCacheDirectory(from = process.cwd()): string {
 /** Creates the cache directory (mode 0700) or checks that only its owner, this user, can write it. */
 export function openCacheDirectory(directory: string): void {
   try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   } catch (error) {
     throw cacheError(directory, error);
   }

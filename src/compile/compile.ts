@@ -13,6 +13,7 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
 import { includeDir, runtimeObject } from '../paths.js';
 import { cacheError, defaultCacheDirectory, fileClockNow, hashAsRead, hashFile, hashText, lookup, openCacheDirectory, pruneCache, publish, store } from './cache.js';
+import { PRIVATE_DIRECTORY_MODE } from './ownership.js';
 import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
@@ -231,12 +232,13 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
   ];
   refuseInstrumentationFlags(flags);
   const cache = options.cacheDirectory ?? defaultCacheDirectory();
-  const compiler = yield* compilerVersion(cache);
-  const key = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), compiler, runtimeHash());
+  // before anything is written there (the compiler's memo too): created 0700, or checked
   if (!openedCaches.has(cache)) {
     openCacheDirectory(cache);
     openedCaches.add(cache);
   }
+  const compiler = yield* compilerVersion(cache);
+  const key = hashText(BUILD_FORMAT, HARNESS_FLAGS.join(' '), process.cwd(), sources.join('\n'), flags.join('\0'), compiler, runtimeHash());
   const entry = join(cache, key.slice(0, 32));
   const hit = lookup(entry);
   if (hit) {
@@ -249,7 +251,7 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
 
   let work: string;
   try {
-    mkdirSync(entry, { recursive: true });
+    mkdirSync(entry, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     work = mkdtempSync(join(entry, 'work-'));
   } catch (error) {
     throw cacheError(cache, error);

@@ -2,6 +2,9 @@
 // what another user owns, or may write, is never loaded from it.
 import type { Stats } from 'node:fs';
 
+/** Every folder weft creates in its cache: the owner's only, as the XDG base-directory spec asks of $XDG_CACHE_HOME. */
+export const PRIVATE_DIRECTORY_MODE = 0o700;
+
 /** Owned by a user other than this process's (never, where there are no user ids). */
 export function ownedByAnotherUser(status: Stats): boolean {
   const uid = process.getuid?.();

@@ -5,11 +5,13 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
+import { PRIVATE_DIRECTORY_MODE } from './ownership.js';
+
 let written = 0;
 
-/** Writes `file` whole, making its directory if missing. */
+/** Writes `file` whole, making its directory (the owner's only) if missing. */
 export function writeWhole(file: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   // unique among the processes that may share the directory: the host, the process, and a count within it
   const temporary = `${file}.${hostname()}-${process.pid}-${written++}`;
   writeFileSync(temporary, data);

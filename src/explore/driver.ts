@@ -21,6 +21,11 @@ export interface DriveOptions {
   /** drf mode: addresses whose plain accesses are scheduling points (racy locations) */
   visible: Float64Array;
   onProgress?: (progress: Progress) => void;
+  /**
+   * a bound's iteration has begun: called before its second execution (an observer: it may run
+   * executions of its own, which the strategy never sees)
+   */
+  onBoundStart?: (bound: number) => void;
   /** another search that takes turns with this one, between its slices of runs */
   interlude?: Interlude;
   /** aborted: stop at the end of the current slice ('interrupted'), with what was explored so far */
@@ -111,8 +116,16 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
   const lastBound = strategy.bounded ? options.maxBound : 0;
   for (bound = 0; bound <= lastBound; bound++) {
     if (!strategy.beginBound(bound)) return finish('exhausted', true);
+    // told before the bound's second run: the test's first execution runs as it would without
+    // the observer, and the strategy is done with the first run's trace (next() read it)
+    let told = !strategy.bounded || options.onBoundStart === undefined;
+    let runs = 0;
     const boundStarted = performance.now();
     for (let schedule = strategy.next(); schedule; schedule = strategy.next()) {
+      if (!told && runs++ === 1) {
+        told = true;
+        options.onBoundStart!(bound);
+      }
       const { sample } = schedule;
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode,

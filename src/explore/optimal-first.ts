@@ -13,13 +13,13 @@ import { type DriveOptions, type Exploration, type FailingExecution, drive } fro
 import { createOptimal } from './optimal.js';
 import { counted, withThousands } from '../numbers.js';
 
-/** optimal's share of the budget under a bound, and its time when there is no time budget */
+/** optimal's share of a time budget given under a bound, and its time under the default budget or none */
 const SHARE = 0.25;
 const ALONE_MS = 2_000;
 
-/** Runs optimal DPOR alone within its share of what is left of the budget. */
+/** Runs optimal DPOR alone within its share of what is left of the budget (`budgetGiven`: by the user, not the default). */
 export async function optimalFirst(
-  harness: NativeHarness, options: Omit<DriveOptions, 'interlude'>, deadline: number,
+  harness: NativeHarness, options: Omit<DriveOptions, 'interlude'>, deadline: number, budgetGiven: boolean,
 ): Promise<Exploration> {
   const timeLeft = deadline - performance.now();
   const bounded = options.maxBound !== Number.POSITIVE_INFINITY;
@@ -28,7 +28,7 @@ export async function optimalFirst(
   return drive(harness, strategy, {
     ...options,
     maxExecutions: Math.ceil(options.maxExecutions * share),
-    timeBudgetMs: timeLeft === Number.POSITIVE_INFINITY && bounded ? ALONE_MS : timeLeft * share,
+    timeBudgetMs: bounded && !budgetGiven ? Math.min(ALONE_MS, timeLeft) : timeLeft * share,
   });
 }
 

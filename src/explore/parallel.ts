@@ -77,7 +77,7 @@ export interface Workers {
  * An interlude (the default's PCT turns) runs here, on `harness`, while the workers go on.
  */
 export async function driveParallel(harness: NativeHarness, options: DriveOptions, workers: Workers): Promise<Exploration> {
-  const { maxBound, maxExecutions, timeBudgetMs, onProgress, interlude, signal, ...runOptions } = options;
+  const { maxBound, maxExecutions, timeBudgetMs, onProgress, onBoundStart, interlude, signal, ...runOptions } = options;
   const started = performance.now();
   // racy locations made scheduling points, as addresses of this process: the workers load the library elsewhere
   const bases = harness.result();
@@ -95,6 +95,8 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   let boundStarted = started;
   let interludeExecutions = 0;
   let interludeFailure: FailingExecution | undefined;
+  /** what onBoundStart found: it runs executions of its own here, which may find the harness unexplorable */
+  let observerFound: UnexplorableHarnessError | undefined;
   const executions = () => coordinator.executions + interludeExecutions;
   /** per worker: whether it acknowledged the stop (or died); and how its listeners of this search go */
   const over = children.map(() => false);
@@ -115,14 +117,27 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
       coordinator.stop();
       resolve();
     };
+    /** Tells the observer a bound begins; false when it found the harness unexplorable (the search then ends). */
+    const boundBegins = (next: number): boolean => {
+      try {
+        onBoundStart?.(next);
+        return true;
+      } catch (error) {
+        if (!(error instanceof UnexplorableHarnessError)) throw error;
+        observerFound = error;
+        end('exhausted');
+        return false;
+      }
+    };
     const iterationOver = () => {
       if (coordinator.bug) return end('bug');
       if (coordinator.unexplorable) return end('exhausted');
       explored = bound;
       if (!coordinator.beyondBound) return end('exhausted');
       if (bound === maxBound) return end('max-bound');
+      if (!boundBegins(++bound)) return;
       boundStarted = performance.now();
-      coordinator.start(++bound);
+      coordinator.start(bound);
     };
     children.forEach((child, i) => {
       const onMessage = (message: HostMessage) => {
@@ -169,7 +184,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         end('bug');
       }
     }, CHECK_MS);
-    coordinator.start(bound);
+    if (boundBegins(bound)) coordinator.start(bound);
   });
   // every worker's last counts are in once it says it stopped; then it waits for the next search
   await searchOver;
@@ -186,6 +201,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   }
   await Promise.all(ending);
   if (exit) throw new WorkerExitError(exit);
+  if (observerFound) throw observerFound;
   if (coordinator.unexplorable) throw new UnexplorableHarnessError(coordinator.unexplorable.outcome, coordinator.unexplorable.message);
   const exploration: Exploration = {
     executions: executions(), redundantRuns: coordinator.redundantRuns, bound: explored, reachedBound: bound,

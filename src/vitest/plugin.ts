@@ -55,12 +55,12 @@ const DEPENDENCY = '?weft-dependency';
 const TIMEOUT_MARGIN_MS = 10_000;
 
 /**
- * The Vitest timeout of a C test, from its own budget: none without a time budget (the
- * bound and maxExecutions end it), else the budget plus room for the watchdog (a replay
- * and the exploration may each meet a hang) and the rest.
+ * The Vitest timeout of a C test, from its own time budget (the default one too): none with
+ * `none` (the bound and maxExecutions end it), else the budget plus room for the watchdog (a
+ * replay and the exploration may each meet a hang) and the rest.
  */
 function testTimeout(options: CheckOptions): number {
-  const budget = options.timeBudgetMs ?? Number.POSITIVE_INFINITY;
+  const budget = options.timeBudgetMs ?? defaults.timeBudgetMs;
   if (!Number.isFinite(budget)) return 0;
   return budget + 3 * (options.hangTimeoutMs ?? defaults.hangTimeoutMs) + TIMEOUT_MARGIN_MS;
 }

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 
-import { ownedByAnotherUser, writableByOthers } from '../compile/ownership.js';
+import { PRIVATE_DIRECTORY_MODE, ownedByAnotherUser, writableByOthers } from '../compile/ownership.js';
 import { writeWhole } from '../compile/write-whole.js';
 
 type Runtime = typeof import('./runtime.js');
@@ -72,7 +72,7 @@ async function compileRuntime(cacheDirectory: string): Promise<Runtime> {
   if (!cachedData || script.cachedDataRejected) loaded = undefined;
   unsaved = (extent) => {
     try {
-      mkdirSync(dirname(cacheFile(extent)), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(cacheFile(extent)), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
       writeWhole(cacheFile(extent), script.createCachedData());
       removeStale(dirname(cacheFile(extent)));
     } catch {} // a worker that cannot write it compiled as before

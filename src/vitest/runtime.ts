@@ -10,6 +10,7 @@ import type { Bug, BugLocation } from '../report/bug.js';
 import { type BugSignature, resultMemory, sameBug, signature } from './last-results.js';
 import { type ShardPart, type WeftMeta, incompleteFailure, passedWith, reportReused } from './reuse.js';
 import { withThousands } from '../numbers.js';
+import { worthSaying } from '../report/estimate.js';
 
 /**
  * The explorer and the renderer, loaded only when a test is explored: a test whose pass is
@@ -147,7 +148,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   }
   const { checkBuilt } = await explorer();
   const signal = context?.signal;
-  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name), ...(signal ? { signal } : {}) }, built);
+  const checked = await checkBuilt(file, { ...options, test: name, onProgress: progressReporter(name), onEstimate: sayEstimate, ...(signal ? { signal } : {}) }, built);
   const result = checked.tests[0]; // none: the signal aborted before its exploration began
   // a part that explored (an error or an interrupt fails it: it is no part of the merge)
   if (checked.shard && result && result.status !== 'error' && !result.interrupted)
@@ -209,6 +210,12 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
     console.info(`weft: ${name}: bound ${bound} · ${withThousands(executions)} executions · ${withThousands(rate)}/s`);
   };
 }
+
+/** A long bound's estimate before it runs, and what helps when it is far beyond the budget. */
+const sayEstimate: CheckOptions['onEstimate'] = (estimate) => {
+  if (!worthSaying(estimate)) return;
+  for (const line of [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])]) console.info(`weft: ${estimate.test}: ${line}`);
+};
 
 /**
  * The bug as the test's error. Its code frame is the bug's own location: for a data race

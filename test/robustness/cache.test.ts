@@ -1,7 +1,7 @@
 // The build cache can be damaged, swapped, shared with another user or written by several
 // processes at once: none of it may crash a check or make it run the wrong code.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -60,6 +60,18 @@ describe('a damaged cache entry is rebuilt, never loaded', () => {
     const locked = buildHarness(lockedCounter, { cacheDirectory: cache });
     replaceContent(locked.library, readFileSync(lost.library));
     expect(verdict(lockedCounter, cache)).toBe('pass');
+  });
+});
+
+describe("the folders weft creates in its cache are the owner's only (0700, as XDG asks)", () => {
+  it('the cache, its missing parents and every folder a fresh process writes in it', () => {
+    const cache = join(freshCache(), 'parent', 'cache');
+    expect(verdict(lostUpdate, cache)).toBe('fail');
+    const folders = [join(cache, '..'), ...readdirSync(cache, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name)), cache];
+    // the compiler's memo and the build's entry at least
+    expect(folders.length).toBeGreaterThanOrEqual(4);
+    for (const folder of folders) expect({ folder, mode: (statSync(folder).mode & 0o777).toString(8) }).toEqual({ folder, mode: '700' });
   });
 });
 

@@ -25,14 +25,20 @@ export const npm = (args: string[], cwd: string): Promise<{ status: number | nul
 /** The repository's own Vitest version. */
 export const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
 
-/** Packs the package and installs it, with `vitest@vitestVersion` (the repository's by default), into the empty directory `project`. */
-export async function installPacked(project: string, vitestVersion = repositoryVitestVersion()): Promise<void> {
+/** Packs the package into `destination`: the tarball's file name there. */
+export async function packWeft(destination: string): Promise<string> {
   // the built dist/ as every other test uses it: pack's `prepare` would rebuild it in place
   // while tests in the other Vitest workers load it
-  const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', project], packageRoot);
+  const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', destination], packageRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
+  return `weft-${version}.tgz`;
+}
+
+/** Packs the package and installs it, with `vitest@vitestVersion` (the repository's by default), into the empty directory `project`. */
+export async function installPacked(project: string, vitestVersion = repositoryVitestVersion()): Promise<void> {
+  const tarball = await packWeft(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
-  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./weft-${version}.tgz`, `vitest@${vitestVersion}`], project);
+  const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`, `vitest@${vitestVersion}`], project);
   if (installed.status !== 0) throw new Error(`npm install of the packed weft failed:\n${installed.output}`);
 }
