@@ -442,6 +442,15 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
     result.Set("raceStep", r->race_step);
+    result.Set("stackThread", r->stack_thread);
+    Napi::Array frames = Napi::Array::New(env, r->stack_frame_count);
+    for (uint32_t i = 0; i < r->stack_frame_count; i++) {
+      Napi::Object frame = Napi::Object::New(env);
+      frame.Set("pc", r->stack_frame_pc[i]);
+      frame.Set("cfa", r->stack_frame_cfa[i]);
+      frames.Set(i, frame);
+    }
+    result.Set("stackFrames", frames);
     result.Set("blockAddress", r->block_address);
     result.Set("blockSize", r->block_size);
     result.Set("allocPc", r->alloc_pc);

@@ -22,6 +22,7 @@
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
+    stack_note_words((const void *)a, sizeof(type));                                       \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
     race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
@@ -39,6 +40,7 @@
     sched_record_value((uint64_t)(int64_t)v, sizeof(type));                                        \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
+    stack_note_words((const void *)a, sizeof(type));                                               \
     race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
   }                                                                                                \
   RMW(bits, type, exchange, v)                                                                     \
@@ -58,6 +60,7 @@
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \
     if (old == expected) {                                                                         \
       *a = v;                                                                                      \
+      stack_note_words((const void *)a, sizeof(type));                                             \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
       race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
       return 1;                                                                                    \

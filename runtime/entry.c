@@ -46,6 +46,7 @@ static void *map_or_report(size_t size, const char *what, char *error, uint32_t 
 static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
   r->stack_guard_size = GUARD_SIZE;
   r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
+  r->stack_size = STACK_SIZE;
   r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
   if (!r->stacks) return -1;
   /* the main thread's guard; the others' when their slot is first used (thread_spawn) */

@@ -64,11 +64,12 @@ struct thread {
   uint8_t joined;
   uint8_t yielded;      /* gave way at its last step: others go first at the next one */
   uint8_t after_aside;  /* set aside since its last recorded step: its next step is marked WEFT_ASIDE_AFTER */
-  uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
+  uint8_t stack_state;  /* STACK_* bits (stack.c); 0: its stack is private, its accesses are no one else's concern */
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */
   uint8_t cond_eligible; /* waiting on cond_waiting: may take one of its pending signals (cond.c) */
   uintptr_t cond_waiting; /* the condition variable it waits on and no broadcast woke it from; 0 none */
+  uintptr_t stack_low;  /* its stack: [stack_low, stack_low + runtime's stack_size) */
   struct pending pending;
   uint32_t event;       /* trace index of the step it is executing */
   uintptr_t unrecorded_write; /* sc mode: address of its last plain write, whose value */
@@ -164,6 +165,11 @@ struct runtime {
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
   struct shadow_cell *data_shadow, *heap_shadow;
+  struct shadow_cell *stack_shadow; /* a thread's stack after another's: WEFT_MAX_THREADS * stack_cells */
+  uint32_t stack_cells;
+  uint32_t stack_shadow_from[WEFT_MAX_THREADS]; /* a thread's first cell used this execution (stack_cells: none) */
+  uintptr_t unsettled_store; /* stack.c: memory the current thread just wrote that may hold its stack's address */
+  uint32_t unsettled_size;
   const double *visible;
   uint32_t visible_count;
   struct thread_set asleep; /* sleep.c: threads the default policy avoids, until a step wakes them */
@@ -191,7 +197,7 @@ struct runtime {
   uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
-  size_t stack_slot_size, stack_guard_size;
+  size_t stack_slot_size, stack_guard_size, stack_size;
   uint32_t stacks_guarded; /* slots whose guard region is protected: those of threads ever started */
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
@@ -280,6 +286,22 @@ WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
+
+/* stack.c */
+enum stack_state {
+  STACK_SHARED = 1,   /* its address may have reached another thread: accesses are checked (drf) or steps (sc) */
+  STACK_UNSETTLED = 2 /* it just wrote shared memory that may hold its stack's address (stack_settle) */
+};
+WEFT_HIDDEN void stack_reset(void);
+WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
+WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
+WEFT_HIDDEN void stack_note_store(struct runtime *r, struct thread *t, uintptr_t address, uint32_t size);
+WEFT_HIDDEN void stack_settle(struct runtime *r);
+WEFT_HIDDEN void stack_describe(uintptr_t address);
+/* the settling of a thread's last store, before anything another thread could see */
+static inline void stack_settle_pending(struct runtime *r) {
+  if (WEFT_UNLIKELY(r->unsettled_size)) stack_settle(r);
+}
 
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);

@@ -285,6 +285,7 @@ static void decide(struct runtime *r) {
 void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return; /* e.g. a constructor at load time */
+  stack_settle_pending(r); /* before another thread can run */
   struct thread *t = &r->threads[r->current];
   t->pending.op = op;
   t->pending.object = object;
@@ -454,6 +455,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   struct runtime *r = weft_rt;
   snapshot_restore();
   shadow_reset();
+  stack_reset();
   race_reset();
   heap_reset();
   output_reset();

@@ -47,6 +47,12 @@ export interface ThreadEnd {
   pc: number;
 }
 
+/** A frame of a thread's stack: its code offset (a return address) and canonical frame address. */
+export interface StackFrame {
+  pc: number;
+  cfa: number;
+}
+
 export interface RunResult {
   steps: number;
   outcome: number;
@@ -69,6 +75,9 @@ export interface RunResult {
   raceEarlierWrite: boolean;
   /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
+  /** a race on a thread's stack: that thread (-1: none) and its frames then, innermost first */
+  stackThread: number;
+  stackFrames: StackFrame[];
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;
   blockSize: number;

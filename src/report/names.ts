@@ -1,9 +1,10 @@
 // Addresses -> names a user recognises: a global variable down to the struct field and
-// array element (bank.acct[3].lock, from the library's debug info), a heap block by its
-// allocation site (block@f.c:12+8), or a thread; from the library's symbol table and
-// debug info (debug-data.ts reads them).
+// array element (bank.acct[3].lock, from the library's debug info), a local in a thread's
+// stack frame (b.z in main's frame), a heap block by its allocation site (block@f.c:12+8),
+// or a thread; from the library's symbol table and debug info (debug-data.ts reads them).
 import { basename } from 'node:path';
 
+import type { StackFrame } from '../addon/addon.js';
 import { type DebugInfo, type Variable, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 export interface DataSymbol {
@@ -20,11 +21,20 @@ export interface HeapBlock {
   site?: string;
 }
 
+/** A thread's stack as the runtime walked it (a race on it): its frames, innermost first. */
+export interface WalkedStack {
+  thread: number;
+  frames: readonly StackFrame[];
+}
+
 export interface NamedAddress {
   name: string;
   /** the debug-info type of the object the address starts, when one does */
   type?: number;
 }
+
+/** The function WEFT_TEST(name) defines (include/weft.h): its frame is named by the test's name. */
+const testBody = /^weft_test_body_/;
 
 /** Objects that synchronisation operations take as a whole: naming stops at them. */
 const synchronisationTypes = /^(pthread_\w+_t|sem_t|mtx_t|cnd_t|once_flag)$/;
@@ -37,6 +47,7 @@ export class AddressNamer {
     library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number, private readonly heapBase: number,
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
+    private readonly stack?: WalkedStack,
   ) {
     this.symbols = library.symbols;
     this.info = library.info;
@@ -82,7 +93,28 @@ export class AddressNamer {
       return { ...named, name: named.name.replace(/ (\+|$)/, '$1') };
     }
     if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
+    const local = this.onStack(address, accessSize);
+    if (local) return local;
     return { name: `0x${address.toString(16)}` };
+  }
+
+  /**
+   * In the walked stack: the frame that holds the address (below its canonical frame
+   * address, above the next inner frame's), and the local there, named with its function.
+   */
+  private onStack(address: number, accessSize: number): NamedAddress | undefined {
+    const frames = this.stack?.frames ?? [];
+    const holding = frames.findIndex((frame, k) => address < frame.cfa && (k === 0 || address >= frames[k - 1]!.cfa));
+    if (holding < 0) return undefined;
+    const frame = frames[holding]!;
+    const stack = `T${this.stack!.thread}'s stack`;
+    // a frame's pc is a return address: the call is before it
+    const found = lastAtOrBefore(this.info.functions, frame.pc - 1);
+    if (!found || frame.pc - 1 >= found.end) return { name: stack };
+    const inner = address - frame.cfa;
+    const local = found.locals.find((v) => v.frameOffset <= inner && inner < v.frameOffset + Math.max(sizeOf(this.info, v.type), 1));
+    const named = local ? this.within(local.name, local.type, inner - local.frameOffset, accessSize) : { name: stack };
+    return { ...named, name: `${named.name} in ${found.name.replace(testBody, '')}'s frame` };
   }
 
   private variableAt(offset: number): Variable | undefined {
