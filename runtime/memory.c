@@ -11,8 +11,8 @@
 
 /* An access to the current thread's stack that no other thread can have seen: one
  * compare, before anything else an access costs. */
-static inline int private_stack(const struct runtime *r, const struct thread *t, uintptr_t address) {
-  return address - t->stack_low < r->stack_size && !t->stack_state;
+static inline int private_stack(const struct runtime *r, uintptr_t address) {
+  return address - r->private_low < r->private_size;
 }
 
 static int shared_address(struct runtime *r, uintptr_t address) {
@@ -20,7 +20,8 @@ static int shared_address(struct runtime *r, uintptr_t address) {
   if (heap_contains(address)) return 1;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
-  r->threads[owner].stack_state |= STACK_SHARED; /* another thread's, or its own already shared */
+  r->stack_states[owner] |= STACK_SHARED; /* another thread's, or its own already shared */
+  stack_refresh(r);
   return 1;
 }
 
@@ -85,26 +86,18 @@ static inline void private_access(struct runtime *r, int write, uintptr_t addres
   if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
 }
 
-/* The heap is checked after any scheduling point of the access: another thread may
- * free the block while this one waits there. */
-static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
-  uintptr_t address = (uintptr_t)pointer;
-  struct runtime *r = weft_rt;
-  if (WEFT_UNLIKELY(!r)) return; /* a constructor while the library loads */
-  uint32_t mode = r->access_mode;
-  if (mode == ACCESSES_IGNORED) return;
-  struct thread *t = &r->threads[r->current];
-  if (WEFT_LIKELY(private_stack(r, t, address))) {
-    private_access(r, write, address, size, pc);
-    return;
-  }
-  if (WEFT_UNLIKELY(t->stack_state & STACK_UNSETTLED)) {
-    stack_settle(r);
-    if (private_stack(r, t, address)) {
+/* Any access but a private one. The heap is checked after any scheduling point of the
+ * access: another thread may free the block while this one waits there. */
+static inline void shared_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+  /* its own stack, not private: shared, or its last store may have shared it */
+  if (WEFT_UNLIKELY(address - r->private_low < WEFT_STACK_SIZE)) {
+    stack_settle_pending(r);
+    if (private_stack(r, address)) {
       private_access(r, write, address, size, pc);
       return;
     }
   }
+  uint32_t mode = r->access_mode;
   globals_check(r, address, size, write, pc);
   int logged = 0;
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED) || mode == ACCESSES_LOGGED) {
@@ -128,7 +121,16 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
     log_access(r, write, address, size, pc);
   }
   /* a word stored outside a private stack may be that stack's address */
-  if (write && size >= sizeof(uintptr_t) && !t->stack_state) stack_note_store(r, t, address, size);
+  if (write && size >= sizeof(uintptr_t) && !(r->stack_states[r->current] & STACK_SHARED)) stack_note_store(r, address, size);
+}
+
+static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
+  uintptr_t address = (uintptr_t)pointer;
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r)) return; /* a constructor while the library loads */
+  if (r->access_mode == ACCESSES_IGNORED) return;
+  if (WEFT_LIKELY(private_stack(r, address))) private_access(r, write, address, size, pc);
+  else shared_access(r, write, address, size, pc);
 }
 
 #define ACCESS_HOOKS(size)                                                                                    \

@@ -208,6 +208,7 @@ static void switch_to(struct runtime *r, uint32_t next) {
   struct thread *from = &r->threads[r->current];
   struct thread *to = &r->threads[next];
   r->current = next;
+  stack_refresh(r);
   from->saved_errno = errno;
   fiber_switch(&from->stack_pointer, to->stack_pointer);
   errno = from->saved_errno;

@@ -48,19 +48,23 @@ void shadow_reset(void) {
   }
 }
 
+/* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and
+ * the heap do not pay for it. */
+__attribute__((noinline)) static struct shadow_cell *stack_cell_of(struct runtime *r, uintptr_t address) {
+  int32_t owner = stack_owner(r, address);
+  if (owner < 0) return NULL;
+  uint32_t cell = (uint32_t)(((address - (uintptr_t)r->stacks) % WEFT_STACK_SLOT_SIZE - WEFT_STACK_GUARD_SIZE) / SHADOW_GRANULE);
+  if (cell < r->stack_shadow_from[owner]) r->stack_shadow_from[owner] = cell;
+  return &r->stack_shadow[(size_t)owner * r->stack_cells + cell];
+}
+
 struct shadow_cell *shadow_cell_of(uintptr_t address) {
   struct runtime *r = weft_rt;
   if (address - r->data_start < r->data_end - r->data_start)
     return &r->data_shadow[(address - r->data_start) / SHADOW_GRANULE];
   if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
     return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
-  int32_t owner = stack_owner(r, address);
-  if (owner < 0) return NULL;
-  /* a stack's cells from the lowest one used: stacks grow down */
-  uintptr_t within = (address - (uintptr_t)r->stacks) % r->stack_slot_size - r->stack_guard_size;
-  uint32_t cell = (uint32_t)(within / SHADOW_GRANULE);
-  if (cell < r->stack_shadow_from[owner]) r->stack_shadow_from[owner] = cell;
-  return &r->stack_shadow[(size_t)owner * r->stack_cells + cell];
+  return stack_cell_of(r, address);
 }
 
 void shadow_mark_heap(uintptr_t start, size_t size, uint8_t state) {

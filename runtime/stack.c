@@ -11,8 +11,8 @@
  * them. Only a handover by relaxed atomics without fences leaves them unordered, unseen.
  *
  * A plain store's value is in memory only after the hook that announced it: it is read
- * at the thread's next hook (stack_settle), before the thread touches its stack again and
- * before any other thread runs (only a scheduling point switches threads). */
+ * later (stack_settle), before the thread touches its stack again and before any other
+ * thread runs (only a scheduling point switches threads). */
 #include <string.h>
 #include <unwind.h>
 
@@ -41,22 +41,27 @@ void stack_note_words(const void *bytes, size_t size) {
     uintptr_t word;
     memcpy(&word, (const char *)bytes + at, sizeof word);
     int32_t owner = stack_owner(r, word);
-    if (owner >= 0) r->threads[owner].stack_state |= STACK_SHARED;
+    if (owner >= 0) r->stack_states[owner] |= STACK_SHARED;
   }
+  stack_refresh(r);
 }
 
 /* The current thread, its stack still private, is about to store a word or more outside
- * it: the stored bytes are looked at by its next hook. */
-void stack_note_store(struct runtime *r, struct thread *t, uintptr_t address, uint32_t size) {
+ * it: the stored bytes are looked at before it touches its stack again, before a
+ * scheduling point, or before its next such store. */
+void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size) {
+  stack_settle_pending(r);
   r->unsettled_store = address;
   r->unsettled_size = size;
-  t->stack_state |= STACK_UNSETTLED;
+  r->stack_states[r->current] |= STACK_UNSETTLED;
+  stack_refresh(r);
 }
 
 void stack_settle(struct runtime *r) {
   stack_note_words((const void *)r->unsettled_store, r->unsettled_size);
   r->unsettled_size = 0;
-  r->threads[r->current].stack_state &= (uint8_t)~STACK_UNSETTLED;
+  r->stack_states[r->current] &= (uint8_t)~STACK_UNSETTLED;
+  stack_refresh(r);
 }
 
 /* Naming a local of a race report needs the frames of the stack that holds it: libgcc's

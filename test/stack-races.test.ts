@@ -34,6 +34,12 @@ describe('data races on memory a thread\'s stack shares', () => {
     expect(worker.bug?.kind === 'race' && worker.bug.race.variable).toBe('counts[1] in worker_with_helper\'s frame');
   });
 
+  // at bound 0 main runs on to its join: only the hand-over itself can have made its write checked
+  it.each(['by_plain_store', 'by_atomic_store', 'by_struct_copy'])('%s: a stack whose address is stored where a thread reads it is checked from then on', async (test) => {
+    const result = (await checkAllInterleavings(fixture('stack/escape_routes.c'), { test, strategy: 'dfs', maxBound: 0 })).tests[0]!;
+    expect(result.bug).toMatchObject({ kind: 'race', race: { variable: `v in ${test}'s frame`, accesses: [{ thread: 0, access: 'write' }, { thread: 1, access: 'read' }] } });
+  });
+
   it.each(['drf', 'sc'] as const)('no race and complete where a lock or a join orders the accesses (%s)', async (mode) => {
     const result = await checkAllInterleavings(fixture('stack/ordered.c'), { mode });
     expect(result.tests.map((test) => [test.name, test.status, test.complete, test.bug?.message])).toEqual([
