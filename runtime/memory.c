@@ -20,8 +20,7 @@ static int shared_address(struct runtime *r, uintptr_t address) {
   if (heap_contains(address)) return 1;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
-  r->stack_states[owner] |= STACK_SHARED; /* another thread's, or its own already shared */
-  stack_refresh(r);
+  stack_share(r, owner); /* another thread's, or its own already shared */
   return 1;
 }
 

@@ -315,6 +315,11 @@ static inline void stack_refresh(struct runtime *r) {
   r->private_low = (uintptr_t)r->stacks + WEFT_STACK_GUARD_SIZE + (uintptr_t)r->current * WEFT_STACK_SLOT_SIZE;
   r->private_size = r->stack_states[r->current] ? 0 : WEFT_STACK_SIZE;
 }
+/* the owner's stack may be seen by other threads from now on */
+static inline void stack_share(struct runtime *r, int32_t owner) {
+  r->stack_states[owner] |= STACK_SHARED;
+  stack_refresh(r);
+}
 /* the settling of a thread's last store, before anything another thread could see */
 static inline void stack_settle_pending(struct runtime *r) {
   if (WEFT_UNLIKELY(r->unsettled_size)) stack_settle(r);

@@ -49,10 +49,12 @@ void shadow_reset(void) {
 }
 
 /* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and
- * the heap do not pay for it. */
+ * the heap do not pay for it. A stack checked for another thread is shared from then on:
+ * its own thread's later accesses are checked too, whatever route its address took. */
 __attribute__((noinline)) static struct shadow_cell *stack_cell_of(struct runtime *r, uintptr_t address) {
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return NULL;
+  if (!(r->stack_states[owner] & STACK_SHARED)) stack_share(r, owner);
   uint32_t cell = (uint32_t)(((address - (uintptr_t)r->stacks) % WEFT_STACK_SLOT_SIZE - WEFT_STACK_GUARD_SIZE) / SHADOW_GRANULE);
   if (cell < r->stack_shadow_from[owner]) r->stack_shadow_from[owner] = cell;
   return &r->stack_shadow[(size_t)owner * r->stack_cells + cell];

@@ -8,7 +8,9 @@
  * which the owner handed over after its private accesses. A handover by thread creation,
  * a lock or a release orders them before the other thread's accesses; a handover by a
  * plain store is itself a race with the other thread's load, unless something orders
- * them. Only a handover by relaxed atomics without fences leaves them unordered, unseen.
+ * them. Only a handover by relaxed atomics without fences, or of an address disguised
+ * (xor-ed, say), leaves them unordered and unseen; another thread's touch then still makes
+ * the stack shared from there on (shadow.c), for the accesses that follow.
  *
  * A plain store's value is in memory only after the hook that announced it: it is read
  * later (stack_settle), before the thread touches its stack again and before any other
@@ -41,9 +43,8 @@ void stack_note_words(const void *bytes, size_t size) {
     uintptr_t word;
     memcpy(&word, (const char *)bytes + at, sizeof word);
     int32_t owner = stack_owner(r, word);
-    if (owner >= 0) r->stack_states[owner] |= STACK_SHARED;
+    if (owner >= 0) stack_share(r, owner);
   }
-  stack_refresh(r);
 }
 
 /* The current thread, its stack still private, is about to store a word or more outside
