@@ -454,8 +454,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
     result.Set("raceStep", r->race_step);
-    result.Set("stackThread", r->stack_thread);
     result.Set("stackFrames", ObjectsOf(env, r->stack_frame_count, [r](Napi::Object frame, uint32_t i) {
+      frame.Set("thread", r->stack_frame_thread[i]);
       frame.Set("pc", r->stack_frame_pc[i]);
       frame.Set("cfa", r->stack_frame_cfa[i]);
     }));

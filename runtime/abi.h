@@ -26,7 +26,7 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
                                         over to the next enabled thread after it in id order (delay
                                         bounding's deterministic scheduler: completing a run costs no delay) */
 #define WEFT_ACCESS_LOG_SIZE 256u
-#define WEFT_STACK_FRAMES 64u /* frames of a thread's stack a race report describes */
+#define WEFT_STACK_FRAMES 256u /* frames of shared stacks a failure describes */
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
 struct weft_logged_access {
@@ -111,11 +111,11 @@ struct weft_result {
   uint32_t race_write;
   uint32_t race_earlier_write;
   int32_t race_step; /* the step after which the earlier access ran (in its thread); -1: before its first */
-  /* a race on a thread's stack: that thread (-1: none), and its frames at the report,
-   * innermost first: each one's code offset (a return address) and canonical frame
-   * address, where the debug info's frame-base-relative locals are */
-  int32_t stack_thread;
+  /* a race or an assertion failure: the frames of the stacks other threads may see,
+   * each thread's innermost first: its thread, code offset (a return address) and
+   * canonical frame address, where the debug info's frame-base-relative locals are */
   uint32_t stack_frame_count;
+  uint32_t stack_frame_thread[WEFT_STACK_FRAMES];
   uint32_t stack_frame_pc[WEFT_STACK_FRAMES];
   double stack_frame_cfa[WEFT_STACK_FRAMES];
   /* a memory bug: the heap block involved, and where it was allocated and freed */

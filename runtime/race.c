@@ -241,7 +241,6 @@ static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier,
   result->race_write = (uint32_t)write;
   result->race_earlier_write = (uint32_t)earlier_write;
   heap_describe(address);
-  stack_describe(address);
   execution_fail(WEFT_OUTCOME_RACE, pc, "data race: thread %u %s %p, unordered with thread %u's %s",
                  r->current, write ? "writes" : "reads", (void *)address, epoch_thread(earlier),
                  earlier_write ? "write" : "read");

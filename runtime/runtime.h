@@ -309,7 +309,7 @@ WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
 WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
 WEFT_HIDDEN void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size);
 WEFT_HIDDEN void stack_settle(struct runtime *r);
-WEFT_HIDDEN void stack_describe(uintptr_t address);
+WEFT_HIDDEN void stack_describe(void);
 /* after the current thread or its stack's state changed */
 static inline void stack_refresh(struct runtime *r) {
   r->private_low = (uintptr_t)r->stacks + WEFT_STACK_GUARD_SIZE + (uintptr_t)r->current * WEFT_STACK_SLOT_SIZE;

@@ -24,7 +24,6 @@ void stack_reset(void) {
   struct runtime *r = weft_rt;
   r->unsettled_store = 0;
   r->unsettled_size = 0;
-  r->result.stack_thread = -1;
   r->result.stack_frame_count = 0;
 }
 
@@ -70,6 +69,7 @@ void stack_settle(struct runtime *r) {
  * trampoline whose unwind information describes the thread's saved fiber_switch frame. */
 struct frame_walk {
   struct runtime *r;
+  uint32_t thread;
   uintptr_t pc; /* the last frame seen: its code address, */
   int seen;     /* once there is one */
 };
@@ -82,6 +82,7 @@ static _Unwind_Reason_Code note_frame(struct _Unwind_Context *context, void *arg
   struct weft_result *result = &r->result;
   if (walk->seen && walk->pc - r->text_start < r->text_end - r->text_start) {
     if (result->stack_frame_count == WEFT_STACK_FRAMES) return _URC_END_OF_STACK;
+    result->stack_frame_thread[result->stack_frame_count] = walk->thread;
     result->stack_frame_pc[result->stack_frame_count] = (uint32_t)(walk->pc - r->library_base);
     result->stack_frame_cfa[result->stack_frame_count++] = (double)_Unwind_GetCFA(context);
   }
@@ -90,10 +91,7 @@ static _Unwind_Reason_Code note_frame(struct _Unwind_Context *context, void *arg
   return _URC_NO_REASON;
 }
 
-static void walk_frames(void *runtime) {
-  struct frame_walk walk = {.r = runtime};
-  _Unwind_Backtrace(note_frame, &walk);
-}
+static void walk_frames(void *walk) { _Unwind_Backtrace(note_frame, walk); }
 
 #if defined(__x86_64__)
 /* rdi = a suspended fiber's saved stack pointer, rsi = a function, rdx = its argument: calls
@@ -145,14 +143,15 @@ __asm__(".text\n"
 WEFT_HIDDEN void stack_run_on(void *stack_pointer, void (*function)(void *), void *argument);
 #endif
 
-/* A race on a thread's stack: the thread and its frames, for the report to name the local. */
-void stack_describe(uintptr_t address) {
+/* The frames of every stack other threads may see, for the report to name their locals. */
+void stack_describe(void) {
   struct runtime *r = weft_rt;
-  int32_t owner = stack_owner(r, address);
-  if (owner < 0 || (uint32_t)owner >= r->thread_count) return;
-  r->result.stack_thread = owner;
-  if ((uint32_t)owner == r->current) walk_frames(r);
+  for (uint32_t t = 0; t < r->thread_count; t++) {
+    if (!(r->stack_states[t] & STACK_SHARED)) continue;
+    struct frame_walk walk = {.r = r, .thread = t};
+    if (t == r->current) walk_frames(&walk);
 #if defined(__x86_64__)
-  else stack_run_on(r->threads[owner].stack_pointer, walk_frames, r);
+    else stack_run_on(r->threads[t].stack_pointer, walk_frames, &walk);
 #endif
+  }
 }

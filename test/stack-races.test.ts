@@ -53,6 +53,8 @@ describe('data races on memory a thread\'s stack shares', () => {
   it('sc mode: main\'s write to its shared local is a scheduling point, so the reader may see the old value', async () => {
     const test = (await checkAllInterleavings(fixture('stack/racy_frames.c'), { test: 'sc_reader_sees_old_value', mode: 'sc' })).tests[0]!;
     expect(test.bug).toMatchObject({ kind: 'assertion', message: '*v == 1', ...at('racy_frames.c', 53) });
+    // the failing read names the local it read, in its frame
+    expect(test.bug?.steps.at(-1)).toMatchObject({ thread: 1, target: 'v in sc_reader_sees_old_value\'s frame', value: 0 });
   });
 
   it('replays a race on a stack exactly, its local named again', () => {

@@ -47,8 +47,9 @@ export interface ThreadEnd {
   pc: number;
 }
 
-/** A frame of a thread's stack: its code offset (a return address) and canonical frame address. */
+/** A frame of a thread's stack: the thread, its code offset (a return address) and canonical frame address. */
 export interface StackFrame {
+  thread: number;
   pc: number;
   cfa: number;
 }
@@ -75,8 +76,7 @@ export interface RunResult {
   raceEarlierWrite: boolean;
   /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
-  /** a race on a thread's stack: that thread (-1: none) and its frames then, innermost first */
-  stackThread: number;
+  /** a race or an assertion failure: the frames of the stacks other threads may see, each thread's innermost first */
   stackFrames: StackFrame[];
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;

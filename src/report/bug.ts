@@ -176,8 +176,7 @@ export function describeBug(
   const near = (failure.accesses ?? []).filter((access) => access.thread === result.thread).slice(-NEAR_ACCESSES);
   const at = (offset: number) => located(offset > 0 ? debug.locate(offset) : undefined);
   const heapBlock = describedBlock(result, at);
-  const stack = result.stackThread >= 0 ? { thread: result.stackThread, frames: result.stackFrames } : undefined;
-  const namer = new AddressNamer(debug, result.libraryBase, result.heapBase, heapBlocks(failure, at), stack);
+  const namer = new AddressNamer(debug, result.libraryBase, result.heapBase, heapBlocks(failure, at), result.stackFrames);
 
   const describeTarget = (op: number, object: number, size = 0): NamedAddress | undefined =>
     namesObject(op) ? namer.locate(object, size) : namesThread(op) ? { name: `T${object}` } : undefined;

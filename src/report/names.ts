@@ -21,12 +21,6 @@ export interface HeapBlock {
   site?: string;
 }
 
-/** A thread's stack as the runtime walked it (a race on it): its frames, innermost first. */
-export interface WalkedStack {
-  thread: number;
-  frames: readonly StackFrame[];
-}
-
 export interface NamedAddress {
   name: string;
   /** the debug-info type of the object the address starts, when one does */
@@ -47,7 +41,8 @@ export class AddressNamer {
     library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number, private readonly heapBase: number,
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
-    private readonly stack?: WalkedStack,
+    /** the frames of the stacks the runtime walked (a race, an assertion), each thread's innermost first */
+    private readonly stackFrames: readonly StackFrame[] = [],
   ) {
     this.symbols = library.symbols;
     this.info = library.info;
@@ -99,15 +94,15 @@ export class AddressNamer {
   }
 
   /**
-   * In the walked stack: the frame that holds the address (below its canonical frame
-   * address, above the next inner frame's), and the local there, named with its function.
+   * In the walked stacks: the frame that holds the address (below its canonical frame
+   * address, at or above the next inner frame's of its thread), and the local there,
+   * named with its function.
    */
   private onStack(address: number, accessSize: number): NamedAddress | undefined {
-    const frames = this.stack?.frames ?? [];
-    const holding = frames.findIndex((frame, k) => address < frame.cfa && (k === 0 || address >= frames[k - 1]!.cfa));
-    if (holding < 0) return undefined;
-    const frame = frames[holding]!;
-    const stack = `T${this.stack!.thread}'s stack`;
+    const frames = this.stackFrames;
+    const frame = frames.find((f, k) => k > 0 && frames[k - 1]!.thread === f.thread && frames[k - 1]!.cfa <= address && address < f.cfa);
+    if (!frame) return undefined;
+    const stack = `T${frame.thread}'s stack`;
     // a frame's pc is a return address: the call is before it
     const found = lastAtOrBefore(this.info.functions, frame.pc - 1);
     if (!found || frame.pc - 1 >= found.end) return { name: stack };
