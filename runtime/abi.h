@@ -19,7 +19,8 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
 /* run option flags */
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
-#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the last plain accesses (for a counterexample) */
+#define WEFT_RUN_LOG_ACCESSES 2u     /* for a counterexample: keep the last plain accesses (drf), and the frames of
+                                        shared stacks at a race or an assertion failure */
 #define WEFT_RUN_REPORT_LEAKS 4u     /* heap blocks still allocated when an execution ends are a bug */
 #define WEFT_RUN_SAMPLE 8u           /* past the decisions, threads and choices are drawn (sample_seed) */
 #define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
@@ -111,7 +112,7 @@ struct weft_result {
   uint32_t race_write;
   uint32_t race_earlier_write;
   int32_t race_step; /* the step after which the earlier access ran (in its thread); -1: before its first */
-  /* a race or an assertion failure: the frames of the stacks other threads may see,
+  /* a race or an assertion failure of a WEFT_RUN_LOG_ACCESSES run: the frames of the stacks other threads may see,
    * each thread's innermost first: its thread, code offset (a return address) and
    * canonical frame address, where the debug info's frame-base-relative locals are */
   uint32_t stack_frame_count;

@@ -414,7 +414,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   struct thread *t = &r->threads[r->current];
   if (t->unrecorded_write) finish_write_record(r, t);
   if (r->access_unwritten) access_log_complete(r);
-  if (outcome == WEFT_OUTCOME_RACE || outcome == WEFT_OUTCOME_ASSERTION) stack_describe();
+  if ((outcome == WEFT_OUTCOME_RACE || outcome == WEFT_OUTCOME_ASSERTION) && r->flags & WEFT_RUN_LOG_ACCESSES) stack_describe();
   if (outcome == WEFT_OUTCOME_OK && r->flags & WEFT_RUN_REPORT_LEAKS && heap_report_leaks()) outcome = WEFT_OUTCOME_LEAK;
   collect_result(r, outcome, pc);
   r->in_execution = 0;

@@ -64,7 +64,7 @@ void stack_settle(struct runtime *r) {
   stack_refresh(r);
 }
 
-/* Naming a local of a race report needs the frames of the stack that holds it: libgcc's
+/* Naming a local in a counterexample needs the frames of the stack that holds it: libgcc's
  * unwinder walks them, from the thread itself or, for a suspended thread, from a
  * trampoline whose unwind information describes the thread's saved fiber_switch frame. */
 struct frame_walk {

@@ -76,7 +76,7 @@ export interface RunResult {
   raceEarlierWrite: boolean;
   /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
-  /** a race or an assertion failure: the frames of the stacks other threads may see, each thread's innermost first */
+  /** a race or an assertion failure of a RunFlags.LOG_ACCESSES run: the frames of the stacks other threads may see, each thread's innermost first */
   stackFrames: StackFrame[];
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;
