@@ -173,6 +173,7 @@ struct runtime {
   struct shadow_cell *stack_shadow; /* a thread's stack after another's: WEFT_MAX_THREADS * stack_cells */
   uint32_t stack_cells;
   uint32_t stack_shadow_from[WEFT_MAX_THREADS]; /* a thread's first cell used this execution (stack_cells: none) */
+  uint32_t stack_shadowed; /* 1 + the highest thread whose stack has cells used this execution */
   /* per thread, STACK_* bits (stack.c); 0: its stack is private, its accesses are no one
    * else's concern. Beside the threads, not in them: the access hook reads the current
    * thread's without a multiplication. */

@@ -40,12 +40,13 @@ void shadow_reset(void) {
   memset(r->data_shadow, 0, data_cells(r) * sizeof(struct shadow_cell));
   char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
   memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + SHADOW_GRANULE - 1) / SHADOW_GRANULE * sizeof(struct shadow_cell));
-  for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++) {
+  for (uint32_t t = 0; t < r->stack_shadowed; t++) {
     uint32_t from = r->stack_shadow_from[t];
     if (from == r->stack_cells) continue;
     memset(&r->stack_shadow[(size_t)t * r->stack_cells + from], 0, (r->stack_cells - from) * sizeof(struct shadow_cell));
     r->stack_shadow_from[t] = r->stack_cells;
   }
+  r->stack_shadowed = 0;
 }
 
 /* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and
@@ -57,6 +58,7 @@ __attribute__((noinline)) static struct shadow_cell *stack_cell_of(struct runtim
   if (!(r->stack_states[owner] & STACK_SHARED)) stack_share(r, owner);
   uint32_t cell = (uint32_t)(((address - (uintptr_t)r->stacks) % WEFT_STACK_SLOT_SIZE - WEFT_STACK_GUARD_SIZE) / SHADOW_GRANULE);
   if (cell < r->stack_shadow_from[owner]) r->stack_shadow_from[owner] = cell;
+  if ((uint32_t)owner >= r->stack_shadowed) r->stack_shadowed = (uint32_t)owner + 1;
   return &r->stack_shadow[(size_t)owner * r->stack_cells + cell];
 }
 

@@ -188,10 +188,10 @@ function variableOf(die: Die, byOffset: Map<number, Die>): Variable | undefined 
 }
 
 /**
- * A function with code whose frame base is the canonical frame address (GCC's and Clang's
- * choice on x86-64 and aarch64), with its locals at DW_OP_fbreg offsets from it; the
- * others' locals (in registers, in location lists) have no one place to name. High pc is
- * an offset from low pc, as DWARF 4 and later write it.
+ * A function with code and its locals at DW_OP_fbreg offsets from its frame base, when
+ * that is the canonical frame address (GCC's choice); other frame bases (Clang's stack or
+ * frame pointer) and locals without one place (in registers, in location lists) are not
+ * named. High pc is an offset from low pc, as DWARF 4 and later write it.
  */
 function frameFunctionOf(die: Die, byOffset: Map<number, Die>): FrameFunction | undefined {
   const low = numberOf(die.attributes.get('DW_AT_low_pc'));
