@@ -31,6 +31,7 @@
         "runtime/snapshot.c",
         "runtime/spin.c",
         "runtime/spinlock.c",
+        "runtime/stack.c",
         "runtime/strings.c",
         "runtime/svcomp.c",
         "runtime/tests.c",

@@ -236,6 +236,18 @@ Napi::Value SetErrorConstructor(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// An array of `count` objects, the i-th's properties set by fill(object, i).
+template <typename Fill>
+Napi::Array ObjectsOf(Napi::Env env, uint32_t count, Fill fill) {
+  Napi::Array array = Napi::Array::New(env, count);
+  for (uint32_t i = 0; i < count; i++) {
+    Napi::Object object = Napi::Object::New(env);
+    fill(object, i);
+    array.Set(i, object);
+  }
+  return array;
+}
+
 class Harness : public Napi::ObjectWrap<Harness> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -446,20 +458,21 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("raceWrite", r->race_write != 0);
     result.Set("raceEarlierWrite", r->race_earlier_write != 0);
     result.Set("raceStep", r->race_step);
+    result.Set("stackFrames", ObjectsOf(env, r->stack_frame_count, [r](Napi::Object frame, uint32_t i) {
+      frame.Set("thread", r->stack_frame_thread[i]);
+      frame.Set("pc", r->stack_frame_pc[i]);
+      frame.Set("cfa", r->stack_frame_cfa[i]);
+    }));
     result.Set("blockAddress", r->block_address);
     result.Set("blockSize", r->block_size);
     result.Set("allocPc", r->alloc_pc);
     result.Set("freePc", r->free_pc);
-    Napi::Array threads = Napi::Array::New(env, r->thread_count);
-    for (uint32_t i = 0; i < r->thread_count; i++) {
-      Napi::Object thread = Napi::Object::New(env);
+    result.Set("threads", ObjectsOf(env, r->thread_count, [r](Napi::Object thread, uint32_t i) {
       thread.Set("state", r->thread_state[i]);
       thread.Set("op", r->pending_op[i]);
       thread.Set("object", r->pending_object[i]);
       thread.Set("pc", r->pending_pc[i]);
-      threads.Set(i, thread);
-    }
-    result.Set("threads", threads);
+    }));
     return result;
   }
 

@@ -38,20 +38,25 @@ export async function coreBench(): Promise<void> {
 
   // every plain access goes through the race detector's hook in drf mode
   const accesses = 100_000;
-  const plain = openHarness(buildHarness(fixture('bench/plain_accesses.c'), { cflags: `-DACCESSES=${accesses}` }).library);
-  const accessRows = [];
-  {
-    const runs = 20;
-    plain.run(0, none, 0, 1 << 20, 0);
-    const begin = process.hrtime.bigint();
-    for (let i = 0; i < runs; i++) plain.run(0, none, 0, 1 << 20, 0);
-    const perRun = Number(process.hrtime.bigint() - begin) / runs;
-    // each of the 2 threads reads data[i] and reads and writes its sum: 3 accesses per element
+  const accessCases = [
     // main writes every element; each of 2 threads reads it and reads and writes its sum
-    const perExecution = accesses + 2 * 3 * accesses;
-    accessRows.push(['drf (race detection)', perExecution, perRun / perExecution]);
-  }
+    { mode: 'drf (race detection)', file: 'bench/plain_accesses.c', perExecution: accesses + 2 * 3 * accesses },
+    // each of 2 threads writes and reads accesses / 2 cells of its own stack
+    { mode: 'drf (own stack, unshared)', file: 'bench/stack_accesses.c', perExecution: 2 * accesses },
+  ];
+  const accessRows = accessCases.map(({ mode, file, perExecution }) => [mode, perExecution, nanosecondsPerExecution(file, accesses) / perExecution]);
   printTable('core: plain memory accesses', ['mode', 'accesses/exec', 'ns per access'], accessRows);
+}
+
+/** The mean time of the default execution of a harness built with -DACCESSES=n, warm. */
+function nanosecondsPerExecution(file: string, accesses: number): number {
+  const harness = openHarness(buildHarness(fixture(file), { cflags: `-DACCESSES=${accesses}` }).library);
+  const none = new Uint16Array(0);
+  const runs = 20;
+  harness.run(0, none, 0, 1 << 20, 0);
+  const begin = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) harness.run(0, none, 0, 1 << 20, 0);
+  return Number(process.hrtime.bigint() - begin) / runs;
 }
 
 /** Scheduling points of the default execution. */

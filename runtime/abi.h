@@ -19,7 +19,8 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 
 /* run option flags */
 #define WEFT_RUN_SPURIOUS_WAKEUPS 1u /* condition waits may return without a signal */
-#define WEFT_RUN_LOG_ACCESSES 2u     /* drf: keep the plain accesses to globals and the heap (a counterexample) */
+#define WEFT_RUN_LOG_ACCESSES 2u     /* for a counterexample: keep the plain accesses to globals and the heap
+                                        (drf), and the frames of shared stacks at a race or an assertion failure */
 #define WEFT_RUN_REPORT_LEAKS 4u     /* heap blocks still allocated when an execution ends are a bug */
 #define WEFT_RUN_SAMPLE 8u           /* past the decisions, threads and choices are drawn (sample_seed) */
 #define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
@@ -27,6 +28,7 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
                                         bounding's deterministic scheduler: completing a run costs no delay) */
 #define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
 #define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
+#define WEFT_STACK_FRAMES 256u /* frames of shared stacks a failure describes */
 
 /* A plain access of a drf run with WEFT_RUN_LOG_ACCESSES (not a scheduling point). */
 struct weft_logged_access {
@@ -118,6 +120,13 @@ struct weft_result {
   uint32_t race_write;
   uint32_t race_earlier_write;
   int32_t race_step; /* the step after which the earlier access ran (in its thread); -1: before its first */
+  /* a race or an assertion failure of a WEFT_RUN_LOG_ACCESSES run: the frames of the stacks other threads may see,
+   * each thread's innermost first: its thread, code offset (a return address) and
+   * canonical frame address, where the debug info's frame-base-relative locals are */
+  uint32_t stack_frame_count;
+  uint32_t stack_frame_thread[WEFT_STACK_FRAMES];
+  uint32_t stack_frame_pc[WEFT_STACK_FRAMES];
+  double stack_frame_cfa[WEFT_STACK_FRAMES];
   /* a memory bug: the heap block involved, and where it was allocated and freed */
   double block_address;
   double block_size;

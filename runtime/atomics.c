@@ -23,6 +23,7 @@
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
+    stack_note_words((const void *)a, sizeof(type));                                       \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
     sched_record_atomic((uint64_t)(int64_t)*a, 0, mo, WEFT_RMW_##function);                \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
@@ -42,6 +43,7 @@
     sched_record_atomic((uint64_t)(int64_t)v, 0, mo, WEFT_RMW_NONE);                               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
+    stack_note_words((const void *)a, sizeof(type));                                               \
     race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
   }                                                                                                \
   RMW(bits, type, exchange, EXCHANGE, v)                                                                     \
@@ -64,6 +66,7 @@
                         WEFT_RMW_NONE);                                                            \
     if (succeeded) {                                                                               \
       *a = v;                                                                                      \
+      stack_note_words((const void *)a, sizeof(type));                                             \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
       race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
       return 1;                                                                                    \

@@ -11,11 +11,6 @@
 
 #include "runtime.h"
 
-#define STACK_SIZE ((size_t)1 << 20)
-/* Stacks are adjacent: a frame larger than the guard below one lands in the next
- * thread's stack. Harness code and the runtime are built with stack-clash probes (no
- * frame skips a page); the large guard covers code built without them (libc's). */
-#define GUARD_SIZE ((size_t)1 << 20)
 
 /* In RELRO, which the loader makes read-only after relocation: a harness write that runs
  * over its globals never reaches it (it is outside the data segment, and would fault), and
@@ -44,12 +39,13 @@ static void *map_or_report(size_t size, const char *what, char *error, uint32_t 
 }
 
 static int open_stacks(struct runtime *r, char *error, uint32_t error_size) {
-  r->stack_guard_size = GUARD_SIZE;
-  r->stack_slot_size = GUARD_SIZE + STACK_SIZE;
+  r->stack_guard_size = WEFT_STACK_GUARD_SIZE;
+  r->stack_slot_size = WEFT_STACK_SLOT_SIZE;
+  r->stack_size = WEFT_STACK_SIZE;
   r->stacks = map_or_report(r->stack_slot_size * WEFT_MAX_THREADS, "thread stacks", error, error_size);
   if (!r->stacks) return -1;
   /* the main thread's guard; the others' when their slot is first used (thread_spawn) */
-  if (mprotect(r->stacks, GUARD_SIZE, PROT_NONE) != 0) {
+  if (mprotect(r->stacks, WEFT_STACK_GUARD_SIZE, PROT_NONE) != 0) {
     snprintf(error, error_size, "cannot protect a stack guard region: %s", strerror(errno));
     return -1;
   }

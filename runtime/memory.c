@@ -1,26 +1,27 @@
 /* Plain memory accesses, as instrumented by -fsanitize=thread. In sc mode an access to
- * shared memory (the harness's globals, the heap arena, another thread's stack) is a
- * scheduling point; a thread's own stack stays private until another thread touches
- * it. In drf mode they are not scheduling points but are checked for data races
- * (race.c), except the racy locations the explorer asks to see as scheduling points. */
+ * shared memory (the harness's globals, the heap arena, a stack another thread may see:
+ * stack.c) is a scheduling point; a thread's own stack stays private until its address
+ * may have reached another thread. In drf mode they are not scheduling points but are
+ * checked for data races (race.c), except the racy locations the explorer asks to see as
+ * scheduling points. */
 #include <stdint.h>
 #include <string.h>
 
 #include "runtime.h"
 
+/* An access to the current thread's stack that no other thread can have seen: one
+ * compare, before anything else an access costs. */
+static inline int private_stack(const struct runtime *r, uintptr_t address) {
+  return address - r->private_low < r->private_size;
+}
+
 static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
   if (heap_contains(address)) return 1;
-  uintptr_t stacks = (uintptr_t)r->stacks;
-  if (address - stacks < (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size) {
-    uint32_t owner = (uint32_t)((address - stacks) / r->stack_slot_size);
-    if (owner != r->current) {
-      r->threads[owner].stack_shared = 1;
-      return 1;
-    }
-    return r->threads[owner].stack_shared;
-  }
-  return 0;
+  int32_t owner = stack_owner(r, address);
+  if (owner < 0) return 0;
+  stack_share(r, owner); /* another thread's, or its own already shared */
+  return 1;
 }
 
 static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
@@ -61,7 +62,7 @@ void access_log_complete(struct runtime *r) {
 }
 
 static void log_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
-  /* only globals and the heap: memory the log may read back whatever the harness does */
+  /* only globals, the heap and shared stacks: memory the log may read back whatever the harness does */
   if (size > 8 || !shadow_cell_of(address)) return;
   struct weft_logged_access *entry = &r->access_log[r->access_count % WEFT_ACCESS_LOG_SIZE];
   entry->address = (double)address;
@@ -77,14 +78,26 @@ static void log_access(struct runtime *r, int write, uintptr_t address, uint32_t
   if (write) r->access_unwritten = r->access_count;
 }
 
-/* The heap is checked after any scheduling point of the access: another thread may
- * free the block while this one waits there. */
-static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
-  uintptr_t address = (uintptr_t)pointer;
-  struct runtime *r = weft_rt;
-  if (WEFT_UNLIKELY(!r)) return; /* a constructor while the library loads */
+/* drf mode counts a private access as it counts any other (step_anyway); it changes no
+ * memory another thread can see, so it is neither a step nor checked. */
+static inline void private_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+  if (r->access_mode == ACCESSES_VISIBLE) return;
+  r->effect_epoch += (uint64_t)write; /* spin detection must still see it */
+  if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
+}
+
+/* Any access but a private one. The heap is checked after any scheduling point of the
+ * access: another thread may free the block while this one waits there. */
+static inline void shared_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+  /* its own stack, not private: shared, or its last store may have shared it */
+  if (WEFT_UNLIKELY(address - r->private_low < WEFT_STACK_SIZE)) {
+    stack_settle_pending(r);
+    if (private_stack(r, address)) {
+      private_access(r, write, address, size, pc);
+      return;
+    }
+  }
   uint32_t mode = r->access_mode;
-  if (mode == ACCESSES_IGNORED) return;
   globals_check(r, address, size, write, pc);
   int logged = 0;
   if (WEFT_LIKELY(mode == ACCESSES_CHECKED) || mode == ACCESSES_LOGGED) {
@@ -107,6 +120,17 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
     if (r->access_unwritten) access_log_complete(r);
     log_access(r, write, address, size, pc);
   }
+  /* a word stored outside a private stack may be that stack's address */
+  if (write && size >= sizeof(uintptr_t) && !(r->stack_states[r->current] & STACK_SHARED)) stack_note_store(r, address, size);
+}
+
+static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
+  uintptr_t address = (uintptr_t)pointer;
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r)) return; /* a constructor while the library loads */
+  if (r->access_mode == ACCESSES_IGNORED) return;
+  if (WEFT_LIKELY(private_stack(r, address))) private_access(r, write, address, size, pc);
+  else shared_access(r, write, address, size, pc);
 }
 
 #define ACCESS_HOOKS(size)                                                                                    \

@@ -2,11 +2,11 @@
  * (locks, condition variables, semaphores, barriers, …) acquires and releases its
  * object; create and join order the threads they name. Atomics order as C11 says
  * (race_on_atomic): only release/acquire operations and fences synchronise; relaxed
- * ones order nothing, although exploration runs them sequentially consistent. Plain accesses to globals
- * and the heap are checked against the last write and the last read of their 4-byte
- * granule: two accesses of different threads, one a write, unordered by
- * happens-before, are a race. Keeping one read per granule can miss a race with an
- * older read; it never reports a race that is not there. */
+ * ones order nothing, although exploration runs them sequentially consistent. Plain accesses to globals,
+ * the heap and the stacks other threads may see (stack.c) are checked against the last
+ * write and the last read of their 4-byte granule: two accesses of different threads, one
+ * a write, unordered by happens-before, are a race. Keeping one read per granule can miss
+ * a race with an older read; it never reports a race that is not there. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -276,7 +276,7 @@ void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
   uintptr_t end = address + (size ? size : 1);
   for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
     struct shadow_cell *cell = shadow_cell_of(granule);
-    if (!cell) return; /* stacks and memory outside the harness are not checked */
+    if (!cell) return; /* memory outside the harness is not checked */
     uintptr_t from = granule > address ? granule : address;
     uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
     uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));

@@ -22,6 +22,13 @@
 #define WEFT_CALLER_PC() ((uintptr_t)__builtin_return_address(0))
 
 #define WEFT_MAX_KEYS 64
+/* Each thread's stack slot: a guard region, then its stack. Stacks are adjacent: a frame
+ * larger than the guard below one lands in the next thread's stack. Harness code and the
+ * runtime are built with stack-clash probes (no frame skips a page); the large guard
+ * covers code built without them (libc's). */
+#define WEFT_STACK_SIZE ((size_t)1 << 20)
+#define WEFT_STACK_GUARD_SIZE ((size_t)1 << 20)
+#define WEFT_STACK_SLOT_SIZE (WEFT_STACK_GUARD_SIZE + WEFT_STACK_SIZE)
 #define SPIN_READS 4 /* a busy-wait loop reading at up to this many places is recognised */
 #if defined(__x86_64__)
 #define SPIN_REGISTERS 6 /* callee-saved: all a C function keeps in registers across a call */
@@ -64,7 +71,6 @@ struct thread {
   uint8_t joined;
   uint8_t yielded;      /* gave way at its last step: others go first at the next one */
   uint8_t after_aside;  /* set aside since its last recorded step: its next step is marked WEFT_ASIDE_AFTER */
-  uint8_t stack_shared; /* another thread touched this stack: its accesses are visible */
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */
   uint8_t cond_eligible; /* waiting on cond_waiting: may take one of its pending signals (cond.c) */
@@ -164,6 +170,19 @@ struct runtime {
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
   struct shadow_cell *data_shadow, *heap_shadow;
+  struct shadow_cell *stack_shadow; /* a thread's stack after another's: WEFT_MAX_THREADS * stack_cells */
+  uint32_t stack_cells;
+  uint32_t stack_shadow_from[WEFT_MAX_THREADS]; /* a thread's first cell used this execution (stack_cells: none) */
+  uint32_t stack_shadowed; /* 1 + the highest thread whose stack has cells used this execution */
+  /* per thread, STACK_* bits (stack.c); 0: its stack is private, its accesses are no one
+   * else's concern. Beside the threads, not in them: the access hook reads the current
+   * thread's without a multiplication. */
+  uint8_t stack_states[WEFT_MAX_THREADS];
+  /* the current thread's stack while its state is 0, else an empty range: the access
+   * hook's one compare (stack_refresh keeps it) */
+  uintptr_t private_low, private_size;
+  uintptr_t unsettled_store; /* stack.c: memory the current thread just wrote that may hold its stack's address */
+  uint32_t unsettled_size;
   const double *visible;
   uint32_t visible_count;
   struct thread_set asleep; /* sleep.c: threads the default policy avoids, until a step wakes them */
@@ -191,7 +210,7 @@ struct runtime {
   uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
-  size_t stack_slot_size, stack_guard_size;
+  size_t stack_slot_size, stack_guard_size, stack_size; /* WEFT_STACK_* */
   uint32_t stacks_guarded; /* slots whose guard region is protected: those of threads ever started */
 
   char *heap_base, *heap_top, *heap_end, *heap_high_water;
@@ -288,6 +307,32 @@ WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
+
+/* stack.c */
+enum stack_state {
+  STACK_SHARED = 1,   /* its address may have reached another thread: accesses are checked (drf) or steps (sc) */
+  STACK_UNSETTLED = 2 /* it just wrote shared memory that may hold its stack's address (stack_settle) */
+};
+WEFT_HIDDEN void stack_reset(void);
+WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
+WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
+WEFT_HIDDEN void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size);
+WEFT_HIDDEN void stack_settle(struct runtime *r);
+WEFT_HIDDEN void stack_describe(void);
+/* after the current thread or its stack's state changed */
+static inline void stack_refresh(struct runtime *r) {
+  r->private_low = (uintptr_t)r->stacks + WEFT_STACK_GUARD_SIZE + (uintptr_t)r->current * WEFT_STACK_SLOT_SIZE;
+  r->private_size = r->stack_states[r->current] ? 0 : WEFT_STACK_SIZE;
+}
+/* the owner's stack may be seen by other threads from now on */
+static inline void stack_share(struct runtime *r, int32_t owner) {
+  r->stack_states[owner] |= STACK_SHARED;
+  stack_refresh(r);
+}
+/* the settling of a thread's last store, before anything another thread could see */
+static inline void stack_settle_pending(struct runtime *r) {
+  if (WEFT_UNLIKELY(r->unsettled_size)) stack_settle(r);
+}
 
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);

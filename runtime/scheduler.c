@@ -208,6 +208,7 @@ static void switch_to(struct runtime *r, uint32_t next) {
   struct thread *from = &r->threads[r->current];
   struct thread *to = &r->threads[next];
   r->current = next;
+  stack_refresh(r);
   from->saved_errno = errno;
   fiber_switch(&from->stack_pointer, to->stack_pointer);
   errno = from->saved_errno;
@@ -285,6 +286,7 @@ static void decide(struct runtime *r) {
 void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return; /* e.g. a constructor at load time */
+  stack_settle_pending(r); /* before another thread can run */
   struct thread *t = &r->threads[r->current];
   t->pending.op = op;
   t->pending.object = object;
@@ -424,6 +426,7 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   struct thread *t = &r->threads[r->current];
   if (t->unrecorded_write) finish_write_record(r, t);
   if (r->access_unwritten) access_log_complete(r);
+  if ((outcome == WEFT_OUTCOME_RACE || outcome == WEFT_OUTCOME_ASSERTION) && r->flags & WEFT_RUN_LOG_ACCESSES) stack_describe();
   if (outcome == WEFT_OUTCOME_OK && r->flags & WEFT_RUN_REPORT_LEAKS && heap_report_leaks()) outcome = WEFT_OUTCOME_LEAK;
   collect_result(r, outcome, pc);
   r->in_execution = 0;
@@ -466,6 +469,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   struct runtime *r = weft_rt;
   snapshot_restore();
   shadow_reset();
+  stack_reset();
   race_reset();
   heap_reset();
   output_reset();

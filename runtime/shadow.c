@@ -1,6 +1,7 @@
-/* Shadow memory: a cell per 4 bytes of the harness's globals and heap arena, for what
- * the checkers remember about them (race.c: the last accesses; heap.c: which bytes
- * belong to live blocks). Mapped once, cleared before every execution as far as used. */
+/* Shadow memory: a cell per 4 bytes of the harness's globals, heap arena and thread
+ * stacks, for what the checkers remember about them (race.c: the last accesses; heap.c:
+ * which bytes belong to live blocks). Mapped once, cleared before every execution as far
+ * as used. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,10 @@ int shadow_open(char *error, uint32_t error_size) {
   struct runtime *r = weft_rt;
   r->data_shadow = map((data_cells(r) + 1) * sizeof(struct shadow_cell));
   r->heap_shadow = map(HEAP_SHADOW_BYTES);
-  if (!r->data_shadow || !r->heap_shadow) {
+  r->stack_cells = (uint32_t)(r->stack_size / SHADOW_GRANULE);
+  r->stack_shadow = map((size_t)WEFT_MAX_THREADS * r->stack_cells * sizeof(struct shadow_cell));
+  for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++) r->stack_shadow_from[t] = r->stack_cells;
+  if (!r->data_shadow || !r->heap_shadow || !r->stack_shadow) {
     snprintf(error, error_size, "cannot map shadow memory: %s", strerror(errno));
     return -1;
   }
@@ -36,15 +40,35 @@ void shadow_reset(void) {
   memset(r->data_shadow, 0, data_cells(r) * sizeof(struct shadow_cell));
   char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
   memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + SHADOW_GRANULE - 1) / SHADOW_GRANULE * sizeof(struct shadow_cell));
+  for (uint32_t t = 0; t < r->stack_shadowed; t++) {
+    uint32_t from = r->stack_shadow_from[t];
+    if (from == r->stack_cells) continue;
+    memset(&r->stack_shadow[(size_t)t * r->stack_cells + from], 0, (r->stack_cells - from) * sizeof(struct shadow_cell));
+    r->stack_shadow_from[t] = r->stack_cells;
+  }
+  r->stack_shadowed = 0;
+}
+
+/* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and
+ * the heap do not pay for it. A stack checked for another thread is shared from then on:
+ * its own thread's later accesses are checked too, whatever route its address took. */
+__attribute__((noinline)) static struct shadow_cell *stack_cell_of(struct runtime *r, uintptr_t address) {
+  int32_t owner = stack_owner(r, address);
+  if (owner < 0) return NULL;
+  if (!(r->stack_states[owner] & STACK_SHARED)) stack_share(r, owner);
+  uint32_t cell = (uint32_t)(((address - (uintptr_t)r->stacks) % WEFT_STACK_SLOT_SIZE - WEFT_STACK_GUARD_SIZE) / SHADOW_GRANULE);
+  if (cell < r->stack_shadow_from[owner]) r->stack_shadow_from[owner] = cell;
+  if ((uint32_t)owner >= r->stack_shadowed) r->stack_shadowed = (uint32_t)owner + 1;
+  return &r->stack_shadow[(size_t)owner * r->stack_cells + cell];
 }
 
 struct shadow_cell *shadow_cell_of(uintptr_t address) {
-  const struct runtime *r = weft_rt;
+  struct runtime *r = weft_rt;
   if (address - r->data_start < r->data_end - r->data_start)
     return &r->data_shadow[(address - r->data_start) / SHADOW_GRANULE];
   if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
     return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
-  return NULL;
+  return stack_cell_of(r, address);
 }
 
 void shadow_mark_heap(uintptr_t start, size_t size, uint8_t state) {

@@ -30,7 +30,10 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   t->pending.object = id;
   t->pending.pc = (uintptr_t)start_routine;
   char *stack_top = r->stacks + (size_t)(id + 1) * r->stack_slot_size;
+  r->stack_states[id] = 0;
+  stack_refresh(r);
   t->stack_pointer = fiber_prepare(stack_top, t);
+  stack_note_words(&argument, sizeof argument); /* the argument may be the creator's stack */
   tls_thread_start(id);
   r->thread_count = id + 1;
   return t;

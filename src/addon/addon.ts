@@ -54,6 +54,13 @@ export interface ThreadEnd {
   pc: number;
 }
 
+/** A frame of a thread's stack: the thread, its code offset (a return address) and canonical frame address. */
+export interface StackFrame {
+  thread: number;
+  pc: number;
+  cfa: number;
+}
+
 export interface RunResult {
   steps: number;
   outcome: number;
@@ -76,6 +83,8 @@ export interface RunResult {
   raceEarlierWrite: boolean;
   /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
+  /** a race or an assertion failure of a RunFlags.LOG_ACCESSES run: the frames of the stacks other threads may see, each thread's innermost first */
+  stackFrames: StackFrame[];
   /** a memory bug: the block involved and the code offsets of its malloc and free */
   blockAddress: number;
   blockSize: number;

@@ -1,7 +1,8 @@
 // The types of a harness library's variables, from its DWARF debug info as binutils
 // prints it (`readelf --debug-dump=info`, which decodes DWARF 4 and 5 alike). What a
-// counterexample needs: each global or static variable's address and type, and what a
-// type is made of (struct members, array elements, base types with their encoding, enumerators).
+// counterexample needs: each global or static variable's address and type, each
+// function's locals that live in its stack frame, and what a type is made of (struct
+// members, array elements, base types with their encoding, enumerators).
 export type Encoding = 'signed' | 'unsigned' | 'float' | 'bool' | 'signed-char' | 'unsigned-char' | 'other';
 
 export type DwarfType =
@@ -28,10 +29,28 @@ export interface Variable {
   type?: number;
 }
 
+/** A local variable or parameter with a fixed place in its function's stack frame. */
+export interface FrameVariable {
+  name: string;
+  /** from the frame's canonical frame address (DW_OP_call_frame_cfa as the frame base) */
+  frameOffset: number;
+  type?: number;
+}
+
+/** A function's code, [address, end) as library offsets, and the locals its frame holds (inlined callees' included). */
+export interface FrameFunction {
+  name: string;
+  address: number;
+  end: number;
+  locals: FrameVariable[];
+}
+
 export interface DebugInfo {
   types: Map<number, DwarfType>;
   /** sorted by address */
   variables: Variable[];
+  /** sorted by address */
+  functions: FrameFunction[];
   /** each compile unit's directory, in order: what the line table's relative file names are relative to */
   compileDirectories: string[];
 }
@@ -73,6 +92,7 @@ export function parseDebugInfo(text: string): DebugInfo {
 
   const types = new Map<number, DwarfType>();
   const variables: Variable[] = [];
+  const functions: FrameFunction[] = [];
   const byOffset = new Map<number, Die>();
   const index = (die: Die) => {
     byOffset.set(die.offset, die);
@@ -86,12 +106,17 @@ export function parseDebugInfo(text: string): DebugInfo {
       const variable = variableOf(die, byOffset);
       if (variable) variables.push(variable);
     }
+    if (die.tag === 'DW_TAG_subprogram') {
+      const frameFunction = frameFunctionOf(die, byOffset);
+      if (frameFunction) functions.push(frameFunction);
+    }
     die.children.forEach(visit);
   };
   roots.forEach(visit);
   variables.sort((a, b) => a.address - b.address);
+  functions.sort((a, b) => a.address - b.address);
   const compileDirectories = roots.filter((die) => die.tag === 'DW_TAG_compile_unit').map((unit) => nameOf(unit.attributes.get('DW_AT_comp_dir') ?? ''));
-  return { types, variables, compileDirectories };
+  return { types, variables, functions, compileDirectories };
 }
 
 function typeOf(die: Die): DwarfType | undefined {
@@ -156,11 +181,45 @@ function typeOf(die: Die): DwarfType | undefined {
 function variableOf(die: Die, byOffset: Map<number, Die>): Variable | undefined {
   const location = /DW_OP_addr: ([0-9a-f]+)\)$/.exec(die.attributes.get('DW_AT_location') ?? '');
   if (!location) return undefined;
-  const declaration = byOffset.get(referenceOf(die.attributes.get('DW_AT_specification') ?? die.attributes.get('DW_AT_abstract_origin')) ?? -1);
-  const name = die.attributes.get('DW_AT_name') ?? declaration?.attributes.get('DW_AT_name');
+  const name = attributeOf(die, 'DW_AT_name', byOffset);
   if (name === undefined) return undefined;
-  const type = referenceOf(die.attributes.get('DW_AT_type') ?? declaration?.attributes.get('DW_AT_type'));
+  const type = referenceOf(attributeOf(die, 'DW_AT_type', byOffset));
   return { name: nameOf(name), address: parseInt(location[1]!, 16), ...(type !== undefined ? { type } : {}) };
+}
+
+/**
+ * A function with code and its locals at DW_OP_fbreg offsets from its frame base, when
+ * that is the canonical frame address (GCC's choice); other frame bases (Clang's stack or
+ * frame pointer) and locals without one place (in registers, in location lists) are not
+ * named. High pc is an offset from low pc, as DWARF 4 and later write it.
+ */
+function frameFunctionOf(die: Die, byOffset: Map<number, Die>): FrameFunction | undefined {
+  const low = numberOf(die.attributes.get('DW_AT_low_pc'));
+  const length = numberOf(die.attributes.get('DW_AT_high_pc'));
+  const name = attributeOf(die, 'DW_AT_name', byOffset);
+  if (low === undefined || length === undefined || name === undefined) return undefined;
+  const locals: FrameVariable[] = [];
+  if (die.attributes.get('DW_AT_frame_base')?.endsWith('(DW_OP_call_frame_cfa)')) {
+    const collect = (parent: Die) => {
+      for (const child of parent.children) {
+        const offset = /^[^(]*\(DW_OP_fbreg: (-?\d+)\)$/.exec(child.attributes.get('DW_AT_location') ?? '');
+        const childName = attributeOf(child, 'DW_AT_name', byOffset);
+        if (offset && childName !== undefined && (child.tag === 'DW_TAG_variable' || child.tag === 'DW_TAG_formal_parameter')) {
+          const type = referenceOf(attributeOf(child, 'DW_AT_type', byOffset));
+          locals.push({ name: nameOf(childName), frameOffset: Number(offset[1]), ...(type !== undefined ? { type } : {}) });
+        }
+        if (child.tag === 'DW_TAG_lexical_block' || child.tag === 'DW_TAG_inlined_subroutine') collect(child);
+      }
+    };
+    collect(die);
+  }
+  return { name: nameOf(name), address: low, end: low + length, locals };
+}
+
+/** An attribute of the DIE or of the declaration or abstract instance it completes. */
+function attributeOf(die: Die, attribute: string, byOffset: Map<number, Die>): string | undefined {
+  const origin = byOffset.get(referenceOf(die.attributes.get('DW_AT_abstract_origin') ?? die.attributes.get('DW_AT_specification')) ?? -1);
+  return die.attributes.get(attribute) ?? (origin && origin !== die ? attributeOf(origin, attribute, byOffset) : undefined);
 }
 
 /** "(indirect string, offset: 0x1a5): name", "(indirect string, offset: 0): name" (readelf writes offset 0 without 0x) or "name" */

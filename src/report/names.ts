@@ -1,7 +1,9 @@
 // Addresses -> names a user recognises: a global variable down to the struct field and
 // array element (bank.acct[3].lock, from the library's debug info), a heap block by what it
-// holds and its place in allocation order (node#2.next, block#1+8), or a thread; from the
-// library's symbol table and debug info (debug-data.ts reads them).
+// holds and its place in allocation order (node#2.next, block#1+8), a local in a thread's
+// stack frame (b.z in main's frame), or a thread; from the library's symbol table and debug
+// info (debug-data.ts reads them).
+import type { StackFrame } from '../addon/addon.js';
 import type { CodeLocation } from './locations.js';
 import { type DebugInfo, type Variable, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
@@ -25,6 +27,9 @@ export interface NamedAddress {
   type?: number;
 }
 
+/** The function WEFT_TEST(name) defines (include/weft.h): its frame is named by the test's name. */
+const testBody = /^weft_test_body_/;
+
 /** Objects that synchronisation operations take as a whole: naming stops at them. */
 const synchronisationTypes = /^(pthread_\w+_t|sem_t|mtx_t|cnd_t|once_flag)$/;
 
@@ -36,6 +41,8 @@ export class AddressNamer {
     library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number, private readonly heapBase: number,
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
+    /** the frames of the stacks the runtime walked (a race, an assertion), each thread's innermost first */
+    private readonly stackFrames: readonly StackFrame[] = [],
   ) {
     this.symbols = library.symbols;
     this.info = library.info;
@@ -101,7 +108,28 @@ export class AddressNamer {
       return this.within(`${label}${block.size >= 2 * size ? `[${element}]` : ''}`, type, inner - element * size, accessSize);
     }
     if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
+    const local = this.onStack(address, accessSize);
+    if (local) return local;
     return { name: `0x${address.toString(16)}` };
+  }
+
+  /**
+   * In the walked stacks: the frame that holds the address (below its canonical frame
+   * address, at or above the next inner frame's of its thread), and the local there,
+   * named with its function.
+   */
+  private onStack(address: number, accessSize: number): NamedAddress | undefined {
+    const frames = this.stackFrames;
+    const frame = frames.find((f, k) => k > 0 && frames[k - 1]!.thread === f.thread && frames[k - 1]!.cfa <= address && address < f.cfa);
+    if (!frame) return undefined;
+    const stack = `T${frame.thread}'s stack`;
+    // a frame's pc is a return address: the call is before it
+    const found = lastAtOrBefore(this.info.functions, frame.pc - 1);
+    if (!found || frame.pc - 1 >= found.end) return { name: stack };
+    const inner = address - frame.cfa;
+    const local = found.locals.find((v) => v.frameOffset <= inner && inner < v.frameOffset + Math.max(sizeOf(this.info, v.type), 1));
+    const named = local ? this.within(local.name, local.type, inner - local.frameOffset, accessSize) : { name: stack };
+    return { ...named, name: `${named.name} in ${found.name.replace(testBody, '')}'s frame` };
   }
 
   private variableAt(offset: number): Variable | undefined {

@@ -5,7 +5,8 @@
 // replayed and kept only if it fails in the same way with no more preemptions (and, when
 // the bound counted delays, no more delays: the bug was found at its delay bound). The one
 // shown is replayed once more keeping its plain accesses (drf mode: they are no steps), so
-// that every value the threads read and wrote can be shown.
+// that every value the threads read and wrote can be shown, and its shared stacks' frames,
+// so that their locals are named.
 import { accessOf, stepsConflict } from '../explore/dependence.js';
 import { FewestPreemptions } from '../explore/fewest-preemptions.js';
 import { type Exploration, type FailingExecution, UnexplorableHarnessError, spentBy } from '../explore/driver.js';
@@ -37,11 +38,14 @@ async function simplest(failure: FailingExecution, context: ReplayContext): Prom
   return tryOrder(cheapest, order, context);
 }
 
-/** The same execution once more, keeping its plain accesses (empty in sc mode, where they are steps). */
+/**
+ * The same execution once more, keeping its plain accesses (empty in sc mode, where they
+ * are steps) and the frames of its shared stacks (to name their locals).
+ */
 async function withAccesses(failure: FailingExecution, context: ReplayContext): Promise<FailingExecution> {
   const replayed = await failureOf(context, Uint16Array.from(failure.decisions), RunFlags.LOG_ACCESSES);
   const same = replayed?.outcome === failure.outcome && replayed.execution.steps === failure.execution.steps;
-  return same ? { ...failure, accesses: context.harness.accessLog() } : failure;
+  return same ? { ...failure, result: { ...failure.result, stackFrames: replayed.result.stackFrames }, accesses: context.harness.accessLog() } : failure;
 }
 
 /** The failing execution replayed along `order`, if it fails the same way with no more preemptions (nor delays, when they are the bound). */

@@ -6,7 +6,8 @@
 // control flow, bounded loops of loads, a real spin loop, a condition variable hand-off, a
 // barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
 // frees while others access it, locks taken by trylock or with a timeout (the lock, the
-// hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue, a thread that may pthread_exit, an assertion that some
+// hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue, a
+// struct or array on a stack that other threads reach by its address, a thread that may pthread_exit, an assertion that some
 // orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
 // longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
 // at its start, or, once it has joined every thread, when some threads' write is the last,
@@ -64,6 +65,13 @@ export interface ProgramShape {
    * padding + 1 on (31: main in the first word of a thread set, the others in the second).
    */
   padding: number;
+  /**
+   * a struct or array local to main or to a worker, reached by other threads through its
+   * address (sharedFrame); none in sc mode when main ends by pthread_exit (its frame would
+   * end before the threads' accesses, and a helper thread's plain steps would grow dfs past
+   * what the oracle can run)
+   */
+  stackShared: boolean;
   /** main creates its threads in a shuffled order */
   shuffledCreates: boolean;
   /** main's own operations go before, between and after the creates, not only after */
@@ -117,6 +125,7 @@ export function randomShape(seed: number): ProgramShape {
     yields: chance(0.2),
     semaphoreValue: chance(0.5),
     readerCounts: chance(0.5),
+    stackShared: chance(0.2),
     shuffledCreates: chance(0.5),
     mainAmongCreates: chance(0.4),
     shuffledJoins: chance(0.5),
@@ -289,6 +298,9 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     }
   }
   if (shape.threadExit) insert(created(), `if (${load(variable())} == ${guess(0)}) pthread_exit(NULL);`);
+  const frame = shape.stackShared && !(shape.plain && shape.mainEnd === 'pthread_exit') ? sharedFrame(shape, { pick, chance, insert, log, unique }) : undefined;
+  if (frame) globals.push(...frame.globals);
+  if (frame) setup.push(...frame.setup);
 
   const lines = [
     `// random program, seed ${seed}: ${JSON.stringify(shape)}`,
@@ -333,6 +345,7 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   for (const t of ordered(seed + 1, shape.threads, shape.shuffledJoins)) if (shape.mainEnd === 'join' || chance(0.3)) lines.push(`  pthread_join(threads[${t}], NULL);`);
   // main's own writes and thread 2's make it long, thread 1's and none leave it short
   if (shape.longRun && shape.mainEnd === 'join') lines.push(`  if (${load('v0')} % 200 > 100) ${longRun}`);
+  if (frame && shape.mainEnd === 'join') lines.push(...frame.afterJoins.map((line) => `  ${line}`));
   const finals = Array.from({ length: shape.variables }, (_, v) => load(`v${v}`));
   lines.push(`  printf("final${' %d'.repeat(finals.length)}\\n", ${finals.join(', ')});`);
   lines.push({ join: '  return 0;', return: '  return 0;', exit: '  exit(0);', pthread_exit: '  pthread_exit(NULL);' }[shape.mainEnd], '}');
@@ -370,6 +383,48 @@ function mainWithCreates(seed: number, shape: ProgramShape, body: string[]): str
   });
   lines.push(...creates.slice(next));
   return lines;
+}
+
+interface Generating {
+  pick(n: number): number;
+  chance(p: number): boolean;
+  insert(t: number, ...statements: string[]): void;
+  log(t: number, value: string): string;
+  unique(t: number, i: number): number;
+}
+
+/**
+ * Plain accesses to a two-int struct or array on a stack, from threads that reach it by its
+ * address (they race unless its lock or a join orders them; drf mode reports that): local
+ * to main, its address in a global set before main starts the threads, main reading it
+ * again after it joined them; or, in drf mode, local to thread 1, handed to a helper thread
+ * it starts and joins, and read after the join or before it. Its own lock, functions and globals.
+ */
+function sharedFrame(shape: ProgramShape, { pick, chance, insert, log, unique }: Generating): { globals: string[]; setup: string[]; afterJoins: string[] } {
+  const struct = chance(0.5);
+  const cell = (base: string, k: number) => (struct ? `(${base})->${'ab'[k]}` : `(${base})[${k}]`);
+  const type = struct ? 'struct frame_box' : 'int';
+  const globals = ['static pthread_mutex_t frame_lock = PTHREAD_MUTEX_INITIALIZER;', ...(struct ? ['struct frame_box { int a, b; };'] : [])];
+  /** one access by thread t, through `base`, maybe under the lock: one line */
+  const access = (t: number, base: string, i: number) => {
+    const k = pick(2);
+    const plain = chance(0.5) ? log(t, cell(base, k)) : `${cell(base, k)} = ${unique(t, 20 + i)};`;
+    return chance(0.4) ? `{ pthread_mutex_lock(&frame_lock); ${plain} pthread_mutex_unlock(&frame_lock); }` : plain;
+  };
+  const local = struct ? 'struct frame_box cells = {0, 0};' : 'int cells[2] = {0, 0};';
+  const address = struct ? '&cells' : 'cells';
+  if (shape.plain || (shape.mainEnd !== 'pthread_exit' && chance(0.5))) {
+    // main's frame lives as long as the threads run (its end ends them)
+    globals.push(`static ${type} *frame;`);
+    for (let t = 0; t < shape.threads; t++) if (t > 0 || chance(0.5)) insert(t, access(t, 'frame', t));
+    return { globals, setup: [local, `frame = ${address};`], afterJoins: [log(0, cell(address, 0)), log(0, cell(address, 1))] };
+  }
+  const afterJoin = chance(0.5);
+  globals.push(
+    `static void *frame_helper(void *argument) {`, `  ${type} *helped = argument;`, `  ${access(shape.threads, 'helped', 0)}`, '  return NULL;', '}',
+  );
+  insert(1, `{ ${local} pthread_t helper; pthread_create(&helper, NULL, frame_helper, ${address}); ${afterJoin ? '' : access(1, address, 1)} pthread_join(helper, NULL); ${afterJoin ? access(1, address, 1) : ''} }`);
+  return { globals, setup: [], afterJoins: [] };
 }
 
 /** A statement may go after line `at`: it closes a statement, and no lock is held there. */

@@ -1,0 +1,157 @@
+/* Thread stacks that other threads see. A thread's own stack is private — its accesses
+ * are neither race-checked nor scheduling points (memory.c) — until its address may
+ * have reached another thread: passed to pthread_create, written to memory outside its
+ * stack by a plain store, an atomic or a copy, or touched by another thread. From then
+ * on its accesses are checked like globals and the heap (drf) or are steps (sc).
+ *
+ * Why that misses no race: another thread reaches the stack only through its address,
+ * which the owner handed over after its private accesses. A handover by thread creation,
+ * a lock or a release orders them before the other thread's accesses; a handover by a
+ * plain store is itself a race with the other thread's load, unless something orders
+ * them. Only a handover by relaxed atomics without fences, or of an address disguised
+ * (xor-ed, say), leaves them unordered and unseen; another thread's touch then still makes
+ * the stack shared from there on (shadow.c), for the accesses that follow.
+ *
+ * A plain store's value is in memory only after the hook that announced it: it is read
+ * later (stack_settle), before the thread touches its stack again and before any other
+ * thread runs (only a scheduling point switches threads). */
+#include <string.h>
+#include <unwind.h>
+
+#include "runtime.h"
+
+void stack_reset(void) {
+  struct runtime *r = weft_rt;
+  r->unsettled_store = 0;
+  r->unsettled_size = 0;
+  r->result.stack_frame_count = 0;
+}
+
+/* The thread whose stack holds the address, or -1 (also in a guard region: no object there). */
+int32_t stack_owner(const struct runtime *r, uintptr_t address) {
+  uintptr_t offset = address - (uintptr_t)r->stacks;
+  if (offset >= (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size) return -1;
+  if (offset % r->stack_slot_size < r->stack_guard_size) return -1;
+  return (int32_t)(offset / r->stack_slot_size);
+}
+
+/* Words that may be addresses, handed to other threads: the stacks they point into are shared. */
+void stack_note_words(const void *bytes, size_t size) {
+  struct runtime *r = weft_rt;
+  for (size_t at = 0; at + sizeof(uintptr_t) <= size; at += sizeof(uintptr_t)) {
+    uintptr_t word;
+    memcpy(&word, (const char *)bytes + at, sizeof word);
+    int32_t owner = stack_owner(r, word);
+    if (owner >= 0) stack_share(r, owner);
+  }
+}
+
+/* The current thread, its stack still private, is about to store a word or more outside
+ * it: the stored bytes are looked at before it touches its stack again, before a
+ * scheduling point, or before its next such store. */
+void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size) {
+  stack_settle_pending(r);
+  r->unsettled_store = address;
+  r->unsettled_size = size;
+  r->stack_states[r->current] |= STACK_UNSETTLED;
+  stack_refresh(r);
+}
+
+void stack_settle(struct runtime *r) {
+  stack_note_words((const void *)r->unsettled_store, r->unsettled_size);
+  r->unsettled_size = 0;
+  r->stack_states[r->current] &= (uint8_t)~STACK_UNSETTLED;
+  stack_refresh(r);
+}
+
+/* Naming a local in a counterexample needs the frames of the stack that holds it: libgcc's
+ * unwinder walks them, from the thread itself or, for a suspended thread, from a
+ * trampoline whose unwind information describes the thread's saved fiber_switch frame. */
+struct frame_walk {
+  struct runtime *r;
+  uint32_t thread;
+  uintptr_t pc; /* the last frame seen: its code address, */
+  int seen;     /* once there is one */
+};
+
+/* libgcc's context for a frame holds the CFA of the frame it called: a frame's own CFA is
+ * in its caller's context. Frames outside the harness library (libgcc's) are left out. */
+static _Unwind_Reason_Code note_frame(struct _Unwind_Context *context, void *argument) {
+  struct frame_walk *walk = argument;
+  struct runtime *r = walk->r;
+  struct weft_result *result = &r->result;
+  if (walk->seen && walk->pc - r->text_start < r->text_end - r->text_start) {
+    if (result->stack_frame_count == WEFT_STACK_FRAMES) return _URC_END_OF_STACK;
+    result->stack_frame_thread[result->stack_frame_count] = walk->thread;
+    result->stack_frame_pc[result->stack_frame_count] = (uint32_t)(walk->pc - r->library_base);
+    result->stack_frame_cfa[result->stack_frame_count++] = (double)_Unwind_GetCFA(context);
+  }
+  walk->pc = _Unwind_GetIP(context);
+  walk->seen = 1;
+  return _URC_NO_REASON;
+}
+
+static void walk_frames(void *walk) { _Unwind_Backtrace(note_frame, walk); }
+
+#if defined(__x86_64__)
+/* rdi = a suspended fiber's saved stack pointer, rsi = a function, rdx = its argument: calls
+ * it below that stack pointer, its caller described as the fiber's fiber_switch frame
+ * (fiber.c: control words, r15 r14 r13 r12 rbx rbp, return address; CFA 64 bytes up). */
+__asm__(".text\n"
+        ".globl stack_run_on\n"
+        ".hidden stack_run_on\n"
+        ".type stack_run_on,@function\n"
+        "stack_run_on:\n"
+        "  .cfi_startproc\n"
+        "  pushq %r12\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  .cfi_rel_offset %r12, 0\n"
+        "  pushq %r13\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  .cfi_rel_offset %r13, 0\n"
+        "  pushq %rbx\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  .cfi_rel_offset %rbx, 0\n"
+        "  movq %rdi, %r12\n"
+        "  movq %rsp, %r13\n"
+        "  .cfi_remember_state\n"
+        "  .cfi_def_cfa %r12, 64\n"
+        "  .cfi_offset %rbp, -16\n"
+        "  .cfi_offset %rbx, -24\n"
+        "  .cfi_offset %r12, -32\n"
+        "  .cfi_offset %r13, -40\n"
+        "  .cfi_offset %r14, -48\n"
+        "  .cfi_offset %r15, -56\n"
+        "  leaq -256(%rdi), %rsp\n" /* past any red zone */
+        "  andq $-16, %rsp\n"
+        "  movq %rdx, %rdi\n"
+        "  call *%rsi\n"
+        "  movq %r13, %rsp\n"
+        "  .cfi_restore_state\n"
+        "  popq %rbx\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  .cfi_restore %rbx\n"
+        "  popq %r13\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  .cfi_restore %r13\n"
+        "  popq %r12\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  .cfi_restore %r12\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size stack_run_on, .-stack_run_on\n");
+WEFT_HIDDEN void stack_run_on(void *stack_pointer, void (*function)(void *), void *argument);
+#endif
+
+/* The frames of every stack other threads may see, for the report to name their locals. */
+void stack_describe(void) {
+  struct runtime *r = weft_rt;
+  for (uint32_t t = 0; t < r->thread_count; t++) {
+    if (!(r->stack_states[t] & STACK_SHARED)) continue;
+    struct frame_walk walk = {.r = r, .thread = t};
+    if (t == r->current) walk_frames(&walk);
+#if defined(__x86_64__)
+    else stack_run_on(r->threads[t].stack_pointer, walk_frames, &walk);
+#endif
+  }
+}
