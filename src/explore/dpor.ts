@@ -79,6 +79,8 @@ export class DporStrategy implements Strategy, Backtracking {
    */
   private raceEarlier = new Int32Array(64);
   private raceLater = new Int32Array(64);
+  /** per race: the step its last reversal's verdict rests on (addReversal), or -1 */
+  private raceSettledBy = new Int32Array(64);
   private raceCount = 0;
   /** per node: the races (above) whose later step comes before it */
   private racesBefore: Int32Array;
@@ -390,7 +392,7 @@ export class DporStrategy implements Strategy, Backtracking {
         this.racesBefore[step] = race;
       }
       // every race of the execution, those of the prefix too: v reaches past them into the steps that changed
-      for (let r = 0; r < this.raceCount; r++) this.reverse(execution, this.raceEarlier[r]!, this.raceLater[r]!, analysed);
+      for (let r = 0; r < this.raceCount; r++) if (!this.settledBefore(r, from)) this.reverse(r, execution, analysed);
     }
     if (!redundant && steps > 0) {
       this.reverseEnding(execution, steps - 1);
@@ -502,9 +504,17 @@ export class DporStrategy implements Strategy, Backtracking {
    * then drops reversals that no explored branch covers (four threads of loads and stores
    * lost a class that way).
    */
-  private reverse(execution: ExecutionView, earlier: number, later: number, steps: number): void {
+  private reverse(race: number, execution: ExecutionView, steps: number): void {
+    const earlier = this.raceEarlier[race]!;
+    const later = this.raceLater[race]!;
     this.reversal.build(execution, this.races, earlier, later, steps);
-    this.addReversal(execution, earlier, execution.op[later]!);
+    this.raceSettledBy[race] = this.addReversal(execution, earlier, execution.op[later]!);
+  }
+
+  /** Whether race `race` was found not to need its reversal for a reason that lies in the steps before `from` (the run's shared prefix). */
+  private settledBefore(race: number, from: number): boolean {
+    const step = this.raceSettledBy[race]!;
+    return step >= 0 && step < from;
   }
 
   /** Unbounded: keeps a race of the execution to reverse once the whole execution is analysed. */
@@ -512,7 +522,9 @@ export class DporStrategy implements Strategy, Backtracking {
     if (this.raceCount === this.raceEarlier.length) {
       this.raceEarlier = grown(this.raceEarlier, this.raceCount * 2);
       this.raceLater = grown(this.raceLater, this.raceCount * 2);
+      this.raceSettledBy = grown(this.raceSettledBy, this.raceCount * 2);
     }
+    this.raceSettledBy[this.raceCount] = -1;
     this.raceEarlier[this.raceCount] = earlier;
     this.raceLater[this.raceCount++] = later;
   }
@@ -609,11 +621,17 @@ export class DporStrategy implements Strategy, Backtracking {
     this.link!.backtrackAbove({ node, thread, everyThreadIfDisabled });
   }
 
-  /** Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup tree before `node` (optimal DPOR), unless something explored or pending there leads to it. */
-  private addReversal(execution: ExecutionView, node: number, laterOp: number): void {
+  /**
+   * Unbounded: adds v (built in this.reversal, ending with a step `laterOp`) to the wakeup
+   * tree before `node` (optimal DPOR), unless something explored or pending there leads to
+   * it. Returns the last step the answer rests on when that was not to add v: then v of any
+   * run that shares the steps up to it is not added either (-1: v was added, or a thread
+   * that commutes with all of it covers it, which a longer v may undo).
+   */
+  private addReversal(execution: ExecutionView, node: number, laterOp: number): number {
     // a sem_wait cannot go before a post that found the semaphore at 0: nothing in v
     // touches the semaphore (that would happen after the post), so the wait would block
-    if (laterOp === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return;
+    if (laterOp === Op.SEM_WAIT && execution.op[node] === Op.SEM_POST && execution.value[node] === 0) return node;
     const v = this.reversal;
     // a thread asleep, explored or chosen at the node that v's execution can start with
     // (the thread that runs at the node is not one: its step there conflicts with v's last)
@@ -621,10 +639,13 @@ export class DporStrategy implements Strategy, Backtracking {
     remove(threads, 0, this.path.runner[node]!);
     for (let thread = first(threads, 0); thread >= 0; thread = first(threads, 0, thread + 1)) {
       const { op, object, value, access } = this.nextEventOf(execution, thread, node);
-      if (v.weakInitial(thread, op, object, value, access)) return;
+      // its first step in v starts v: so it does in every v that shares the steps up to that one
+      // (a thread commuting with all of v is judged against the whole of it)
+      if (v.weakInitial(thread, op, object, value, access)) return v.settlingStep(thread);
     }
     if (this.tree[node]! < 0) this.tree[node] = this.trees.createRoot();
     this.trees.insert(this.tree[node]!, v);
+    return -1;
   }
 
   /** Backtracks `thread` at `node`; where it cannot run there, every thread that can (`everyThreadIfDisabled`) or none. */

@@ -128,6 +128,21 @@ export class Reversal {
     return this.first[thread] !== -1;
   }
 
+  /**
+   * The execution's step that is `thread`'s first in w, when whether it starts w depends
+   * only on the steps of v before that step (-1 otherwise, and for a thread with no step in
+   * w). For l that holds when it is placed as it ran: the steps of v after it in the
+   * execution then do not conflict with it (they do not happen after e, so after l); a
+   * compare-exchange that failed, placed where it may succeed, may conflict with them.
+   */
+  settlingStep(thread: number): number {
+    const entry = this.first[thread]!;
+    if (entry < 0) return -1;
+    const last = this.length - 1;
+    if (entry === last && this.accesses[last] !== accessOf(this.ops[last]!)) return -1;
+    return this.steps[entry]!;
+  }
+
   /** Whether `thread` (which has a step in w) starts w: no step of w happens before its first. */
   startsWith(thread: number): boolean {
     const entry = this.first[thread]!;
