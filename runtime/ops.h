@@ -25,7 +25,7 @@
   X(THREAD_EXIT, "exit", WRITE, WRITE, THREAD, WEFT_OPF_ENDS_THREAD, enabled_always)                      \
   X(MAIN_RETURN, "return", GLOBAL, GLOBAL, NONE, WEFT_OPF_ENDS_THREAD, enabled_always)                    \
   X(PROCESS_EXIT, "exit()", GLOBAL, GLOBAL, NONE, WEFT_OPF_ENDS_THREAD, enabled_always)                   \
-  X(THREAD_CREATE, "create", WRITE, WRITE, THREAD, 0, enabled_always)                                     \
+  X(THREAD_CREATE, "create", WRITE, WRITE, THREAD, WEFT_OPF_NUMBERS_THREAD, enabled_always)                                     \
   X(THREAD_JOIN, "join", READ, READ, THREAD, WEFT_OPF_WAITS, join_enabled)                                \
   X(YIELD, "yield", NONE, NONE, NONE, 0, enabled_always)                                                  \
   X(MUTEX_LOCK, "lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, mutex_lock_enabled)    \
@@ -92,6 +92,9 @@
 #define WEFT_OPF_LOCK 256u               /* takes a lock a thread then holds (deadlock cycles) */
 #define WEFT_OPF_UNLOCK 512u             /* gives such a lock up */
 #define WEFT_OPF_SHARED 1024u            /* a read lock's side: a shared acquisition never waits for a shared release */
+#define WEFT_OPF_NUMBERS_THREAD 2048u    /* also takes the next thread number (WEFT_THREAD_NUMBERING): threads are
+                                            numbered as created, so two threads' creates do not commute */
+#define WEFT_THREAD_NUMBERING 0u         /* the object the runtime's thread numbering is keyed as: no address is 0 */
 
 /* Blocking operations whose pending argument carries these flags are enabled whatever
  * the state of their object: they fail (EBUSY) or time out (ETIMEDOUT) instead. */

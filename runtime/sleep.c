@@ -16,7 +16,8 @@ static int conflicting(uint8_t a, uint8_t b) {
 }
 
 /* An operation's touches: its object, and for a condition wait or wake-up also the mutex
- * (its argument, low bits are flags); a heap block's free touches the block's range. */
+ * (its argument, low bits are flags), for a create also the thread numbering; a heap
+ * block's free touches the block's range. */
 struct touches {
   uint8_t access[2];
   uint64_t start[2], end[2]; /* [start, end): an address or a block; thread objects are keyed apart */
@@ -35,6 +36,12 @@ static struct touches touches_of(uint8_t op, uint8_t access, uint64_t object, ui
     t.access[1] = op_flags[op] & WEFT_OPF_RELEASES_ARGUMENT ? WEFT_ACCESS_RELEASE : WEFT_ACCESS_ACQUIRE;
     t.start[1] = argument >> 2 << 2;
     t.end[1] = t.start[1] + 1;
+    t.count = 2;
+  }
+  if (op_flags[op] & WEFT_OPF_NUMBERS_THREAD) {
+    t.access[1] = WEFT_ACCESS_WRITE;
+    t.start[1] = WEFT_THREAD_NUMBERING;
+    t.end[1] = WEFT_THREAD_NUMBERING + 1;
     t.count = 2;
   }
   return t;

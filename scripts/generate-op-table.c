@@ -13,6 +13,7 @@ int main(void) {
   printf("// What each operation means; src/addon/ops.ts gives it names and helpers.\n\n");
 
   printf("/** threads one harness may run (abi.h) */\nexport const MAX_THREADS = %d;\n\n", WEFT_MAX_THREADS);
+  printf("/** the object a create's thread numbering is keyed as (ops.h: WEFT_OPF_NUMBERS_THREAD) */\nexport const THREAD_NUMBERING = %u;\n\n", WEFT_THREAD_NUMBERING);
   printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);
   printf("/** a logged access's step when it ran before the execution's first step (abi.h) */\nexport const BEFORE_ANY_STEP = %u;\n\n", WEFT_BEFORE_ANY_STEP);
 
@@ -34,7 +35,7 @@ int main(void) {
   printf("export const OpFlag = {\n");
 #define FLAG(name) printf("  %s: %u,\n", QUOTE(name), WEFT_OPF_##name);
   FLAG(WAITS) FLAG(STARTS_THREAD) FLAG(ENDS_THREAD) FLAG(VALUE) FLAG(DECISION) FLAG(RELEASES_ARGUMENT)
-  FLAG(ACQUIRES_ARGUMENT) FLAG(NOTES_WRITE) FLAG(LOCK) FLAG(UNLOCK) FLAG(SHARED)
+  FLAG(ACQUIRES_ARGUMENT) FLAG(NOTES_WRITE) FLAG(LOCK) FLAG(UNLOCK) FLAG(SHARED) FLAG(NUMBERS_THREAD)
   printf("} as const;\n\n");
 
   printf("/** per op: [text, access, can, object kind, flags] */\n");

@@ -149,3 +149,10 @@ describe('four threads: a reversal holds every step that does not happen after t
     expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('seen[2] == 31') } });
   });
 });
+
+describe('threads are numbered as they are created: two threads\' creates do not commute', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the order of the creates that numbers the grandchildren the other way', async (strategy) => {
+    const test = await check('soundness/creates_number_threads.c', strategy, { cflags: '-DCHECK' });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('first_id < second_id') } });
+  });
+});

@@ -3,12 +3,12 @@
 // reduction, happens-before, deadlock analysis and bug descriptions read these columns
 // instead of listing ops of their own.
 import {
-  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, memoryOrderNames, opColumns,
+  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, memoryOrderNames, opColumns,
   outcomeNames, rmwFunctionNames,
 } from './op-table.js';
 
 export {
-  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, TRACE_CAPACITY, ThreadState, memoryOrderNames, outcomeNames,
+  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, memoryOrderNames, outcomeNames,
   rmwFunctionNames,
 };
 export type Op = (typeof Op)[keyof typeof Op];

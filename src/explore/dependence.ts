@@ -7,7 +7,7 @@
 // Races are judged by what steps did where they ran (accessOf); whether a step can go
 // elsewhere, by what it may do there (potentialAccessOf): a compare-exchange that failed
 // here may succeed and write in a reordered execution.
-import { Access, Aside, ObjectKind, Op, OpFlag, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
+import { Access, Aside, ObjectKind, Op, OpFlag, THREAD_NUMBERING, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 export { Access, accessOf, potentialAccessOf };
@@ -69,14 +69,18 @@ export function extentOf(op: number, value: number): number {
 
 /**
  * A second object some steps touch: a condition wait releases, and its wake-up
- * re-acquires, the mutex recorded as the step's value (low bits are flags).
+ * re-acquires, the mutex recorded as the step's value (low bits are flags); a create
+ * takes the next thread number (THREAD_NUMBERING in ops.h: threads are numbered as they
+ * are created, so two threads' creates in the other order number their threads otherwise).
  */
 export function secondObjectOf(op: number, value: number): number | undefined {
+  if (hasFlag(op, OpFlag.NUMBERS_THREAD)) return THREAD_NUMBERING;
   if (!hasFlag(op, OpFlag.RELEASES_ARGUMENT | OpFlag.ACQUIRES_ARGUMENT)) return undefined;
   return value - (value % 4);
 }
 
 export function secondAccessOf(op: number): Access {
+  if (hasFlag(op, OpFlag.NUMBERS_THREAD)) return Access.WRITE;
   return hasFlag(op, OpFlag.RELEASES_ARGUMENT) ? Access.RELEASE : Access.ACQUIRE;
 }
 

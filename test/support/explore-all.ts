@@ -154,6 +154,7 @@ function bugOutcome(harness: NativeHarness): string {
  */
 export function happensBeforeClass(execution: ExecutionView, ordersAsides = false): string {
   const accessOfStep = (step: number) => (ordersAsides ? orderedAccessOf(execution, step) : accessOf(execution.op[step]!));
+  const threads = threadNames(execution);
   const perThread = new Map<number, number>();
   const names: string[] = [];
   const facts: string[] = [];
@@ -162,8 +163,8 @@ export function happensBeforeClass(execution: ExecutionView, ordersAsides = fals
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
     const op = execution.op[j]!;
-    names.push(`${thread}.${index}`);
-    facts.push(`${thread}.${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
+    names.push(`${threads[thread]}#${index}`);
+    facts.push(`${threads[thread]}#${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
     for (let i = 0; i < j; i++) {
       if (execution.thread[i] === thread) continue;
       const before = execution.op[i]!;
@@ -190,15 +191,36 @@ const coverageFinder = new RaceFinder();
 export function coverageClass(execution: ExecutionView): string {
   const kept = withoutRepeatedReads(execution);
   coverageFinder.find(kept, kept.steps, 0, () => {});
+  const names = threadNames(kept);
   const width = coverageFinder.threadCount;
+  const order = Array.from({ length: width }, (_, t) => t).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const perThread: string[][] = Array.from({ length: width }, () => []);
   for (let step = 0; step < kept.steps; step++) {
     const op = kept.op[step]!;
     let clock = '';
-    for (let t = 0; t < width; t++) clock += `${coverageFinder.clockOf(step, t)},`;
+    for (const t of order) clock += `${coverageFinder.clockOf(step, t)},`;
     perThread[kept.thread[step]!]!.push(`${op}${hasFlag(op, OpFlag.DECISION) ? `=${kept.value[step]}` : ''}@${clock}`);
   }
-  return perThread.map((steps) => steps.join(' ')).join(' | ');
+  return order.map((t) => `${names[t]}: ${perThread[t]!.join(' ')}`).join(' | ');
+}
+
+/**
+ * Names of the execution's threads (by runtime id) that do not depend on the order threads
+ * were created in: main is m, the k-th thread a thread creates is its name and .k. The
+ * runtime numbers threads as they are created, so two threads that each create one get
+ * other numbers in another order of their creates, though nothing else differs.
+ */
+export function threadNames(execution: ExecutionView): string[] {
+  const names: string[] = ['m'];
+  const created: number[] = [0];
+  for (let step = 0; step < execution.steps; step++) {
+    if (execution.op[step] !== Op.THREAD_CREATE) continue;
+    const creator = execution.thread[step]!;
+    const k = created[creator] ?? 0;
+    created[creator] = k + 1;
+    names[execution.object[step]!] = `${names[creator] ?? `#${creator}`}.${k}`;
+  }
+  return names.map((name, id) => name ?? `#${id}`);
 }
 
 /** Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own list, not the dependence table's. */
@@ -217,6 +239,7 @@ const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
  */
 export function readsFromClass(execution: ExecutionView): string {
   const kept = withoutRepeatedReads(execution);
+  const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();
   const writes = new Map<number, string[]>();
@@ -226,7 +249,7 @@ export function readsFromClass(execution: ExecutionView): string {
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
     const op = kept.op[step]!;
-    const name = `${thread}.${index}`;
+    const name = `${threads[thread]}#${index}`;
     if (op === Op.CHOOSE) facts.push(`${name}=${kept.value[step]}`);
     const access = memoryAccesses.get(op);
     if (access === undefined) continue;
