@@ -250,6 +250,8 @@ WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
 /* scheduler.c */
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
 WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
+/* The object of the current thread's last step, once known only as it ran (the number a create gave). */
+WEFT_HIDDEN void sched_record_object(uint32_t object);
 WEFT_HIDDEN void sched_record_op(uint8_t op);
 WEFT_HIDDEN void sched_expect(uint64_t expected, uint8_t size);
 WEFT_HIDDEN void sched_record_atomic(uint64_t written, uint64_t expected, int mo, uint8_t rmw);

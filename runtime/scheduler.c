@@ -309,6 +309,12 @@ void sched_record_value(uint64_t value, uint8_t size) {
   r->trace.size[step] = size;
 }
 
+void sched_record_object(uint32_t object) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  r->trace.object[current_thread()->event] = object;
+}
+
 /* An atomic step's detail, for a counterexample to show: what it wrote (or would have, a
  * failed compare-exchange), what a compare-exchange expected, its memory order and function. */
 void sched_record_atomic(uint64_t written, uint64_t expected, int mo, uint8_t rmw) {

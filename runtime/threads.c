@@ -75,6 +75,7 @@ int join_enabled(const struct pending *pending, uint32_t thread) {
 int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*start_routine)(void *),
                   void *argument, int returns_int, uintptr_t pc) {
   struct runtime *r = weft_rt;
+  /* the number is the next one when the create runs: another thread may create first */
   sched_point(WEFT_OP_THREAD_CREATE, r->thread_count, 0, pc);
   struct thread *child = thread_spawn(start_routine, argument, pc);
   int detach_state = PTHREAD_CREATE_JOINABLE;
@@ -83,6 +84,7 @@ int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*s
   child->returns_int = (uint8_t)returns_int;
   uint32_t id = (uint32_t)(child - r->threads);
   race_on_create(r->current, id);
+  sched_record_object(id);
   sched_record_value(id, 0);
   *handle = (pthread_t)id + 1;
   return 0;

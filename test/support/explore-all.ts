@@ -220,7 +220,7 @@ export function threadNames(execution: ExecutionView): string[] {
     created[creator] = k + 1;
     names[execution.object[step]!] = `${names[creator] ?? `#${creator}`}.${k}`;
   }
-  return names.map((name, id) => name ?? `#${id}`);
+  return Array.from({ length: names.length }, (_, id) => names[id] ?? `#${id}`);
 }
 
 /** Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own list, not the dependence table's. */
