@@ -23,6 +23,13 @@ static int shared_address(struct runtime *r, uintptr_t address) {
   return 0;
 }
 
+/* An address in the current thread's stack that no other thread has touched: what it
+ * holds is part of the state spin detection compares (spin.c), no effect on anyone. */
+static inline int private_stack(const struct runtime *r, uintptr_t address) {
+  uintptr_t own = (uintptr_t)r->stacks + (uintptr_t)r->current * r->stack_slot_size;
+  return address - own < r->stack_slot_size && !r->threads[r->current].stack_shared;
+}
+
 static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   sched_point(WEFT_OP_PLAIN_READ, address, size, pc);
   uint64_t value = 0;
@@ -91,7 +98,8 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
-      weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
+      /* not a step: spin detection must still see it */
+      if (write && !private_stack(r, address)) r->effect_epoch++;
       race_check(write, address, size, pc);
       logged = mode == ACCESSES_LOGGED;
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
