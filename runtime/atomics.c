@@ -11,7 +11,7 @@
   heap_check_atomic((uintptr_t)a, sizeof(type), pc);                       \
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
-  sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
+  sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, sizeof(type), pc);   \
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
   return v;
 
@@ -23,7 +23,7 @@
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
-    sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
+    sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, sizeof(type), pc); \
     race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
     return old;                                                                            \
   }
@@ -58,12 +58,12 @@
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \
     if (old == expected) {                                                                         \
       *a = v;                                                                                      \
-      sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
+      sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, sizeof(type), pc); \
       race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
       return 1;                                                                                    \
     }                                                                                              \
     sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
-    sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, pc);                                     \
+    sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, sizeof(type), pc);                       \
     race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, fail_mo);                                       \
     *expected_in = old;                                                                            \
     return 0;                                                                                      \

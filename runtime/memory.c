@@ -35,7 +35,7 @@ static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   uint64_t value = 0;
   memcpy(&value, (const void *)address, size > 8 ? 8 : size);
   sched_record_value(value, (uint8_t)(size > 8 ? 8 : size));
-  sched_note_read(address, value, pc);
+  sched_note_read(address, value, (uint8_t)size, pc);
 }
 
 static void write_step(uintptr_t address, uint32_t size, uintptr_t pc) {
@@ -99,7 +99,10 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
       else read_step(address, size, pc);
     } else {
       /* not a step: spin detection must still see it */
-      if (write && !private_stack(r, address)) r->effect_epoch++;
+      if (write) {
+        if (!private_stack(r, address)) spin_effect(r, &r->threads[r->current]);
+        if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake_near(r, address, size);
+      }
       race_check(write, address, size, pc);
       logged = mode == ACCESSES_LOGGED;
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);

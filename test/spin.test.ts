@@ -1,17 +1,44 @@
 // Spinlocks and busy-wait loops (issue 39): correct locks pass complete at every
-// optimisation level, and a spin nobody can end is a livelock.
+// optimisation level, and a spin nobody can end is a livelock, reported at once and short.
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
+import { renderBug } from '../src/report/render.js';
 import { fixture } from './support/harness.js';
 
 const levels = ['-O0', '-O1', '-Os', '-O2', '-O3'];
+
+async function check(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) {
+  return (await checkAllInterleavings(fixture(`spin/${file}`), options)).tests[0]!;
+}
 
 describe('a lock acquired by an exchange loop in a noinline helper', () => {
   // gcc's ipa-reference kept the static counter in a register across the helpers (-O1
   // and up: lost updates), and -O0's writes to the helper's own stack hid the spin
   it.each(levels)('%s: 2 threads x 2 increments pass complete', async (level) => {
-    const test = (await checkAllInterleavings(fixture('spin/exchange_lock.c'), { cflags: level })).tests[0]!;
-    expect(test).toMatchObject({ status: 'pass', complete: true });
+    expect(await check('exchange_lock.c', { cflags: level })).toMatchObject({ status: 'pass', complete: true });
+  });
+});
+
+describe('spins wait for a write: locks with no yield pass complete under default options', () => {
+  it.each(levels)('%s: a compare-exchange lock (2 x 2) and a test-and-set lock on an atomic_flag (3 x 1)', async (level) => {
+    for (const file of ['cas_lock.c', 'flag_lock.c'])
+      expect([file, await check(file, { cflags: level })]).toMatchObject([file, { status: 'pass', complete: true }]);
+  });
+
+  it.each(['dfs', 'bpor', 'optimal', 'random', 'pct'])('%s: a lost update under a lock released too early is still found (sc mode)', async (strategy) => {
+    const test = await check('cas_lock.c', { cflags: '-DEARLY_RELEASE', mode: 'sc', strategy });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringMatching(/^counter = [23]$/) } });
+  });
+});
+
+describe('a spin no thread can end', () => {
+  it('a volatile flag nobody sets: a livelock at once, naming only the spinning thread, in a short report', async () => {
+    const test = await check('never_set.c');
+    expect(test.bug?.message).toBe('livelock: T1 loops in fixtures/spin/never_set.c:9, and no thread is left to change what the spinning threads read');
+    expect(test.executions).toBe(1);
+    const report = renderBug(test.bug!, { color: false, width: 100 });
+    expect(report.split('\n').length).toBeLessThan(40);
+    expect(report).toContain('↻ the row above repeats');
   });
 });

@@ -10,6 +10,7 @@ import pc from 'picocolors';
 import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
 import { FOUND_BY } from './guarantee.js';
+import { foldRepeats } from './repeats.js';
 import { counted } from '../numbers.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -128,7 +129,7 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
   // too many threads for a column each: one column, each row naming its thread
   const oneColumn = threads.length * MIN_CELL > width * 0.55;
   const columns = oneColumn ? [-1] : threads;
-  const rows = foldRuns(tableRows(bug).filter((row) => shown.has(row.thread)))
+  const rows = foldRuns(foldLoops(tableRows(bug).filter((row) => shown.has(row.thread))))
     .map((row) => (oneColumn && !row.folded ? { ...row, text: `T${row.thread}: ${row.text}` } : row));
   const omitted = Math.max(0, rows.length - MAX_ROWS);
   const visible = rows.slice(omitted);
@@ -209,6 +210,13 @@ function stepText(step: BugStep): string {
   const value = step.valueText ?? (step.value !== undefined ? String(step.value) : undefined);
   if (value !== undefined) text += step.op === 'choose' ? ` → ${value}` : ` = ${value}`;
   return text;
+}
+
+/** A loop's rows repeated back to back: one iteration and how often it came round again. */
+function foldLoops(rows: Row[]): Row[] {
+  const key = (row: Row) => `${row.thread}\0${row.text}\0${row.location?.file}:${row.location?.line}\0${row.preemption === true}\0${row.folded}`;
+  return foldRepeats(rows, key, (period, more, first) =>
+    ({ thread: first.thread, text: '', folded: `↻ ${period === 1 ? 'the row above repeats' : `the ${period} rows above repeat`} ${more} more time${more === 1 ? '' : 's'}` }));
 }
 
 /** Runs of one thread longer than FOLD_RUN keep their first and last rows; the last run (the failure's) shows whole. */
