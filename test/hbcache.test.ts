@@ -10,7 +10,7 @@ import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
 import { type Strategy, liveView, viewRun } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
-import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
+import { exploreAll, happensBeforeClass } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
 
 type Options = Parameters<typeof checkAllInterleavings>[1];

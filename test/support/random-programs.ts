@@ -6,7 +6,9 @@
 // control flow, bounded loops of loads, a real spin loop, a condition variable hand-off, a
 // barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
 // frees while others access it, locks taken by trylock or with a timeout (the lock, the
-// hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue, a thread that may pthread_exit, an assertion that some
+// hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue,
+// a spinlock of the program's own (exchange, compare-exchange or test-and-set loops in
+// noinline helpers, with or without sched_yield), a thread that may pthread_exit, an assertion that some
 // orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
 // longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
 // at its start, or, once it has joined every thread, when some threads' write is the last,
@@ -61,7 +63,14 @@ export interface ProgramShape {
    * padding + 1 on (31: main in the first word of a thread set, the others in the second).
    */
   padding: number;
+  /** sections under a spinlock of the program's own, in noinline helpers: an exchange loop, a compare-exchange loop or atomic_flag test-and-set */
+  spinlock: 'none' | SpinlockKind;
+  /** the spinlock's loop calls sched_yield */
+  spinlockYields: boolean;
 }
+
+export type SpinlockKind = 'exchange' | 'cas' | 'flag';
+export const spinlockKinds: readonly SpinlockKind[] = ['exchange', 'cas', 'flag'];
 
 function generator(seed: number): () => number {
   let state = seed >>> 0;
@@ -108,6 +117,8 @@ export function randomShape(seed: number): ProgramShape {
     yields: chance(0.2),
     semaphoreValue: chance(0.5),
     readerCounts: chance(0.5),
+    spinlock: chance(0.15) ? spinlockKinds[Math.floor(random() * spinlockKinds.length)]! : 'none',
+    spinlockYields: chance(0.5),
   };
 }
 
@@ -265,6 +276,15 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
         : atomic ? `__atomic_store_n(&${place}, ${unique(t, 9)}, ${SEQ});` : `${place} = ${unique(t, 9)};`);
     }
   }
+  if (shape.spinlock !== 'none') {
+    const { helpers, section } = spinlock(shape.spinlock, shape.spinlockYields);
+    globals.push(...helpers);
+    for (let t = 0; t < shape.threads; t++) {
+      if (t > 1 && chance(0.5)) continue;
+      const v = variable();
+      insert(t, section(`${log(t, load(v))} ${store(v, unique(t, 7))}`));
+    }
+  }
   if (shape.threadExit) insert(created(), `if (${load(variable())} == ${guess(0)}) pthread_exit(NULL);`);
 
   const lines = [
@@ -315,6 +335,30 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   lines.push(`  printf("final${' %d'.repeat(finals.length)}\\n", ${finals.join(', ')});`);
   lines.push({ join: '  return 0;', return: '  return 0;', exit: '  exit(0);', pthread_exit: '  pthread_exit(NULL);' }[shape.mainEnd], '}');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A spinlock of the program's own: acquire and release in helpers the compiler may not
+ * inline, the acquire a loop that retries an exchange, a compare-exchange or a
+ * test-and-set until it takes the lock (sched_yield in the loop with `yields`), the
+ * release a release store. `section` puts statements under it, on one line.
+ */
+function spinlock(kind: SpinlockKind, yields: boolean): { helpers: string[]; section: (statements: string) => string } {
+  const pause = yields ? ' sched_yield();' : '';
+  const loops: Record<SpinlockKind, [word: string, retry: string, release: string]> = {
+    exchange: ['static int spin_word;', `while (__atomic_exchange_n(&spin_word, 1, __ATOMIC_ACQUIRE)) {${pause} }`, '__atomic_store_n(&spin_word, 0, __ATOMIC_RELEASE);'],
+    cas: ['static int spin_word;', `int expected = 0; while (!__atomic_compare_exchange_n(&spin_word, &expected, 1, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) { expected = 0;${pause} }`, '__atomic_store_n(&spin_word, 0, __ATOMIC_RELEASE);'],
+    flag: ['static _Bool spin_word;', `while (__atomic_test_and_set(&spin_word, __ATOMIC_ACQUIRE)) {${pause} }`, '__atomic_clear(&spin_word, __ATOMIC_RELEASE);'],
+  };
+  const [word, retry, release] = loops[kind];
+  return {
+    helpers: [
+      word,
+      `__attribute__((noinline)) static void spin_acquire(void) { ${retry} }`,
+      `__attribute__((noinline)) static void spin_release(void) { ${release} }`,
+    ],
+    section: (statements) => `spin_acquire(); ${statements} spin_release();`,
+  };
 }
 
 /** A statement may go after line `at`: it closes a statement, and no lock is held there. */
