@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { renderBug } from '../src/report/render.js';
-import { fixture } from './support/harness.js';
+import { fixture, writeHarness } from './support/harness.js';
+import { randomProgram, randomShape, spinlockShape } from './support/random-programs.js';
+import { checkSoundness } from './support/soundness-check.js';
 
 const levels = ['-O0', '-O1', '-Os', '-O2', '-O3'];
 
@@ -40,5 +42,26 @@ describe('a spin no thread can end', () => {
     const report = renderBug(test.bug!, { color: false, width: 100 });
     expect(report.split('\n').length).toBeLessThan(40);
     expect(report).toContain('↻ the row above repeats');
+  });
+});
+
+describe('a counterexample with thousands of switches', () => {
+  it('shows each hand-over once with its repeats, and leaves the replay string to --json', async () => {
+    const test = await check('turns.c', { cflags: '-DWRONG_TOTAL', strategy: 'dfs', maxBound: 0 });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: 'counter = 1200', preemptions: 0 } });
+    expect(test.bug!.schedule.length).toBeGreaterThan(1000);
+    const report = renderBug(test.bug!, { color: false, width: 100 });
+    expect(report).toMatch(/replay: [\d,]+ characters, too long to show here: --json gives it \(bug\.schedule\)/);
+    expect(report).not.toContain(test.bug!.schedule);
+  });
+});
+
+describe('the oracle on random programs with a spinlock of their own', () => {
+  // small programs: a compare-exchange lock, and exchange, compare-exchange and test-and-set locks that yield
+  it.each([1, 3, 4, 5])('seed %i: every strategy sees the bugs and final states dfs sees at bounds 0-3', async (seed) => {
+    const shape = { ...randomShape(seed), spinlock: spinlockShape(seed) };
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
+    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3);
+    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], dfsTruncated: false, truncated: [] });
   });
 });

@@ -11,7 +11,7 @@ import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
 import { FOUND_BY } from './guarantee.js';
 import { foldRepeats } from './repeats.js';
-import { counted } from '../numbers.js';
+import { counted, withThousands } from '../numbers.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -23,6 +23,7 @@ export interface RenderOptions {
 
 const DEFAULT_WIDTH = 100;
 const MAX_ROWS = 400;
+const MAX_REPLAY_TEXT = 1000;
 /** a run of one thread longer than this shows its first and last rows only */
 const FOLD_RUN = 8;
 const FOLD_KEEP_FIRST = 2;
@@ -103,7 +104,7 @@ export function renderBug(bug: Bug, options: RenderOptions = {}): string {
       lines.push(`  T${thread.thread} ${thread.state}: ${thread.waitingFor}${thread.location ? ` at ${thread.location.file}:${thread.location.line}` : ''}${thread.source ? c.dim(`  ${thread.source}`) : ''}`);
   }
   if (bug.output) lines.push('', c.bold('output of this execution:'), ...bug.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`));
-  lines.push('', `${c.bold('replay:')} ${bug.schedule}`);
+  lines.push('', `${c.bold('replay:')} ${replayText(bug.schedule)}`);
   if (bug.consequence) {
     const variable = bug.kind === 'race' ? bug.race.variable : 'the racy location';
     lines.push('', c.bold(`what the race breaks, with ${variable} as a scheduling point:`), indent(renderBug(bug.consequence, { ...options, width: width - 2 })));
@@ -210,6 +211,12 @@ function stepText(step: BugStep): string {
   const value = step.valueText ?? (step.value !== undefined ? String(step.value) : undefined);
   if (value !== undefined) text += step.op === 'choose' ? ` → ${value}` : ` = ${value}`;
   return text;
+}
+
+/** A replay string too long to copy from a terminal (a sampler's thousands of switches) is left to --json. */
+function replayText(schedule: string): string {
+  if (schedule.length <= MAX_REPLAY_TEXT) return schedule;
+  return `${withThousands(schedule.length)} characters, too long to show here: --json gives it (bug.schedule)`;
 }
 
 /** A loop's rows repeated back to back: one iteration and how often it came round again. */

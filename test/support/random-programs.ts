@@ -63,14 +63,22 @@ export interface ProgramShape {
    * padding + 1 on (31: main in the first word of a thread set, the others in the second).
    */
   padding: number;
-  /** sections under a spinlock of the program's own, in noinline helpers: an exchange loop, a compare-exchange loop or atomic_flag test-and-set */
-  spinlock: 'none' | SpinlockKind;
-  /** the spinlock's loop calls sched_yield */
-  spinlockYields: boolean;
+  /**
+   * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
+   * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
+   * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
+   * (soundness-main.ts) and spinlockShape.
+   */
+  spinlock: { kind: SpinlockKind; yields: boolean } | null;
 }
 
 export type SpinlockKind = 'exchange' | 'cas' | 'flag';
-export const spinlockKinds: readonly SpinlockKind[] = ['exchange', 'cas', 'flag'];
+const spinlockKinds: readonly SpinlockKind[] = ['exchange', 'cas', 'flag'];
+
+/** The seed's spinlock: each kind, with and without yields, in turn. */
+export function spinlockShape(seed: number): { kind: SpinlockKind; yields: boolean } {
+  return { kind: spinlockKinds[seed % spinlockKinds.length]!, yields: Math.floor(seed / spinlockKinds.length) % 2 === 1 };
+}
 
 function generator(seed: number): () => number {
   let state = seed >>> 0;
@@ -117,8 +125,7 @@ export function randomShape(seed: number): ProgramShape {
     yields: chance(0.2),
     semaphoreValue: chance(0.5),
     readerCounts: chance(0.5),
-    spinlock: chance(0.15) ? spinlockKinds[Math.floor(random() * spinlockKinds.length)]! : 'none',
-    spinlockYields: chance(0.5),
+    spinlock: null,
   };
 }
 
@@ -276,8 +283,8 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
         : atomic ? `__atomic_store_n(&${place}, ${unique(t, 9)}, ${SEQ});` : `${place} = ${unique(t, 9)};`);
     }
   }
-  if (shape.spinlock !== 'none') {
-    const { helpers, section } = spinlock(shape.spinlock, shape.spinlockYields);
+  if (shape.spinlock) {
+    const { helpers, section } = spinlock(shape.spinlock.kind, shape.spinlock.yields);
     globals.push(...helpers);
     for (let t = 0; t < shape.threads; t++) {
       if (t > 1 && chance(0.5)) continue;

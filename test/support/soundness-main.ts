@@ -8,7 +8,7 @@
 // so that its own threads have ids past the first word of a thread set; then the default
 // leaves out hbcache, which explores at most HB_MAX_THREADS threads.
 // --spinlocks gives every program a spinlock of its own (ProgramShape.spinlock: exchange,
-// compare-exchange or test-and-set by seed when the draw gave none).
+// compare-exchange or test-and-set, with sched_yield in its loop or not, by seed).
 // --threads N gives every program N threads, main included (the generator draws 2 or 3,
 // mostly 2): races that only three or more threads make (a chain of reversals) show then.
 //
@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
-import { randomProgram, randomShape, spinlockKinds } from './random-programs.js';
+import { randomProgram, randomShape, spinlockShape } from './random-programs.js';
 import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
@@ -68,7 +68,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
   for (let seed = first; seed < first + seeds; seed++) {
     const drawn = randomShape(seed);
     const shape = { ...drawn, padding: programs.padding, threads: programs.threads || drawn.threads };
-    if (programs.spinlocks && shape.spinlock === 'none') shape.spinlock = spinlockKinds[seed % spinlockKinds.length]!;
+    if (programs.spinlocks) shape.spinlock = spinlockShape(seed);
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
