@@ -13,11 +13,11 @@ export async function spinBench(): Promise<void> {
     const cflags = '-DTHREADS=3 -DINCREMENTS=3';
     await checkAllInterleavings(fixture(file), { cflags, maxExecutions: 1 }); // warm: build + JIT
     const test = (await checkAllInterleavings(fixture(file), { cflags })).tests[0]!;
-    rows.push([`${file} (3 threads x 3 increments)`, test.status, test.executions, test.guarantee ?? '', test.elapsedMs / 1000]);
+    rows.push([`${file} (3 threads x 3 increments)`, test.status, test.executions, test.guarantee ?? '', test.elapsedMs]);
   }
   const never = (await checkAllInterleavings(fixture('spin/never_set.c'))).tests[0]!;
-  rows.push(['spin/never_set.c (a flag nobody sets)', never.bug?.kind ?? never.status, never.executions, '', never.elapsedMs / 1000]);
-  printTable('spin: spinlocks and spins under default options', ['harness', 'verdict', 'executions', 'guarantee', 'seconds'], rows);
+  rows.push(['spin/never_set.c (a flag nobody sets)', never.bug?.kind ?? never.status, never.executions, '', never.elapsedMs]);
+  printTable('spin: spinlocks and spins under default options', ['harness', 'verdict', 'executions', 'guarantee', 'ms'], rows);
 
   const limitRows = [];
   for (const maxSteps of [10_000, 50_000]) {
