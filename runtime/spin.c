@@ -1,5 +1,5 @@
-/* Spin detection: the one definition of "spinning" (the explorer sees it as an aside that
- * lasts until a write ends it: trace.aside). A thread spins when a read comes back to
+/* Spin detection: the one definition of "spinning" (a graph engine can take a spinning
+ * thread as blocked on the locations it read). A thread spins when a read comes back to
  * where it was: the same read (code address, location, value) as at an earlier
  * repetition, with the thread's whole state equal — its callee-saved registers and stack
  * bytes at that call (everything a C function keeps across a call) and its thread-local
@@ -118,14 +118,11 @@ static int watch_reads_since(struct runtime *r, struct thread *t, uint32_t since
   return watched > 0;
 }
 
-/* The thread spins: another thread takes the next step, and the explorer sees the aside
- * (this step and the thread's next, after the write that ends it, conflict with every
- * other thread's steps). */
+/* The thread spins: it waits, unmarked (the iterations it skips would repeat its state
+ * and change nothing: every order of them was offered already). */
 static void spin_wait(struct runtime *r, struct thread *t) {
   t->spin_waiting = 1;
   r->spin_waiters++;
-  t->after_aside = 1;
-  r->trace.aside[t->event] |= WEFT_ASIDE_DURING;
 }
 
 static void end_wait(struct runtime *r, struct thread *t) {

@@ -47,8 +47,8 @@ interface Deferred {
 }
 
 /**
- * What hbcache's happens-before states cannot judge: a yield or a detected spin, which they
- * take as commuting with everything (dependence.ts: aroundAside); pthread_once, whose waiters wait for a
+ * What hbcache's happens-before states cannot judge: a yield, which they take as commuting
+ * with everything (dependence.ts: aroundAside); pthread_once, whose waiters wait for a
  * routine that is no step; and read locks, whose readers hold the lock together: a reader
  * is taken as blocked until the other's unlock is in the state, so context bounds come out
  * too low (the random-program oracle found states missed with the first two, and states
@@ -236,7 +236,7 @@ export class HbCacheStrategy implements Strategy, Backtracking {
       throw new UnexplorableHarnessError(Outcome.LIMIT, `hbcache explores at most ${HB_MAX_THREADS} threads (main included); this harness starts more: use the default strategy (auto), optimal, bpor or dfs`);
     }
     if (refused(execution)) {
-      throw new UnexplorableHarnessError(Outcome.LIMIT, 'hbcache does not explore harnesses that yield, spin, sleep, wait with a timeout, call pthread_once or take read locks: use the default strategy (auto), optimal, bpor or dfs');
+      throw new UnexplorableHarnessError(Outcome.LIMIT, 'hbcache does not explore harnesses that yield, sleep, wait with a timeout, call pthread_once or take read locks: use the default strategy (auto), optimal, bpor or dfs');
     }
     const planned = this.plannedStep;
     this.plannedStep = -1;
