@@ -7,6 +7,7 @@ import { parallelBench } from './parallel.js';
 import { randomBench } from './random.js';
 import { robustnessBench } from './robustness.js';
 import { shardsBench } from './shards.js';
+import { spinBench } from './spin.js';
 import { strategiesBench } from './strategies.js';
 import { stressBench } from './stress/main.js';
 import { threadsBench } from './threads.js';
@@ -20,6 +21,7 @@ const sections: [string, () => Promise<void>][] = [
   ['scale', scaleBench],
   ['stress', () => stressBench()],
   ['robustness', robustnessBench],
+  ['spin', spinBench],
   ['vitest', vitestBench],
   ['memory', memoryBench],
   ['random', randomBench],

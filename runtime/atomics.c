@@ -12,7 +12,7 @@
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
   sched_record_atomic(0, 0, mo, WEFT_RMW_NONE);                            \
-  sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, pc);                 \
+  sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, sizeof(type), pc);   \
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
   return v;
 
@@ -26,7 +26,7 @@
     stack_note_words((const void *)a, sizeof(type));                                       \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
     sched_record_atomic((uint64_t)(int64_t)*a, 0, mo, WEFT_RMW_##function);                \
-    sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, pc);       \
+    sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, sizeof(type), pc); \
     race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
     return old;                                                                            \
   }
@@ -67,12 +67,12 @@
     if (succeeded) {                                                                               \
       *a = v;                                                                                      \
       stack_note_words((const void *)a, sizeof(type));                                             \
-      sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, pc);             \
+      sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, sizeof(type), pc); \
       race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
       return 1;                                                                                    \
     }                                                                                              \
     sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
-    sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, pc);                                     \
+    sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, sizeof(type), pc);                       \
     race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, fail_mo);                                       \
     *expected_in = old;                                                                            \
     return 0;                                                                                      \

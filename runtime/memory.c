@@ -10,7 +10,8 @@
 #include "runtime.h"
 
 /* An access to the current thread's stack that no other thread can have seen: one
- * compare, before anything else an access costs. */
+ * compare, before anything else an access costs. What it holds is part of the state spin
+ * detection compares (spin.c): writing it is no effect on anyone. */
 static inline int private_stack(const struct runtime *r, uintptr_t address) {
   return address - r->private_low < r->private_size;
 }
@@ -29,7 +30,7 @@ static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   uint64_t value = 0;
   memcpy(&value, (const void *)address, size > 8 ? 8 : size);
   sched_record_value(value, (uint8_t)(size > 8 ? 8 : size));
-  sched_note_read(address, value, pc);
+  sched_note_read(address, value, (uint8_t)size, pc);
 }
 
 static void write_step(uintptr_t address, uint32_t size, uintptr_t pc) {
@@ -79,10 +80,9 @@ static void log_access(struct runtime *r, int write, uintptr_t address, uint32_t
 }
 
 /* drf mode counts a private access as it counts any other (step_anyway); it changes no
- * memory another thread can see, so it is neither a step nor checked. */
+ * memory another thread can see, so it is neither a step, nor checked, nor an effect. */
 static inline void private_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
   if (r->access_mode == ACCESSES_VISIBLE) return;
-  r->effect_epoch += (uint64_t)write; /* spin detection must still see it */
   if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
 }
 
@@ -105,7 +105,11 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
-      weft_rt->effect_epoch += (uint64_t)write; /* not a step: spin detection must still see it */
+      /* not a step: spin detection must still see it */
+      if (write) {
+        spin_effect(r, &r->threads[r->current]);
+        if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake_near(r, address, size);
+      }
       race_check(write, address, size, pc);
       logged = mode == ACCESSES_LOGGED;
       if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);

@@ -83,19 +83,29 @@ struct thread {
   void *argument;
   void *return_value;
   int saved_errno;
-  /* spin detection (spin.c): the last few reads since the last effect (effect_epoch),
-   * each with the thread's state at its last repetition; one more slot is scratch */
+  /* spin detection (spin.c): the last few reads since its own last effect, each with the
+   * thread's state at its last repetition; one more slot is scratch */
   struct spin_anchor {
     uintptr_t pc, object;
     uint64_t value;
+    uint8_t size;
+    uint32_t seen;     /* spin_reads at its last read */
+    uint32_t captured; /* spin_reads when its state was captured */
     struct spin_state {
       uintptr_t stack_pointer;
       uint64_t registers[SPIN_REGISTERS];
     } state;
     uint32_t length; /* bytes of stack and thread-local block copied; 0: no state */
   } spin_anchors[SPIN_READS + 1];
-  uint32_t spin_count; /* reads remembered (a ring once full) */
-  uint64_t spin_epoch;
+  uint32_t spin_count;   /* reads remembered (a ring once full) */
+  uint32_t spin_reads;   /* reads noted since its last effect */
+  uint32_t spin_changed; /* spin_reads at its last read that repeated no anchor */
+  uint64_t effects;      /* its own effects so far (writes, output, time, choices, ...) */
+  uint64_t spin_epoch;   /* `effects` when its anchors were started */
+  /* spinning: left out of the enabled set until another thread writes near one of these */
+  uint8_t spin_waiting;
+  uint32_t spin_watch_count;
+  uintptr_t spin_watch[SPIN_READS];
   void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
 };
 
@@ -147,7 +157,7 @@ struct runtime {
   uint32_t mode;
   uint8_t in_execution;
   uint8_t faulted;
-  uint64_t effect_epoch; /* bumped by whatever may change what a thread does next (spin.c) */
+  uint32_t spin_waiters; /* threads spinning (spin.c), for a cheap test on every write */
   char *spin_states;     /* spin.c: copies of threads' stacks, mapped at first use */
   const uint16_t *decisions;
   uint32_t decision_count;
@@ -261,12 +271,21 @@ WEFT_HIDDEN void sched_record_write(uintptr_t address, uint8_t size);
 WEFT_HIDDEN void access_log_complete(struct runtime *r);
 
 /* spin.c */
-WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc);
-WEFT_HIDDEN void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc);
+WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uint8_t size, uintptr_t pc);
+WEFT_HIDDEN void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uint8_t size, uintptr_t pc);
+WEFT_HIDDEN void spin_effect(struct runtime *r, struct thread *t);
+WEFT_HIDDEN void spin_wake_near(struct runtime *r, uintptr_t start, uintptr_t size);
+WEFT_HIDDEN void spin_wake_all(struct runtime *r);
+WEFT_HIDDEN void spin_note_step(struct runtime *r, uint32_t thread, const struct pending *pending);
 /* something a spinning loop could not repeat without changing (output, time, randomness,
- * thread-specific values, allocation, a plain write) */
+ * thread-specific values, allocation): the current thread's own effect, and (its address
+ * unknown) one that may end every other thread's spin */
 static inline void spin_note_effect(void) {
-  if (weft_rt) weft_rt->effect_epoch++;
+  struct runtime *r = weft_rt;
+  if (r && r->in_execution) {
+    spin_effect(r, &r->threads[r->current]);
+    if (r->spin_waiters) spin_wake_all(r);
+  }
 }
 WEFT_HIDDEN void sched_yield_current(void);
 WEFT_HIDDEN void sched_yield_step(uintptr_t pc);

@@ -49,7 +49,7 @@ SET_INLINE void enabled_set(struct runtime *r, struct thread_set *set, struct th
     uint32_t first = w << 5, in_word = count - first < 32 ? count - first : 32, bits = 0, failing = 0;
     for (uint32_t i = 0; i < in_word; i++) {
       const struct thread *t = &r->threads[first + i];
-      if (t->state != THREAD_RUNNABLE || !pending_enabled(t, first + i)) continue;
+      if (t->state != THREAD_RUNNABLE || t->spin_waiting || !pending_enabled(t, first + i)) continue;
       bits |= 1u << i;
       if (WEFT_UNLIKELY(t->pending.op == WEFT_OP_ATOMIC_CAS) && sched_cas_would_fail(&t->pending)) failing |= 1u << i;
     }
@@ -90,13 +90,6 @@ SET_INLINE int set_has_other(const struct thread_set *set, uint32_t words, uint3
   for (uint32_t w = 0; w < words; w++)
     if (set->words[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
   return 0;
-}
-
-/* Ops after which what other threads read may have changed (spin detection); the
- * read-modify-writes decide for themselves (sched_note_rmw): they may write nothing new. */
-static int may_write(uint8_t op) {
-  uint8_t can = op_can[op];
-  return can != WEFT_ACCESS_NONE && can != WEFT_ACCESS_READ && !(op_flags[op] & WEFT_OPF_NOTES_WRITE);
 }
 
 /* the first thread of the set after `thread` in id order, wrapping round (to `thread` itself last) */
@@ -235,6 +228,8 @@ SET_INLINE uint32_t pick(struct runtime *r, struct thread *current, uint32_t wor
     if (set_has_other(set, words, r->current)) set_remove(set, r->current);
   }
   if (WEFT_UNLIKELY(set_empty(set, words))) {
+    /* a spin no thread is left to end (spin.c) */
+    if (r->spin_waiters) execution_fail(WEFT_OUTCOME_LIVELOCK, 0, "no thread is left to change what the spinning threads read");
     for (uint32_t i = 0; i < r->thread_count; i++)
       if (r->threads[i].state == THREAD_RUNNABLE) execution_end(WEFT_OUTCOME_DEADLOCK, 0);
     execution_end(WEFT_OUTCOME_OK, 0);
@@ -276,8 +271,7 @@ static void decide(struct runtime *r) {
   struct thread *chosen = &r->threads[next];
   chosen->event = r->step;
   if (r->mode == WEFT_MODE_DRF) race_on_step(next, &chosen->pending);
-  /* spin detection: a write, or another thread running, changes the state a loop sees */
-  if (may_write(chosen->pending.op) || next != r->current) r->effect_epoch++;
+  spin_note_step(r, next, &chosen->pending);
   record_step(r, next, chosen->pending.op, (double)chosen->pending.object,
               (double)(int64_t)chosen->pending.argument, chosen->pending.pc);
   if (next != r->current) switch_to(r, next);
@@ -378,9 +372,8 @@ void sched_yield_step(uintptr_t pc) {
   if (weft_rt && weft_rt->in_execution) sched_yield_current();
 }
 
-/* Sets the thread aside where that never changes what can run, unmarked: a detected spin
- * (the state repeats one whose every continuation was offered), or a wait that another
- * thread's step must end anyway (a signal). */
+/* Sets the thread aside where that never changes what can run, unmarked: a wait that
+ * another thread's step must end anyway (a signal). */
 void sched_step_aside(struct thread *t) { t->yielded = 1; }
 
 uint32_t sched_choose(uint32_t n, uintptr_t pc) {
@@ -398,6 +391,7 @@ uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   } else if (r->flags & WEFT_RUN_SAMPLE) {
     value = (uint32_t)(sample_draw(r) % n);
   }
+  spin_effect(r, &r->threads[r->current]); /* a loop that chooses may choose otherwise next time */
   struct thread_set *set = trace_enabled(r, r->step);
   only(r, set, thread_words(r->thread_count), r->current);
   none(r, trace_cas_fails(r, r->step), thread_words(r->thread_count));
@@ -508,7 +502,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   keys_reset();
   clock_reset();
   r->step = 0;
-  r->effect_epoch = 0;
+  r->spin_waiters = 0;
   r->thread_count = 0;
   r->current = 0;
   r->test = test;

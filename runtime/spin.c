@@ -1,17 +1,21 @@
-/* Spin detection. A thread that re-reads a value that has not changed gives way like a
- * yield (scheduler.c: it is left out of the enabled set at its next step while another
- * thread can run, so switching away from it is no preemption), so that busy-wait loops
- * terminate. That drops the executions in which it takes that next step: sound only
- * when they are executions it already had. So the runtime asks for proof that the loop
- * came back to where it was: the same read (code address, location, value) as before,
- * and the thread's whole state equal — its callee-saved registers and stack bytes at
- * that call (everything a C function keeps across a call) and its thread-local block —
- * with no effect anywhere in between (r->effect_epoch: no write by anyone, no other
- * thread ran, no output, time or randomness read). The whole program is then in the
- * state it was in at the earlier read, where every continuation was explored already.
- * A loop that only counts what it reads changes its counters and is no spin. When
- * unsure (no unwind information, a stack too deep to copy) it is no spin either: the
- * step bound then ends a loop that never gets anywhere as a livelock. */
+/* Spin detection: the one definition of "spinning" (a graph engine can take a spinning
+ * thread as blocked on the locations it read). A thread spins when a read comes back to
+ * where it was: the same read (code address, location, value) as at an earlier
+ * repetition, with the thread's whole state equal — its callee-saved registers and stack
+ * bytes at that call (everything a C function keeps across a call) and its thread-local
+ * block — every read in between a repetition of the one before it at its place (a failed
+ * CAS, an exchange or RMW that left the value as it was, a re-read), no effect of its own
+ * in between (a write, output, time, randomness, a choice, any step but a read or a yield)
+ * and every location read in between still holding the value read. Its next iteration
+ * then reads the same values and comes back to the same state, and so every iteration
+ * until another thread writes one of those locations: those iterations change nothing, so
+ * the thread waits (left out of the enabled set, spin_waiting) until such a write, and is
+ * never chosen over a thread that can make progress. When no thread is left to run, the
+ * spin never ends: a livelock, reported at once (scheduler.c). A loop that counts what
+ * it reads changes its counters and is no spin. When unsure (no unwind information, a
+ * stack too deep to copy, more read places than remembered) it is no spin either: the step
+ * bound then ends a loop that never gets anywhere. Writes end a spin by address when
+ * known (spin_wake_near), every spin otherwise (spin_wake_all). */
 #include <string.h>
 #include <sys/mman.h>
 #include <unwind.h>
@@ -88,43 +92,138 @@ static int same_state(const struct runtime *r, const struct spin_anchor *earlier
          !memcmp(state_bytes(r, r->current, earlier_slot), state_bytes(r, r->current, now_slot), now->length);
 }
 
+/* The location can be read now: the harness's data, the heap arena, a thread stack. */
+static int readable(const struct runtime *r, uintptr_t start, uint8_t size) {
+  uintptr_t end = start + size, stacks = (uintptr_t)r->stacks;
+  return (start - r->data_start < r->data_end - r->data_start && end <= r->data_end) ||
+         (heap_contains(start) && heap_contains(end - 1)) ||
+         (start - stacks < (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size &&
+          end - stacks <= (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size);
+}
+
+/* The locations read since `since` (the earlier repetition), each still holding the value
+ * read there, become the thread's watch list; 0 when one does not. */
+static int watch_reads_since(struct runtime *r, struct thread *t, uint32_t since) {
+  uint32_t remembered = t->spin_count < SPIN_READS ? t->spin_count : SPIN_READS, watched = 0;
+  for (uint32_t slot = 0; slot < remembered; slot++) {
+    const struct spin_anchor *anchor = &t->spin_anchors[slot];
+    if (anchor->seen < since) continue;
+    uint64_t now = 0;
+    if (anchor->size > sizeof now || !readable(r, anchor->object, anchor->size)) return 0;
+    memcpy(&now, (const void *)anchor->object, anchor->size);
+    if (memcmp(&now, &anchor->value, anchor->size) != 0) return 0;
+    t->spin_watch[watched++] = anchor->object;
+  }
+  t->spin_watch_count = watched;
+  return watched > 0;
+}
+
+/* The thread spins: it waits, unmarked (the iterations it skips would repeat its state
+ * and change nothing: every order of them was offered already). */
+static void spin_wait(struct runtime *r, struct thread *t) {
+  t->spin_waiting = 1;
+  r->spin_waiters++;
+}
+
+static void end_wait(struct runtime *r, struct thread *t) {
+  t->spin_waiting = 0;
+  r->spin_waiters--;
+  t->spin_count = 0; /* its next iterations must show the spin anew */
+}
+
+void spin_effect(struct runtime *r, struct thread *t) {
+  t->effects++;
+  if (WEFT_UNLIKELY(t->spin_waiting)) end_wait(r, t);
+}
+
+void spin_wake_all(struct runtime *r) {
+  for (uint32_t i = 0; i < r->thread_count && r->spin_waiters; i++)
+    if (r->threads[i].spin_waiting) end_wait(r, &r->threads[i]);
+}
+
+/* A write to [start, start + size) ends the spins that read near it (a watched location
+ * is taken as up to 8 bytes: a wider write near it only ends a spin early). */
+void spin_wake_near(struct runtime *r, uintptr_t start, uintptr_t size) {
+  for (uint32_t i = 0; i < r->thread_count && r->spin_waiters; i++) {
+    struct thread *t = &r->threads[i];
+    if (!t->spin_waiting) continue;
+    for (uint32_t w = 0; w < t->spin_watch_count; w++)
+      if (t->spin_watch[w] < start + size && start < t->spin_watch[w] + sizeof(uint64_t)) {
+        end_wait(r, t);
+        break;
+      }
+  }
+}
+
+/* The step the scheduler just gave `thread`: anything but a read or a yield is its own
+ * effect (what it observes there is not a read spin detection can compare); one that may
+ * write ends the spins of others — near its address when that is all it writes. */
+void spin_note_step(struct runtime *r, uint32_t thread, const struct pending *pending) {
+  uint8_t op = pending->op;
+  uint8_t can = op_can[op];
+  if (can == WEFT_ACCESS_READ || can == WEFT_ACCESS_NONE) {
+    if (op != WEFT_OP_YIELD && op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ) spin_effect(r, &r->threads[thread]);
+    return;
+  }
+  if (op_flags[op] & WEFT_OPF_NOTES_WRITE) return; /* an RMW or CAS: sched_note_rmw decides */
+  spin_effect(r, &r->threads[thread]);
+  if (!r->spin_waiters) return;
+  if (op == WEFT_OP_ATOMIC_STORE || op == WEFT_OP_PLAIN_WRITE) spin_wake_near(r, pending->object, sizeof(uint64_t));
+  else if (op == WEFT_OP_FREE) spin_wake_near(r, pending->object, (uintptr_t)pending->argument);
+  else if (can != WEFT_ACCESS_ACQUIRE && can != WEFT_ACCESS_RELEASE) spin_wake_all(r);
+}
+
 /* Each remembered read keeps the state of its last repetition: a read seen once is only
  * noted; at its next repetition the state is captured; at the one after, compared. */
-void sched_note_read(uintptr_t object, uint64_t value, uintptr_t pc) {
+void sched_note_read(uintptr_t object, uint64_t value, uint8_t size, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
   struct thread *t = &r->threads[r->current];
-  if (t->spin_epoch != r->effect_epoch) {
-    t->spin_epoch = r->effect_epoch;
+  if (t->spin_epoch != t->effects) {
+    t->spin_epoch = t->effects;
     t->spin_count = 0;
+    t->spin_reads = 0;
+    t->spin_changed = 0;
   }
+  uint32_t read = ++t->spin_reads;
   uint32_t remembered = t->spin_count < SPIN_READS ? t->spin_count : SPIN_READS;
   for (uint32_t slot = 0; slot < remembered; slot++) {
     struct spin_anchor *anchor = &t->spin_anchors[slot];
     if (anchor->pc != pc) continue;
-    if (anchor->object != object || anchor->value != value) {
-      *anchor = (struct spin_anchor){.pc = pc, .object = object, .value = value};
+    if (anchor->object != object || anchor->value != value || anchor->size != size) {
+      *anchor = (struct spin_anchor){.pc = pc, .object = object, .value = value, .size = size, .seen = read};
+      t->spin_changed = read;
       return;
     }
+    anchor->seen = read;
     /* the scratch slot SPIN_READS holds the state now, compared with the anchor's */
     struct spin_anchor *now = &t->spin_anchors[SPIN_READS];
     if (!capture(r, t, SPIN_READS, pc)) return;
-    if (same_state(r, anchor, slot, now, SPIN_READS)) {
-      sched_step_aside(t);
+    if (t->spin_changed < anchor->captured && same_state(r, anchor, slot, now, SPIN_READS) &&
+        watch_reads_since(r, t, anchor->captured)) {
+      spin_wait(r, t);
       return;
     }
     anchor->state = now->state;
     anchor->length = now->length;
+    anchor->captured = read;
     memcpy(state_bytes(r, r->current, slot), state_bytes(r, r->current, SPIN_READS), now->length);
     return;
   }
-  t->spin_anchors[t->spin_count++ % SPIN_READS] = (struct spin_anchor){.pc = pc, .object = object, .value = value};
+  t->spin_changed = read;
+  t->spin_anchors[t->spin_count++ % SPIN_READS] =
+      (struct spin_anchor){.pc = pc, .object = object, .value = value, .size = size, .seen = read};
 }
 
-/* An atomic read-modify-write that left the value as it was only read it. */
-void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uintptr_t pc) {
+/* An atomic read-modify-write that left the value as it was only read it; one that
+ * changed it is its thread's effect, and ends the spins that read it. */
+void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uint8_t size, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
-  if (old_value == new_value) sched_note_read(object, old_value, pc);
-  else r->effect_epoch++;
+  if (old_value == new_value) {
+    sched_note_read(object, old_value, size, pc);
+    return;
+  }
+  spin_effect(r, &r->threads[r->current]);
+  if (r->spin_waiters) spin_wake_near(r, object, size);
 }

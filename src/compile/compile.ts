@@ -70,6 +70,10 @@ const HARNESS_FLAGS = [
   '-fstack-clash-protection',
   // a static function inlined everywhere still shows in the symbol table (a program's own reach_error)
   '-fkeep-static-functions',
+  // gcc's ipa-reference takes a call whose callee names no static variable (a noinline lock
+  // helper: an atomic exchange or store) as leaving every static variable as it was, and
+  // keeps one in a register across lock and unlock: the build would lose a locked update
+  '-fno-ipa-reference',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf'].map((name) => `-fno-builtin-${name}`),
 ];

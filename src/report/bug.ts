@@ -175,7 +175,7 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   leak: ({ failure, heapBlock }) => ({
     message: `${failure.result.message}${heapBlock ? `; the first, ${heapBlock.size} bytes, allocated${heapBlock.allocated ? ` at ${fileLine(heapBlock.allocated)}` : ''}` : ''}`,
   }),
-  livelock: ({ failure, steps, threads }) => ({ message: livelockMessage(failure.result.steps, steps, threads) }),
+  livelock: ({ failure, steps, threads }) => ({ message: livelockMessage(failure.result, steps, threads) }),
   'step-limit': ({ failure, threads }) => ({ message: stepLimitMessage(failure.result.steps, threads) }),
   assertion: runtimeMessage,
   crash: runtimeMessage,
@@ -365,17 +365,26 @@ function heapBlock(address: number, size: number, allocPc: number, at: Described
   return { address, size, ...(allocated ? { allocated } : {}) };
 }
 
-/** Livelock: the threads still running and the lines their last steps keep going round. */
-function livelockMessage(total: number, steps: BugStep[], threads: ThreadAtEnd[]): string {
-  const loops = threads.filter((t) => t.state !== 'finished').map((thread) => {
+/**
+ * Livelock: the threads that go round a loop (not those blocked waiting for them) and its
+ * lines. The runtime says why when it stopped a spin no thread was left to end (spin.c);
+ * otherwise the step bound found the last steps repeating.
+ */
+function livelockMessage(result: RunResult, steps: BugStep[], threads: ThreadAtEnd[]): string {
+  const running = threads.filter((t) => t.state === 'running');
+  const loops = (running.length > 0 ? running : threads.filter((t) => t.state !== 'finished')).map((thread) => {
     const recent = steps.filter((step) => step.thread === thread.thread && step.location).slice(-50);
     const files = new Set(recent.map((step) => step.location!.file));
     if (recent.length === 0 || files.size !== 1) return `T${thread.thread}`;
-    const lines = recent.map((step) => step.location!.line);
+    // the loop's lines come round again; a line passed once led into it
+    const all = recent.map((step) => step.location!.line);
+    const again = all.filter((line, index) => all.indexOf(line) !== index);
+    const lines = again.length > 0 ? again : all;
     const [low, high] = [Math.min(...lines), Math.max(...lines)];
     return `T${thread.thread} loops in ${[...files][0]}:${low}${high > low ? `-${high}` : ''}`;
   });
-  return `livelock: no progress after ${total} steps (maxSteps): ${loops.join('; ')}`;
+  if (result.message) return `livelock: ${loops.join('; ')}, and ${result.message}`;
+  return `livelock: no progress after ${result.steps} steps (maxSteps): ${loops.join('; ')}`;
 }
 
 /** The step limit: the execution still changed state, so no loop is named; what each thread was doing. */

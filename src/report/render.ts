@@ -12,7 +12,8 @@ import pc from 'picocolors';
 import type { CheckResult, TestResult } from '../check.js';
 import type { Bug, BugLocation, BugStep } from './bug.js';
 import { inTraceOrder, isStep } from './data-flow.js';
-import { counted } from '../numbers.js';
+import { foldRepeats } from './repeats.js';
+import { counted, withThousands } from '../numbers.js';
 import { wrapText, wrapWords } from './wrap.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -27,6 +28,7 @@ export interface RenderOptions {
 
 const DEFAULT_WIDTH = 100;
 const MAX_ROWS = 400;
+const MAX_REPLAY_TEXT = 1000;
 /** a run of one thread longer than this shows its first and last rows only */
 const FOLD_RUN = 8;
 const FOLD_KEEP_FIRST = 2;
@@ -147,7 +149,7 @@ function renderBody(bug: Bug, options: RenderOptions, c: Colors): string {
       lines.push(`  T${thread.thread} ${thread.state}: ${thread.waitingFor}${thread.location ? ` at ${thread.location.file}:${thread.location.line}` : ''}${thread.source ? c.dim(`  ${thread.source}`) : ''}`);
   }
   if (bug.output) lines.push('', c.bold('output of this execution:'), ...bug.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`));
-  lines.push('', `${c.bold('replay:')} ${bug.schedule}`);
+  lines.push('', `${c.bold('replay:')} ${replayText(bug.schedule)}`);
   if (bug.consequence) {
     const variable = bug.kind === 'race' ? bug.race.variable : 'the racy location';
     lines.push('', ...wrapText(`what the race breaks, exploring again with ${variable} as a scheduling point:`, width).map((line) => c.bold(line)),
@@ -188,7 +190,7 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
   // too many threads for a column each: one column, each row naming its thread
   const oneColumn = threads.length * MIN_CELL > width * 0.55;
   const columns = oneColumn ? [-1] : threads;
-  const rows = foldRuns(tableRows(bug).filter((row) => shown.has(row.thread)))
+  const rows = foldRuns(foldLoops(tableRows(bug).filter((row) => shown.has(row.thread))))
     .map((row) => (oneColumn && !row.folded ? { ...row, text: `T${row.thread}: ${row.text}` } : row));
   const omitted = Math.max(0, rows.length - MAX_ROWS);
   const visible = rows.slice(omitted);
@@ -290,6 +292,19 @@ export function stepText(step: BugStep): string {
   if (step.function !== undefined) return `${step.function}${target}: ${value} → ${step.writtenText}${order}`;
   if (value === undefined) return `${step.op}${target}${order}`;
   return `${step.op}${target}${step.op === 'choose' ? ' →' : ' ='} ${value}${order}`;
+}
+
+/** A replay string too long to copy from a terminal (a sampler's thousands of switches) is left to --json. */
+function replayText(schedule: string): string {
+  if (schedule.length <= MAX_REPLAY_TEXT) return schedule;
+  return `${withThousands(schedule.length)} characters, too long to show here: --json gives it (bug.schedule)`;
+}
+
+/** A loop's rows repeated back to back: one iteration and how often it came round again. */
+function foldLoops(rows: Row[]): Row[] {
+  const key = (row: Row) => `${row.thread}\0${row.text}\0${row.location?.file}:${row.location?.line}\0${row.preemption === true}\0${row.folded}`;
+  return foldRepeats(rows, key, (period, more, first) =>
+    ({ thread: first.thread, text: '', folded: `↻ ${period === 1 ? 'the row above repeats' : `the ${period} rows above repeat`} ${more} more time${more === 1 ? '' : 's'}` }));
 }
 
 /**

@@ -7,7 +7,9 @@
 // barrier, a semaphore hand-off, data choices (weft_choose), a heap block that one thread
 // frees while others access it, locks taken by trylock or with a timeout (the lock, the
 // hand-offs' waits), a spin lock for the mutex, pthread_once, sched_yield, sem_getvalue, a
-// struct or array on a stack that other threads reach by its address, a thread that may pthread_exit, an assertion that some
+// struct or array on a stack that other threads reach by its address, a spinlock of the
+// program's own (exchange, compare-exchange or test-and-set loops in noinline helpers,
+// with or without sched_yield), a thread that may pthread_exit, an assertion that some
 // orders fail, a main that returns, calls exit or pthread_exit without joining, and runs
 // longer than the explorer's first per-node arrays (main alone takes LONG_RUN more steps:
 // at its start, or, once it has joined every thread, when some threads' write is the last,
@@ -78,6 +80,21 @@ export interface ProgramShape {
   mainAmongCreates: boolean;
   /** main joins its threads in a shuffled order */
   shuffledJoins: boolean;
+  /**
+   * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
+   * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
+   * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
+   * (soundness-main.ts) and spinlockShape.
+   */
+  spinlock: { kind: SpinlockKind; yields: boolean } | null;
+}
+
+export type SpinlockKind = 'exchange' | 'cas' | 'flag';
+const spinlockKinds: readonly SpinlockKind[] = ['exchange', 'cas', 'flag'];
+
+/** The seed's spinlock: each kind, with and without yields, in turn. */
+export function spinlockShape(seed: number): { kind: SpinlockKind; yields: boolean } {
+  return { kind: spinlockKinds[seed % spinlockKinds.length]!, yields: Math.floor(seed / spinlockKinds.length) % 2 === 1 };
 }
 
 function generator(seed: number): () => number {
@@ -129,6 +146,7 @@ export function randomShape(seed: number): ProgramShape {
     shuffledCreates: chance(0.5),
     mainAmongCreates: chance(0.4),
     shuffledJoins: chance(0.5),
+    spinlock: null,
   }, threads);
 }
 
@@ -297,6 +315,15 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
         : atomic ? `__atomic_store_n(&${place}, ${unique(t, 9)}, ${SEQ});` : `${place} = ${unique(t, 9)};`);
     }
   }
+  if (shape.spinlock) {
+    const { helpers, section } = spinlock(shape.spinlock.kind, shape.spinlock.yields);
+    globals.push(...helpers);
+    for (let t = 0; t < shape.threads; t++) {
+      if (t > 1 && chance(0.5)) continue;
+      const v = variable();
+      insert(t, section(`${log(t, load(v))} ${store(v, unique(t, 7))}`));
+    }
+  }
   if (shape.threadExit) insert(created(), `if (${load(variable())} == ${guess(0)}) pthread_exit(NULL);`);
   const frame = shape.stackShared && !(shape.plain && shape.mainEnd === 'pthread_exit') ? sharedFrame(shape, { pick, chance, insert, log, unique }) : undefined;
   if (frame) globals.push(...frame.globals);
@@ -425,6 +452,30 @@ function sharedFrame(shape: ProgramShape, { pick, chance, insert, log, unique }:
   );
   insert(1, `{ ${local} pthread_t helper; pthread_create(&helper, NULL, frame_helper, ${address}); ${afterJoin ? '' : access(1, address, 1)} pthread_join(helper, NULL); ${afterJoin ? access(1, address, 1) : ''} }`);
   return { globals, setup: [], afterJoins: [] };
+}
+
+/**
+ * A spinlock of the program's own: acquire and release in helpers the compiler may not
+ * inline, the acquire a loop that retries an exchange, a compare-exchange or a
+ * test-and-set until it takes the lock (sched_yield in the loop with `yields`), the
+ * release a release store. `section` puts statements under it, on one line.
+ */
+function spinlock(kind: SpinlockKind, yields: boolean): { helpers: string[]; section: (statements: string) => string } {
+  const pause = yields ? ' sched_yield();' : '';
+  const loops: Record<SpinlockKind, [word: string, retry: string, release: string]> = {
+    exchange: ['static int spin_word;', `while (__atomic_exchange_n(&spin_word, 1, __ATOMIC_ACQUIRE)) {${pause} }`, '__atomic_store_n(&spin_word, 0, __ATOMIC_RELEASE);'],
+    cas: ['static int spin_word;', `int expected = 0; while (!__atomic_compare_exchange_n(&spin_word, &expected, 1, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) { expected = 0;${pause} }`, '__atomic_store_n(&spin_word, 0, __ATOMIC_RELEASE);'],
+    flag: ['static _Bool spin_word;', `while (__atomic_test_and_set(&spin_word, __ATOMIC_ACQUIRE)) {${pause} }`, '__atomic_clear(&spin_word, __ATOMIC_RELEASE);'],
+  };
+  const [word, retry, release] = loops[kind];
+  return {
+    helpers: [
+      word,
+      `__attribute__((noinline)) static void spin_acquire(void) { ${retry} }`,
+      `__attribute__((noinline)) static void spin_release(void) { ${release} }`,
+    ],
+    section: (statements) => `spin_acquire(); ${statements} spin_release();`,
+  };
 }
 
 /** A statement may go after line `at`: it closes a statement, and no lock is held there. */

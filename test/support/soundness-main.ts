@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -7,6 +7,8 @@
 // --padding N gives every program N threads first that add no choice (ProgramShape.padding),
 // so that its own threads have ids past the first word of a thread set; then the default
 // leaves out hbcache, which explores at most HB_MAX_THREADS threads.
+// --spinlocks gives every program a spinlock of its own (ProgramShape.spinlock: exchange,
+// compare-exchange or test-and-set, with sched_yield in its loop or not, by seed).
 // --threads N gives every program N threads, main included (the generator draws 2 or 3,
 // mostly 2): races that only three or more threads make (a chain of reversals) show then.
 //
@@ -22,7 +24,7 @@ import { parseArgs } from 'node:util';
 
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
-import { randomProgram, randomShape, withThreads } from './random-programs.js';
+import { randomProgram, randomShape, spinlockShape, withThreads } from './random-programs.js';
 import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
@@ -57,6 +59,7 @@ interface Programs {
   padding: number;
   /** every program's threads, main included (0: as drawn) */
   threads: number;
+  spinlocks: boolean;
 }
 
 async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
@@ -65,6 +68,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
   for (let seed = first; seed < first + seeds; seed++) {
     const drawn = randomShape(seed);
     const shape = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
+    if (programs.spinlocks) shape.spinlock = spinlockShape(seed);
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
@@ -98,7 +102,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, chunk: { type: 'boolean' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -118,7 +122,7 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads });
+  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads, spinlocks: values.spinlocks === true });
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -129,6 +133,7 @@ for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
+  if (values.spinlocks) args.push('--spinlocks');
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
   });
@@ -156,7 +161,7 @@ function listed(seeds: number[], what: string): string {
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
     `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,

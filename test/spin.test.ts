@@ -1,0 +1,67 @@
+// Spinlocks and busy-wait loops (issue 39): correct locks pass complete at every
+// optimisation level, and a spin nobody can end is a livelock, reported at once and short.
+import { describe, expect, it } from 'vitest';
+
+import { checkAllInterleavings } from '../src/index.js';
+import { renderBug } from '../src/report/render.js';
+import { fixture, writeHarness } from './support/harness.js';
+import { randomProgram, randomShape, spinlockShape } from './support/random-programs.js';
+import { checkSoundness } from './support/soundness-check.js';
+
+const levels = ['-O0', '-O1', '-Os', '-O2', '-O3'];
+
+async function check(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) {
+  return (await checkAllInterleavings(fixture(`spin/${file}`), options)).tests[0]!;
+}
+
+describe('a lock acquired by an exchange loop in a noinline helper', () => {
+  // gcc's ipa-reference kept the static counter in a register across the helpers (-O1
+  // and up: lost updates), and -O0's writes to the helper's own stack hid the spin
+  it.each(levels)('%s: 2 threads x 2 increments pass complete', async (level) => {
+    expect(await check('exchange_lock.c', { cflags: level })).toMatchObject({ status: 'pass', complete: true });
+  });
+});
+
+describe('spins wait for a write: locks with no yield pass complete under default options', () => {
+  it.each(levels)('%s: a compare-exchange lock (2 x 2) and a test-and-set lock on an atomic_flag (3 x 1)', async (level) => {
+    for (const [file, shape] of [['cas_lock.c', ''], ['flag_lock.c', '-DTHREADS=3 -DINCREMENTS=1']])
+      expect([file, await check(file!, { cflags: `${level} ${shape}` })]).toMatchObject([file, { status: 'pass', complete: true }]);
+  });
+
+  it.each(['dfs', 'bpor', 'optimal', 'random', 'pct'])('%s: a lost update under a lock released too early is still found (sc mode)', async (strategy) => {
+    const test = await check('cas_lock.c', { cflags: '-DEARLY_RELEASE', mode: 'sc', strategy });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringMatching(/^counter = [23]$/) } });
+  });
+});
+
+describe('a spin no thread can end', () => {
+  it('a volatile flag nobody sets: a livelock at once, naming only the spinning thread, in a short report', async () => {
+    const test = await check('never_set.c');
+    expect(test.bug?.message).toBe('livelock: T1 loops in fixtures/spin/never_set.c:9, and no thread is left to change what the spinning threads read');
+    expect(test.executions).toBe(1);
+    const report = renderBug(test.bug!, { color: false, width: 100 });
+    expect(report.split('\n').length).toBeLessThan(40);
+    expect(report).toContain('↻ the row above repeats');
+  });
+});
+
+describe('a counterexample with thousands of switches', () => {
+  it('shows each hand-over once with its repeats, and leaves the replay string to --json', async () => {
+    const test = await check('turns.c', { cflags: '-DWRONG_TOTAL', strategy: 'dfs', maxBound: 0 });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: 'counter = 1200', preemptions: 0 } });
+    expect(test.bug!.schedule.length).toBeGreaterThan(1000);
+    const report = renderBug(test.bug!, { color: false, width: 100 });
+    expect(report).toMatch(/replay: [\d,]+ characters, too long to show here: --json gives it \(bug\.schedule\)/);
+    expect(report).not.toContain(test.bug!.schedule);
+  });
+});
+
+describe('the oracle on random programs with a spinlock of their own', () => {
+  // small programs: a compare-exchange lock, and exchange, compare-exchange and test-and-set locks that yield
+  it.each([1, 3, 4, 5])('seed %i: every strategy sees the bugs and final states dfs sees at bounds 0-3', async (seed) => {
+    const shape = { ...randomShape(seed), spinlock: spinlockShape(seed) };
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
+    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3);
+    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], dfsTruncated: false, truncated: [] });
+  });
+});
