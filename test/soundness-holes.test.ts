@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
+import { exploreAll } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
 
 const strategies = ['dfs', 'bpor', 'hbcache', 'optimal'];
@@ -154,5 +155,17 @@ describe('threads are numbered as they are created: two threads\' creates do not
   it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the order of the creates that numbers the grandchildren the other way', async (strategy) => {
     const test = await check('soundness/creates_number_threads.c', strategy, { cflags: '-DCHECK' });
     expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('first_id < second_id') } });
+  });
+});
+
+describe('a run of no steps', () => {
+  it.each(strategies)('%s: main blocked before its first step is one execution, a deadlock', async (strategy) => {
+    const test = await check('soundness/main_blocks_at_once.c', strategy, { maxBound: 1 });
+    expect(test).toMatchObject({ status: 'fail', executions: 1, bug: { kind: 'deadlock', preemptions: 0 } });
+  });
+
+  it.each(['bpor', 'dfs'])('%s counts it at bound 0 when it explores past failing runs (as the oracle does)', async (strategy) => {
+    const explored = await exploreAll(fixture('soundness/main_blocks_at_once.c'), strategy, 1, 'drf');
+    expect(explored.byBound[0]).toMatchObject({ executions: 1, bugs: new Set([expect.stringContaining('deadlock')]) });
   });
 });

@@ -354,6 +354,7 @@ export class DporStrategy implements Strategy, Backtracking {
 
   /** Preemptions of the path's first `steps` steps. */
   private preemptionsOf(steps: number): number {
+    if (steps === 0) return 0; // main blocked before its first step: a run of no steps
     const last = steps - 1;
     return this.cost[last]! + (this.path.valueCount[last] === 0 ? this.preempts(last, this.path.decision[last]!) : 0);
   }
