@@ -57,7 +57,7 @@ describe('livelock', () => {
   it('names the threads that never get through and the lines they loop in', async () => {
     const test = (await tests('detectors/livelock.c', { maxSteps: 2000 })).get('after_you')!;
     expect(test.bug).toMatchObject({ kind: 'livelock' });
-    expect(test.bug?.message).toMatch(/^livelock: no progress after 2000 steps \(maxSteps\): T0 loops in fixtures\/detectors\/livelock\.c:\d+-\d+; T1 loops in fixtures\/detectors\/livelock\.c:12-14$/);
+    expect(test.bug?.message).toMatch(/^livelock: no progress after 2,000 steps \(maxSteps\): T0 loops in fixtures\/detectors\/livelock\.c:\d+-\d+; T1 loops in fixtures\/detectors\/livelock\.c:12-14$/);
   });
 });
 

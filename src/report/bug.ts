@@ -15,7 +15,7 @@ import { type CodeLocation, sourceLine } from './locations.js';
 import { AddressNamer, type HeapBlock, type NamedAddress } from './names.js';
 import { encodeReplay } from './replay.js';
 import { type ShownValue, showValue } from './values.js';
-import { withThousands } from '../numbers.js';
+import { counted, withThousands } from '../numbers.js';
 
 export interface BugLocation {
   file: string;
@@ -384,7 +384,7 @@ function livelockMessage(result: RunResult, steps: BugStep[], threads: ThreadAtE
     return `T${thread.thread} loops in ${[...files][0]}:${low}${high > low ? `-${high}` : ''}`;
   });
   if (result.message) return `livelock: ${loops.join('; ')}, and ${result.message}`;
-  return `livelock: no progress after ${result.steps} steps (maxSteps): ${loops.join('; ')}`;
+  return `livelock: no progress after ${counted(result.steps, 'step')} (maxSteps): ${loops.join('; ')}`;
 }
 
 /** The step limit: the execution still changed state, so no loop is named; what each thread was doing. */
