@@ -11,6 +11,10 @@
 // compare-exchange or test-and-set, with sched_yield in its loop or not, by seed).
 // --threads N gives every program N threads, main included (the generator draws 2 or 3,
 // mostly 2): races that only three or more threads make (a chain of reversals) show then.
+// With 4 or 5 (withThreads) each thread has one operation and no yield, timed wait,
+// barrier, counted reader or long run, so that dfs still finishes; a bounded dfs that runs
+// past the strategies' cap is compared only at the bounds it finished. At 4 threads a seed
+// takes some 2-6 s with --bound 1 --limit 20000 --strategies optimal,bpor on 2 busy cores.
 //
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
