@@ -45,7 +45,7 @@ export class Reversal {
   /** v for the race, from the first `end` steps of the execution (all analysed by `races`). */
   build(execution: ExecutionView, races: RaceFinder, earlier: number, later: number, end: number): void {
     this.start(races);
-    for (let step = earlier + 1; step < end; step++) if (step !== later && !races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
+    this.pushNotAfter(execution, races, earlier, end, later);
     const ordered = this.ordersAsides && aroundAside(execution, later);
     this.push(later, execution.thread[later]!, execution.op[later]!, execution.object[later]!, execution.value[later]!,
       ordered ? Access.GLOBAL : potentialAccessOf(execution.op[later]!));
@@ -55,7 +55,7 @@ export class Reversal {
   /** v for a step and the pending step of `thread`, which it kept from running (by ending the execution, or by disabling it). */
   buildPending(execution: ExecutionView, races: RaceFinder, earlier: number, thread: number): void {
     this.start(races);
-    for (let step = earlier + 1; step < execution.steps; step++) if (!races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
+    this.pushNotAfter(execution, races, earlier, execution.steps, -1);
     const op = execution.pendingOp[thread]!;
     const ordered = this.ordersAsides && pendingAfterAside(execution, thread);
     this.push(-1, thread, op, execution.pendingObject[thread]!, execution.pendingValue[thread]!, ordered ? Access.GLOBAL : potentialAccessOf(op));
@@ -88,6 +88,11 @@ export class Reversal {
     this.length = 0;
     this.first.fill(-1, 0, this.threadsEnd); // beyond, every entry is -1 already
     this.threadsEnd = 0;
+  }
+
+  /** v's steps but l: those of the first `end` after `earlier` that do not happen after it (`later`, l itself, is left for last). */
+  private pushNotAfter(execution: ExecutionView, races: RaceFinder, earlier: number, end: number, later: number): void {
+    for (let step = earlier + 1; step < end; step++) if (step !== later && !races.happensBefore(execution, earlier, step)) this.pushStep(execution, step);
   }
 
   private pushStep(execution: ExecutionView, step: number): void {
