@@ -10,7 +10,7 @@ import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
-import type { NativeHarness } from '../../src/addon/addon.js';
+import type { NativeHarness, TraceArrays } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
@@ -120,8 +120,8 @@ async function explore(
       seen.executions++;
       if (seen.classes.has(fingerprint)) seen.repeats++;
       seen.classes.add(fingerprint);
-      seen.coverage.add(coverageClass(view));
-      seen.readsFrom.add(readsFromClass(view));
+      seen.coverage.add(coverageClass(view, trace));
+      seen.readsFrom.add(readsFromClass(view, trace));
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
@@ -184,16 +184,17 @@ const coverageFinder = new RaceFinder();
  * the table's (a reader's unlock does not order another reader's lock). An explorer that
  * promises every class must run each of these that dfs runs: this checks its reversals,
  * backtrack points, sleep sets and bounds, where the final states check the dependence too.
- * A read that repeats its thread's previous step (same op, object and value: one more turn
- * of a spin loop) is left out: the explorers run a spin for as many turns as it takes to
- * change something, by design, where dfs runs every count.
+ * Only observable steps count (observableSteps): not one more turn of a spin, nor a start
+ * that is its thread's only step.
  */
-export function coverageClass(execution: ExecutionView): string {
-  const kept = withoutRepeatedReads(execution);
+export function coverageClass(execution: ExecutionView, values: StepValues): string {
+  const kept = observableSteps(execution, values);
   coverageFinder.find(kept, kept.steps, 0, () => {});
   const names = threadNames(kept);
   const width = coverageFinder.threadCount;
-  const order = Array.from({ length: width }, (_, t) => t).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
+  // a thread without steps has only zeros in every clock
+  const stepping = new Set(kept.thread.subarray(0, kept.steps));
+  const order = Array.from({ length: width }, (_, t) => t).filter((t) => stepping.has(t)).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const perThread: string[][] = Array.from({ length: width }, () => []);
   for (let step = 0; step < kept.steps; step++) {
     const op = kept.op[step]!;
@@ -235,10 +236,10 @@ const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
  * first) the write it read from — the last one to its location before it, or the initial
  * value — and for every location the order of its writes. Steps are named by thread and
  * index in that thread, data choices by their values too, so that equal names mean the
- * same step. Repeated reads of a spin are left out, as in coverageClass.
+ * same step. Only observable steps count, as in coverageClass.
  */
-export function readsFromClass(execution: ExecutionView): string {
-  const kept = withoutRepeatedReads(execution);
+export function readsFromClass(execution: ExecutionView, values: StepValues): string {
+  const kept = observableSteps(execution, values);
   const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();
@@ -265,17 +266,35 @@ export function readsFromClass(execution: ExecutionView): string {
   return facts.sort().join(' ');
 }
 
-function withoutRepeatedReads(execution: ExecutionView): ExecutionView {
+/** The runtime's exact values of the last run's steps (read, and written by atomic steps). */
+export type StepValues = Pick<TraceArrays, 'bits' | 'written'>;
+
+/**
+ * The steps whose presence or order can change what an execution shows. Left out: a read,
+ * or a read-modify-write that wrote back what it read (an exchange of the 1 already there),
+ * that repeats its thread's previous step (same op, object and value: one more turn of a
+ * spin loop, spin.c's definition), since the explorers run a spin for as many turns as it takes to change
+ * something, by design, where dfs runs every count; and a start that is its thread's only
+ * step (it blocked at once, or main ended the process). Such a start depends on nothing
+ * but the create, and the thread-local code it runs is the same whenever the thread starts,
+ * so the run shows what the same run without it shows.
+ */
+function observableSteps(execution: ExecutionView, values: StepValues): ExecutionView {
   const previous = new Map<number, number>();
-  const keep: number[] = [];
+  const stepsOf = new Map<number, number>();
+  const notRepeated: number[] = [];
   for (let step = 0; step < execution.steps; step++) {
     const thread = execution.thread[step]!;
+    stepsOf.set(thread, (stepsOf.get(thread) ?? 0) + 1);
     const before = previous.get(thread);
     previous.set(thread, step);
-    const repeated = before !== undefined && accessOf(execution.op[step]!) === Access.READ && execution.op[before] === execution.op[step] &&
+    const leavesValue = accessOf(execution.op[step]!) === Access.READ || (execution.op[step] === Op.ATOMIC_RMW && values.written[step] === values.bits[step]);
+    const repeated = before !== undefined && leavesValue && execution.op[before] === execution.op[step] &&
       execution.object[before] === execution.object[step] && execution.value[before] === execution.value[step];
-    if (!repeated) keep.push(step);
+    if (!repeated) notRepeated.push(step);
   }
+  const loneStart = (step: number) => execution.op[step] === Op.THREAD_START && stepsOf.get(execution.thread[step]!) === 1;
+  const keep = notRepeated.filter((step) => !loneStart(step));
   const pick = <T extends Uint8Array | Float64Array>(from: T, make: (length: number) => T): T => {
     const to = make(keep.length);
     keep.forEach((step, i) => { to[i] = from[step]!; });
