@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { exploreAll } from './support/explore-all.js';
-import { type ProgramShape, randomProgram, randomShape } from './support/random-programs.js';
+import { type ProgramShape, randomProgram, randomShape, withThreads } from './support/random-programs.js';
 import { checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 
@@ -260,5 +260,26 @@ describe('soundness on random programs', () => {
     const auto = (await checkAllInterleavings(file, options)).tests[0]!;
     expect(auto.status).toBe(truth.status);
     if (truth.status === 'fail') expect([auto.bound, auto.bug!.preemptions]).toEqual([truth.bound, truth.bug!.preemptions]);
+  });
+});
+
+describe('soundness on random programs of four and five threads', () => {
+  // unbounded dfs stops at this many executions: beyond it only the bounds are compared
+  const limit = 20_000;
+
+  it.each([2, 4])('four threads, seed %i: every strategy sees the classes, bugs and final states dfs sees at bounds 0-3', async (seed) => {
+    const shape = withThreads(randomShape(seed), 4);
+    const file = writeHarness(randomProgram(seed, shape), `random_4x_${seed}.c`);
+    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, limit);
+    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [] });
+  });
+
+  // main returns while a thread that only started waits at pthread_once: that start shows nothing, and bpor need not run it
+  it('five threads, seed 251: bpor and optimal see every class dfs sees at bounds 0-1', async () => {
+    const seed = 251;
+    const shape = withThreads(randomShape(seed), 5);
+    const file = writeHarness(randomProgram(seed, shape), `random_5x_${seed}.c`);
+    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 1, limit, ['optimal', 'bpor']);
+    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [] });
   });
 });
