@@ -1,11 +1,30 @@
 // The --json shape (DESIGN.md 4.1): stable fields first; fields may be added, never
 // change meaning.
 import type { CheckResult } from '../check.js';
-import type { Bug } from './bug.js';
+import type { Bug, BugStep } from './bug.js';
+import { findLoops } from './repeats.js';
 
 /** The failing thread's last plain accesses: the field reports before `accesses` had them all (kept for their readers). */
 const NEAR_FAILURE = 8;
 const nearFailure = (bug: Bug) => (bug.accesses ?? []).filter((access) => access.thread === bug.thread).slice(-NEAR_FAILURE);
+
+/** A step that ends a loop's kept iteration: its `steps` steps came round `times` more times back to back. */
+type JsonStep = BugStep & { repeated?: { steps: number; times: number } };
+
+/**
+ * The steps with every loop's iteration kept once, as the text report shows them: a run
+ * stopped at the step bound would otherwise carry all its thousands of steps.
+ */
+function withLoopsOnce(steps: readonly BugStep[]): JsonStep[] {
+  const kept: JsonStep[] = [];
+  let next = 0;
+  for (const { start, period, copies } of findLoops(steps, ({ step: _index, ...rest }) => JSON.stringify(rest))) {
+    kept.push(...steps.slice(next, start + period - 1), { ...steps[start + period - 1]!, repeated: { steps: period, times: copies - 1 } });
+    next = start + period * copies;
+  }
+  kept.push(...steps.slice(next));
+  return kept;
+}
 
 export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'interrupted' | 'notRun'>): object {
   return {
@@ -42,7 +61,7 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'i
               ...(test.bug.location ? { location: test.bug.location } : {}),
               thread: test.bug.thread,
               threads: test.bug.threads,
-              steps: test.bug.steps,
+              steps: withLoopsOnce(test.bug.steps),
               output: test.bug.output,
               threadsTakingPart: test.bug.threadsTakingPart,
               ...(test.bug.accesses ? { accesses: test.bug.accesses, accessesNearFailure: nearFailure(test.bug) } : {}),

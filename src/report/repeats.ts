@@ -7,12 +7,18 @@ const MAX_PERIOD = 64;
 /** a stretch is folded from this many copies on */
 const MIN_COPIES = 3;
 
+/** A stretch of `period` rows that comes `copies` times back to back from row `start`. */
+export interface Loop {
+  start: number;
+  period: number;
+  copies: number;
+}
+
 /**
- * `rows` with every run of at least MIN_COPIES back-to-back copies of a stretch (rows
- * equal by `key`) kept once and followed by `fold(period, more)`, `more` the copies left
- * out. The last row (the failure's) is never folded away.
+ * The loops in `rows` (rows equal by `key`): each run of at least MIN_COPIES back-to-back
+ * copies of a stretch, the longest cover first, in order. The last row (the failure's) is in none.
  */
-export function foldRepeats<T>(rows: readonly T[], key: (row: T) => string, fold: (period: number, more: number, first: T) => T): T[] {
+export function findLoops<T>(rows: readonly T[], key: (row: T) => string): Loop[] {
   const keys = rows.map(key);
   const end = rows.length - 1;
   const copiesAt = (start: number, period: number): number => {
@@ -21,7 +27,7 @@ export function foldRepeats<T>(rows: readonly T[], key: (row: T) => string, fold
       for (let j = 0; j < period; j++) if (keys[start + j] !== keys[next + j]) return copies;
     return copies;
   };
-  const folded: T[] = [];
+  const loops: Loop[] = [];
   for (let start = 0; start < rows.length; ) {
     let period = 0;
     let copies = 0;
@@ -30,12 +36,26 @@ export function foldRepeats<T>(rows: readonly T[], key: (row: T) => string, fold
       if (found >= MIN_COPIES && found * p > copies * period) [period, copies] = [p, found];
     }
     if (period === 0) {
-      folded.push(rows[start]!);
       start++;
       continue;
     }
-    folded.push(...rows.slice(start, start + period), fold(period, copies - 1, rows[start]!));
+    loops.push({ start, period, copies });
     start += period * copies;
   }
+  return loops;
+}
+
+/**
+ * `rows` with every loop (findLoops) kept once and followed by `fold(period, more, first)`,
+ * `more` the copies left out.
+ */
+export function foldRepeats<T>(rows: readonly T[], key: (row: T) => string, fold: (period: number, more: number, first: T) => T): T[] {
+  const folded: T[] = [];
+  let next = 0;
+  for (const { start, period, copies } of findLoops(rows, key)) {
+    folded.push(...rows.slice(next, start + period), fold(period, copies - 1, rows[start]!));
+    next = start + period * copies;
+  }
+  folded.push(...rows.slice(next));
   return folded;
 }
