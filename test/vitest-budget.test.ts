@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { fixture, runCli } from './support/harness.js';
+import { fixture, runCli, unwrapped } from './support/harness.js';
 import { createProject, repositoryPlugin } from './support/vitest-project.js';
 
 /** fixtures/locked_counter.c (its WEFT_TEST on line 16) under a `// weft:` options line: WEFT_TEST on line 17 */
@@ -101,7 +101,7 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
   it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
     const partial = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1']);
     expect(partial.status).toBe(0);
-    expect(partial.stdout).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
+    expect(unwrapped(partial.stdout)).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
     const strict = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1', '--require-complete']);
     expect(strict.status).toBe(1);
     expect(strict.stderr).toContain('weft: locked_counter: partial (stopped by the budget), a failure with --require-complete');
