@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { fixture, runCli, writeHarness } from './support/harness.js';
+import { fixture, runCli, unwrapped, writeHarness } from './support/harness.js';
 
 describe('weft check', () => {
   it('prints a counterexample with a replay string and exits 1 on a bug', () => {
@@ -72,16 +72,16 @@ describe('weft replay', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('  counter++;', '  (void)0;'));
     const changed = runCli(['replay', file, '--schedule', schedule]);
     expect(changed.status).toBe(2);
-    expect(changed.stdout).toMatch(/the source code changed since this schedule was recorded \(build [0-9a-f]{12}; now [0-9a-f]{12}\): it no longer fits/);
+    expect(unwrapped(changed.stdout)).toMatch(/the source code changed since this schedule was recorded \(build [0-9a-f]{12}; now [0-9a-f]{12}\): it no longer fits/);
     expect(changed.stdout).not.toContain('nondeterministic');
     // without a build identity weft cannot tell: the old message
     const old = runCli(['replay', file, '--schedule', schedule.replace(/:[0-9a-f]{12}$/, '')]);
     expect(old.status).toBe(2);
-    expect(old.stdout).toContain('the replay does not fit this harness');
-    expect(old.stdout).toContain('the replay string names no build, so changed code or compiler flags may be the cause too');
+    expect(unwrapped(old.stdout)).toContain('the replay does not fit this harness');
+    expect(unwrapped(old.stdout)).toContain('the replay string names no build, so changed code or compiler flags may be the cause too');
     // a string from before identities had parts: a different build, what changed unknown
     const older = runCli(['replay', file, '--schedule', schedule.replace(/:([0-9a-f]{8})[0-9a-f]{4}$/, ':$1')]);
-    expect(older.stdout).toMatch(/this schedule was recorded on a different build \(build [0-9a-f]{8}; now [0-9a-f]{12}\): the source, the compiler flags or the toolchain changed/);
+    expect(unwrapped(older.stdout)).toMatch(/this schedule was recorded on a different build \(build [0-9a-f]{8}; now [0-9a-f]{12}\): the source, the compiler flags or the toolchain changed/);
     // a change the schedule still fits replays, and says the code changed
     writeFileSync(file, readFileSync(fixture('lost_update.c'), 'utf8').replace('static int counter;', 'static int counter; /* edited */'));
     const comment = runCli(['replay', file, '--schedule', schedule, '--json']);

@@ -11,7 +11,8 @@ import type { Bug, BugStep } from '../src/report/bug.js';
 import { stepText } from '../src/report/render.js';
 import { counted } from '../src/numbers.js';
 import { buildChanges } from '../src/report/replay.js';
-import { fixture, runCli, writeHarness } from './support/harness.js';
+import { UNBREAKABLE_SPACE, wrapText } from '../src/report/wrap.js';
+import { fixture, runCli, unwrapped, writeHarness } from './support/harness.js';
 
 const bugOf = async (name: string): Promise<Bug> => (await checkAllInterleavings(fixture(`counterexamples/${name}`))).tests[0]!.bug!;
 /** the rows of a thread, as the table writes them */
@@ -152,6 +153,53 @@ describe('headlines', () => {
   it('writes numbers one way everywhere', () => {
     expect(counted(1424584, 'execution')).toBe('1,424,584 executions');
     expect(counted(1, 'execution')).toBe('1 execution');
+  });
+});
+
+describe('every line fits 100 columns when the output is no terminal', () => {
+  const lines = (output: string) => output.split('\n');
+  /** locked_counter, with a name as long as a descriptive one gets */
+  const longName = 'a_counter_that_two_threads_increment_under_one_mutex';
+  const longNamed = () => writeHarness(readFileSync(fixture('locked_counter.c'), 'utf8').replace('locked_counter', longName));
+
+  it('a pass, a partial pass and what --require-complete says of it', () => {
+    const file = longNamed();
+    const pass = runCli(['check', file]);
+    expect(pass.status).toBe(0);
+    for (const line of lines(pass.stdout)) expect(line.length, line).toBeLessThanOrEqual(100);
+    // the test's line goes on past the lines under it (a warning at 2)
+    expect(pass.stdout).toMatch(new RegExp(`^✓ ${longName} [^\\n]+\\n {4}\\S`, 'm'));
+    expect(unwrapped(pass.stdout)).toMatch(new RegExp(`^✓ ${longName} {2}\\d+ executions · [\\d.]+ m?s · complete: every interleaving explored$`, 'm'));
+
+    const partial = runCli(['check', file, '--max-executions', '1', '--require-complete']);
+    expect(partial.status).toBe(1);
+    for (const line of [...lines(partial.stdout), ...lines(partial.stderr)]) expect(line.length, line).toBeLessThanOrEqual(100);
+    expect(unwrapped(partial.stdout)).toMatch(new RegExp(`~ ${longName} {2}partial: budget exhausted \\(maxExecutions\\) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored · 1 execution · `));
+    expect(unwrapped(partial.stderr)).toBe(`weft: ${longName}: partial (stopped by the budget), a failure with --require-complete\n`);
+  });
+
+  it('a bug beyond maxBound under its pass, its replay string whole', () => {
+    const run = runCli(['check', fixture('lost_update.c'), '--max-bound', '0', '--mode', 'sc']);
+    expect(run.status).toBe(0);
+    for (const line of lines(run.stdout)) expect(line.length, line).toBeLessThanOrEqual(100);
+    // a line under the test's goes on past its own start
+    expect(run.stdout).toMatch(/^ {2}beyond maxBound: assertion failed: [^\n]+\n {6}\S/m);
+    expect(unwrapped(run.stdout)).toMatch(/beyond maxBound: assertion failed: counter == 2, needing 1 preemption \(raise maxBound to fail on it; replay: weft1:lost_update:sc:[\d*.]+:[0-9a-f]{12}\)$/m);
+  });
+
+  it('counts what a terminal shows: colour codes take no room', async () => {
+    const [test] = (await checkAllInterleavings(longNamed(), { maxExecutions: 1 })).tests;
+    const plain = renderTest(test!, { color: false, width: 100 });
+    const coloured = renderTest(test!, { color: true, width: 100 });
+    expect(coloured).not.toBe(plain);
+    expect(coloured.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')).toBe(plain);
+    expect(lines(plain).length).toBeGreaterThan(1);
+    for (const line of lines(plain)) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
+  it('never breaks a time from its unit', () => {
+    // "1 execution · 3.05" would fit 18 columns, leaving "s" alone
+    expect(wrapText(`1 execution · 3.05${UNBREAKABLE_SPACE}s`, 18, 4)).toEqual(['1 execution ·', '    3.05 s']);
   });
 });
 

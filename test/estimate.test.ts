@@ -11,7 +11,7 @@ import { DfsStrategy } from '../src/explore/dfs.js';
 import { BoundEstimator } from '../src/explore/estimate.js';
 import { createStrategy } from '../src/explore/strategies.js';
 import { type BoundKind, type ExecutionView, type Schedule, type Strategy, decisionAt } from '../src/explore/strategy.js';
-import { fixture, runCli } from './support/harness.js';
+import { fixture, runCli, unwrapped } from './support/harness.js';
 
 const runOptions = (kind: BoundKind): Omit<DriveOptions, 'maxBound'> => ({
   test: 0, maxExecutions: Number.POSITIVE_INFINITY, timeBudgetMs: Number.POSITIVE_INFINITY, maxSteps: 50_000, mode: 0,
@@ -104,10 +104,12 @@ describe('a run far beyond its budget', () => {
   it('63 threads adding to a counter: a partial verdict within the budget, the estimate before the bound, and what helps', () => {
     const run = runCli(['check', fixture('budget/sixty_three_adders.c'), '--time-budget-ms', '3000']);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/~ sixty_three_adders {2}partial: budget exhausted \(timeBudgetMs\) during bound 0 .*what helps: .*bound delay/);
+    expect(unwrapped(run.stdout)).toMatch(/~ sixty_three_adders {2}partial: budget exhausted \(timeBudgetMs\) during bound 0 .*what helps: .*bound delay/);
     // printed before the bound ran, on stderr
-    expect(run.stderr).toMatch(/^weft: \S+sixty_three_adders\.c > sixty_three_adders: bound 0: at most about \S+ executions \(bpor skips equivalent ones\), ~[^\n]+\n/m);
-    expect(run.stderr).toMatch(/sixty_three_adders: bound 0 may be far beyond the time budget \(\S+ \S+ left\): .*fewer threads \(64 now\)/);
+    expect(unwrapped(run.stderr)).toMatch(/^weft: \S+sixty_three_adders\.c > sixty_three_adders: bound 0: at most about \S+ executions \(bpor skips equivalent ones\), ~[^\n]+\n/m);
+    expect(unwrapped(run.stderr)).toMatch(/sixty_three_adders: bound 0 may be far beyond the time budget \(\S+ \S+ left\): .*fewer threads \(64 now\)/);
+    // wrapped to 100 columns, output to no terminal
+    for (const line of [...run.stdout.split('\n'), ...run.stderr.split('\n')]) expect(line.length, line).toBeLessThanOrEqual(100);
     // what it suggests does finish: delay bounding, every thread running to its end
     const delays = runCli(['check', fixture('budget/sixty_three_adders.c'), '--bound', 'delay', '--max-bound', '1']);
     expect(delays.status, delays.stderr).toBe(0);

@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 import { type CheckOptions, type CheckResult, checkAllInterleavings } from '../src/index.js';
 import { cliPath, packageRoot } from '../src/paths.js';
-import { fixture, writeHarness } from './support/harness.js';
+import { fixture, unwrapped, writeHarness } from './support/harness.js';
 import { commandOf, workersOf } from './support/processes.js';
 import { createProject } from './support/vitest-project.js';
 
@@ -123,7 +123,7 @@ describe('weft check interrupted', () => {
     cli.process.kill('SIGTERM');
     const { status, stdout } = await cli.ended;
     expect(status).toBe(130);
-    expect(stdout).toMatch(/^.*interrupted\.c\n~ locked_increments {2}partial: interrupted after [\d,]+ executions of optimal DPOR, which explores every bound at once; .*\n- after_it {2}not run \(interrupted\)\n/);
+    expect(unwrapped(stdout)).toMatch(/^.*interrupted\.c\n~ locked_increments {2}partial: interrupted after [\d,]+ executions of optimal DPOR, which explores every bound at once; .*\n- after_it {2}not run \(interrupted\)\n/);
     expect(stdout).toContain(`${fixture('locked_counter.c')}\n- not run (interrupted)\n`);
   });
 });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { fixture, runCli } from './support/harness.js';
+import { fixture, runCli, unwrapped } from './support/harness.js';
 import { createProject, repositoryPlugin } from './support/vitest-project.js';
 
 /** fixtures/locked_counter.c (its WEFT_TEST on line 16) under a `// weft:` options line: WEFT_TEST on line 17 */
@@ -76,9 +76,11 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     const project = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') });
     const run = project.run();
     expect(run.status, run.output).toBe(0);
-    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once');
+    // wrapped to 100 columns (Vitest's output is no terminal here), going on past the lines under it
+    expect(run.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of\n' +
+      '    optimal DPOR, which explores every bound at once; no bound fully explored\n');
     const again = project.run();
-    expect(again.output).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored (reused)');
+    expect(unwrapped(again.output)).toContain('~ partial.test.c > locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored (reused)');
 
     const strict = createProject({ 'partial.test.c': twoThreads('// weft: maxExecutions=1') }, { pluginOptions: '{ maxBound: 2, requireComplete: true }' });
     const failed = strict.run();
@@ -101,7 +103,7 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
   it('shows a partial run in the CLI with ~ and exits 0, or 1 with --require-complete', () => {
     const partial = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1']);
     expect(partial.status).toBe(0);
-    expect(partial.stdout).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
+    expect(unwrapped(partial.stdout)).toContain('~ locked_counter  partial: budget exhausted (maxExecutions) after 1 executions of optimal DPOR, which explores every bound at once; no bound fully explored');
     const strict = runCli(['check', fixture('locked_counter.c'), '--max-executions', '1', '--require-complete']);
     expect(strict.status).toBe(1);
     expect(strict.stderr).toContain('weft: locked_counter: partial (stopped by the budget), a failure with --require-complete');
@@ -114,6 +116,9 @@ export default defineConfig({ plugins: [weft({ maxBound: 6 }), lowerTimeout] });
     const lostUpdate = `// weft: maxBound=0 mode=sc\n${readFileSync(fixture('lost_update.c'), 'utf8')}`;
     const run = createProject({ 'beyond.test.c': lostUpdate }).run();
     expect(run.status, run.output).toBe(0);
-    expect(run.output).toMatch(/weft: lost_update: passes within maxBound 0; beyond it: assertion failed: counter == 2, needing 1 preemption \(raise maxBound to fail on it; replay: weft1:lost_update:sc:[^)]+\)/);
+    expect(unwrapped(run.output)).toMatch(/weft: lost_update: passes within maxBound 0; beyond it: assertion failed: counter == 2, needing 1 preemption \(raise maxBound to fail on it; replay: weft1:lost_update:sc:[^)]+\)/);
+    const warning = run.output.slice(run.output.indexOf('weft: lost_update: passes')).split('\n');
+    expect(warning[1]).toMatch(/^ {2}\S/);
+    for (const line of warning.slice(0, 2)) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { fixture } from './support/harness.js';
+import { fixture, unwrapped } from './support/harness.js';
 import { createProject } from './support/vitest-project.js';
 
 describe('Vitest sharding of C test files', () => {
@@ -27,7 +27,7 @@ describe('Vitest sharding of C test files', () => {
     const merged = project.run(['--merge-reports']);
     expect(merged.status, merged.output).toBe(1);
     expect(merged.output).toMatch(/Tests {2}1 failed \| 2 passed \(3\)/);
-    expect(merged.output).toMatch(/~ budget\.test\.c > \w+ {2}partial: budget exhausted \(maxExecutions\)/);
+    expect(unwrapped(merged.output)).toMatch(/~ budget\.test\.c > \w+ {2}partial: budget exhausted \(maxExecutions\)/);
     expect(merged.output).toContain('replay: weft1:');
   });
 
@@ -56,19 +56,19 @@ describe('Vitest sharding of C test files', () => {
     const shards = ['1/2', '2/2'].map((shard) => project.run([`--shard=${shard}`, '--reporter=blob']).output);
     shards.forEach((output, at) => {
       // every shard explores every C file: its part of each test
-      expect(output).toContain(`~ counter.test.c > locked_counter  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): `);
-      expect(output).toContain(`~ budget.test.c > five_threads  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): budget exhausted`);
+      expect(unwrapped(output)).toContain(`~ counter.test.c > locked_counter  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): `);
+      expect(unwrapped(output)).toContain(`~ budget.test.c > five_threads  partial: shard ${at + 1}/2 only (vitest --merge-reports joins the shards): budget exhausted`);
     });
     const merged = project.run(['--merge-reports']);
     expect(merged.status, merged.output).toBe(1);
     // each C test once, as in one run
     expect(merged.output).toMatch(/Tests {2}2 failed \| 3 passed \(5\)/);
-    expect(merged.output).toMatch(/weft: counter\.test\.c > locked_counter {2}complete: every interleaving explored; 2 shards merged/);
-    expect(merged.output).toMatch(/~ budget\.test\.c > five_threads {2}partial: budget exhausted \(maxExecutions\) during bound 0 after 40 executions; .*2 shards merged; stopped by their budgets: shard 1\/2 \(maxExecutions\), shard 2\/2 \(maxExecutions\)/);
-    expect(merged.output).toMatch(/weft: lost\.test\.c > lost_update {2}data race found; .*\(shard \d\/2; the 2 shards ran \d+ executions\)/);
+    expect(unwrapped(merged.output)).toMatch(/weft: counter\.test\.c > locked_counter {2}complete: every interleaving explored; 2 shards merged/);
+    expect(unwrapped(merged.output)).toMatch(/~ budget\.test\.c > five_threads {2}partial: budget exhausted \(maxExecutions\) during bound 0 after 40 executions; .*2 shards merged; stopped by their budgets: shard 1\/2 \(maxExecutions\), shard 2\/2 \(maxExecutions\)/);
+    expect(unwrapped(merged.output)).toMatch(/weft: lost\.test\.c > lost_update {2}data race found; .*\(shard \d\/2; the 2 shards ran \d+ executions\)/);
     expect(merged.output).toContain('replay: weft1:lost_update:');
     expect(merged.output).toMatch(/strict\.test\.c > five_threads\n.*partial: budget exhausted .*2 shards merged; stopped by their budgets: .* \(requireComplete: a run stopped by its budget fails\)/);
-    expect(merged.output).not.toContain('only (vitest --merge-reports joins the shards)');
+    expect(unwrapped(merged.output)).not.toContain('only (vitest --merge-reports joins the shards)');
 
     // a shard's blob missing: no C test claims what only part of its search explored
     rmSync(join(project.dir, '.vitest-reports', 'blob-2-2.json'));
@@ -93,7 +93,7 @@ describe('Vitest sharding of C test files', () => {
     expect(project.run(['--shard=2/2', '--reporter=blob']).status).toBe(0);
     const merged = project.run(['--merge-reports']);
     expect(merged.status, merged.output).toBe(0);
-    expect(merged.output).toMatch(/weft: counted\.test\.c > counted {2}all executions with ≤ 2 preemptions explored; 2 shards merged/);
+    expect(unwrapped(merged.output)).toMatch(/weft: counted\.test\.c > counted {2}all executions with ≤ 2 preemptions explored; 2 shards merged/);
     expect(merged.output).not.toContain('Failed');
   });
 });

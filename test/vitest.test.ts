@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { compilerCommand } from '../src/compile/toolchain.js';
 import { packageRoot } from '../src/paths.js';
+import { unwrapped } from './support/harness.js';
 import { type Watcher, createProject } from './support/vitest-project.js';
 
 const counterHeader = (locked: boolean) => `#include <pthread.h>
@@ -137,7 +138,7 @@ describe('the weft Vitest plugin, in real Vitest processes', () => {
     const mark = watcher.output.length;
     project.write('counter.h', counterHeader(true));
     const rerun = await watcher.waitFor(/Tests {2}2 passed/, mark);
-    expect(rerun).toContain('two_increments: the last counterexample no longer replays on the changed code — re-verifying all interleavings');
+    expect(unwrapped(rerun)).toContain('two_increments: the last counterexample no longer replays on the changed code — re-verifying all interleavings');
   });
 
   it('in watch mode explores a passing test again when a header it includes changes, though Vite keeps the module', async () => {

@@ -10,6 +10,7 @@ import { toJson } from '../report/json.js';
 import { ShardMergeError, mergeShards, readShardReport } from '../report/merge.js';
 import { NOT_RUN, formatMs, renderCheck } from '../report/render.js';
 import { worthSaying } from '../report/estimate.js';
+import { fitLine, terminalWidth, wrapWords } from '../report/wrap.js';
 import { type Command, commandHelp, parseArgs, usage } from './args.js';
 import { exampleTest, init } from './init.js';
 import { withThousands } from '../numbers.js';
@@ -73,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     if (!command.json) process.stdout.write(`${file}\n${renderCheck(result, { verbose: command.verbose ?? false })}\n`);
     const partial = result.tests.filter((test) => test.partial && !test.interrupted);
     if (command.options.requireComplete && partial.length > 0 && !command.json)
-      process.stderr.write(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete\n`);
+      process.stderr.write(`${fitLine(`weft: ${partial.map((test) => test.name).join(', ')}: partial (stopped by the budget), a failure with --require-complete`, 2, process.stderr)}\n`);
     status = Math.max(status, fileStatus(result, command.options.requireComplete === true));
   }
   if (command.json) printJson(reports);
@@ -143,14 +144,21 @@ function sayEstimate(file: string, estimate: Parameters<NonNullable<CheckOptions
   if (!worthSaying(estimate)) return;
   progress?.clear();
   const lines = [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])];
-  process.stderr.write(lines.map((line) => `weft: ${file} > ${estimate.test}: ${line}\n`).join(''));
+  process.stderr.write(lines.map((line) => `${fitLine(`weft: ${file} > ${estimate.test}: ${line}`, 2, process.stderr)}\n`).join(''));
 }
 
+/**
+ * How far the exploration got, on one line of the terminal rewritten in place: the facts that
+ * fit its width (a line the terminal wrapped would not be rewritten, but repeated).
+ */
 function progressLine() {
   return {
     update(progress: { test: string; bound: number; executions: number; elapsedMs: number }) {
       const rate = Math.round(progress.executions / Math.max(progress.elapsedMs / 1000, 1e-3));
-      process.stderr.write(`\r\x1b[K${progress.test}: bound ${progress.bound} · ${withThousands(progress.executions)} executions · ${withThousands(rate)}/s · ${formatMs(progress.elapsedMs)}`);
+      const facts = [`${progress.test}: bound ${progress.bound}`, `${withThousands(progress.executions)} executions`, `${withThousands(rate)}/s`, formatMs(progress.elapsedMs)];
+      // a column short of the width: a terminal may move to the next line after writing the last column
+      const width = terminalWidth(process.stderr) - 1;
+      process.stderr.write(`\r\x1b[K${wrapWords(facts, width, ' · ')[0]!.slice(0, width)}`);
     },
     clear() {
       process.stderr.write('\r\x1b[K');

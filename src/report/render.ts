@@ -14,7 +14,7 @@ import type { Bug, BugLocation, BugStep } from './bug.js';
 import { inTraceOrder, isStep } from './data-flow.js';
 import { foldRepeats } from './repeats.js';
 import { counted, withThousands } from '../numbers.js';
-import { wrapText, wrapWords } from './wrap.js';
+import { TEST_LINE_HANGING, UNBREAKABLE_SPACE, terminalWidth, visibleLength, wrapText, wrapWords } from './wrap.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -26,7 +26,6 @@ export interface RenderOptions {
   verbose?: boolean;
 }
 
-const DEFAULT_WIDTH = 100;
 const MAX_ROWS = 400;
 const MAX_REPLAY_TEXT = 1000;
 /** a run of one thread longer than this shows its first and last rows only */
@@ -44,7 +43,7 @@ const STEP_COLUMN = 7;
 
 export function renderCheck(result: Pick<CheckResult, 'tests' | 'notRun'>, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const notRun = (result.notRun ?? []).map((name) => `${c.dim('-')} ${name}  ${c.dim(NOT_RUN)}`);
+  const notRun = (result.notRun ?? []).map((name) => testLine(`${c.dim('-')} ${name}  ${c.dim(NOT_RUN)}`, widthOf(options)));
   return [...result.tests.map((test) => renderTest(test, options)), ...notRun].join('\n');
 }
 
@@ -53,16 +52,21 @@ export const NOT_RUN = 'not run (interrupted)';
 
 export function renderTest(test: TestResult, options: RenderOptions = {}): string {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const stats = `${counted(test.executions, 'execution')} · ${formatMs(test.elapsedMs)}`;
-  if (test.status === 'pass' && test.partial)
-    return `${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}${renderWarnings(test, c, widthOf(options))}`;
-  if (test.status === 'pass')
-    return `${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}${renderWarnings(test, c, widthOf(options))}`;
-  if (test.status === 'error') return `${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`;
   const width = widthOf(options);
+  // a line may break between the facts and inside the count, never inside the time
+  const stats = `${counted(test.executions, 'execution')} · ${formatMs(test.elapsedMs).replace(' ', UNBREAKABLE_SPACE)}`;
+  if (test.status === 'pass' && test.partial)
+    return `${testLine(`${c.yellow('~')} ${test.name}  ${c.yellow(`partial: ${test.guarantee}`)}${c.dim(` · ${stats}`)}`, width)}${renderWarnings(test, c, width)}`;
+  if (test.status === 'pass') return `${testLine(`${c.green('✓')} ${test.name}  ${c.dim(`${stats} · ${test.guarantee}`)}`, width)}${renderWarnings(test, c, width)}`;
+  if (test.status === 'error') return testLine(`${c.red('✗')} ${test.name}  ${c.red(test.error ?? 'error')}`, width);
   const story = [foundStory(test), ...(options.verbose ? [test.guarantee] : [])].filter((line) => line !== '');
   const header = bugHeader(test.bug!, width, c, { lead: `${c.red('✗')} ${test.name}  `, stats, story });
-  return `${header}\n${indent(renderBody(test.bug!, { ...options, width: width - 2 }, c))}${renderWarnings(test, c, widthOf(options))}`;
+  return `${header}\n${indent(renderBody(test.bug!, { ...options, width: width - 2 }, c))}${renderWarnings(test, c, width)}`;
+}
+
+/** A test's mark, name and outcome, wrapped to the width. */
+function testLine(text: string, width: number): string {
+  return wrapText(text, width, TEST_LINE_HANGING).join('\n');
 }
 
 /** How the bug was found, in plain words: "found after 5 executions; no schedule with fewer preemptions fails". */
@@ -80,15 +84,13 @@ export function beyondBound(bug: Bug): string {
   return `${headline(bug)}, needing ${counted(bug.preemptions, 'preemption')} (raise maxBound to fail on it; replay: ${bug.schedule})`;
 }
 
+/** The race warnings and the bug beyond maxBound under a test's line, each wrapped to the width. */
 function renderWarnings(test: TestResult, c: Colors, width: number): string {
-  const beyond = test.beyondBound
-    ? `\n  ${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`
-    : '';
-  const warnings = (test.warnings ?? []).map((warning) => {
-    const [first = '', ...more] = wrapText(`warning: ${warning.message}`, width - 2, 4);
-    return [`${c.yellow('warning:')}${first.slice('warning:'.length)}`, ...more].map((line) => `\n  ${line}`).join('');
-  });
-  return warnings.join('') + beyond;
+  const notes = [
+    ...(test.warnings ?? []).map((warning) => `${c.yellow('warning:')} ${warning.message}`),
+    ...(test.beyondBound ? [`${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`] : []),
+  ];
+  return notes.flatMap((note) => wrapText(note, width - 2, 4)).map((line) => `\n  ${line}`).join('');
 }
 
 /** What failed, in one phrase: the first line of a counterexample. */
@@ -107,7 +109,7 @@ export function headline(bug: Bug): string {
 }
 
 function widthOf(options: RenderOptions): number {
-  return options.width ?? (process.stdout.columns || DEFAULT_WIDTH);
+  return options.width ?? terminalWidth();
 }
 
 export function renderBug(bug: Bug, options: RenderOptions = {}): string {
@@ -353,11 +355,6 @@ function threadsOf(bug: Bug): number[] {
 
 function clip(text: string, room: number): string {
   return text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`;
-}
-
-const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-function visibleLength(text: string): number {
-  return text.replace(ansi, '').length;
 }
 
 function indent(text: string): string {

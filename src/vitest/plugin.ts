@@ -22,6 +22,7 @@ import { includeDir } from '../paths.js';
 import type { CheckOptions } from '../check.js';
 import { optionsCommentLine, parseFileOptions } from '../file-options.js';
 import { counted } from '../numbers.js';
+import { TEST_LINE_HANGING, fitLine } from '../report/wrap.js';
 import { DEFAULT_MAX_WORKERS, type PluginOptions, defaults } from '../options.js';
 import type { Shard } from '../explore/shard.js';
 import type { WeftMeta } from './reuse.js';
@@ -297,12 +298,12 @@ function summaryReporter(logger: Logger, root: string, reuse: boolean, inProject
           const meta = test.meta();
           if (meta.weftReused) reused++;
           const name = `${module.project?.name ? `|${module.project.name}| ` : ''}${relative(root, module.moduleId)} > ${test.fullName}`;
-          if (meta.weftPartial) logger.log(`${pc.yellow('~')} ${name}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`);
+          if (meta.weftPartial) logger.log(fitLine(`${pc.yellow('~')} ${name}  ${pc.yellow(`partial: ${meta.weftPartial}`)}${meta.weftReused ? ' (reused)' : ''}`, TEST_LINE_HANGING));
           // the shards' parts joined by vitest --merge-reports: what they explored together
-          else if (meta.weftMerged) logger.log(`weft: ${name}  ${meta.weftMerged}`);
+          else if (meta.weftMerged) logger.log(fitLine(`weft: ${name}  ${meta.weftMerged}`, TEST_LINE_HANGING));
         }
       if (reuse && reused > 0)
-        logger.log(`weft: ${counted(reused, 'C test')} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`);
+        logger.log(fitLine(`weft: ${counted(reused, 'C test')} passed as verified earlier with this build and options (weft({ reuse: false }) explores them again)`, 2));
     },
   };
 }

@@ -11,6 +11,7 @@ import { type BugSignature, resultMemory, sameBug, signature } from './last-resu
 import { type ShardPart, type WeftMeta, incompleteFailure, passedWith, reportReused } from './reuse.js';
 import { withThousands } from '../numbers.js';
 import { worthSaying } from '../report/estimate.js';
+import { fitLine } from '../report/wrap.js';
 
 /**
  * The explorer and the renderer, loaded only when a test is explored: a test whose pass is
@@ -139,8 +140,8 @@ export async function runTest(file: string, name: string, options: CheckOptions,
       if (sameBug(signature(replayed.bug!), last.failure))
         throw await failureError(file, name, replayed.bug!, settings, 'still fails (replayed the last counterexample)');
       replayedDifferently = replayed.bug!;
-    } else if (replayed.status === 'pass') console.info(`weft: ${name}: fixed — re-verifying all interleavings`);
-    else console.info(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`);
+    } else if (replayed.status === 'pass') console.info(fitLine(`weft: ${name}: fixed — re-verifying all interleavings`, 2));
+    else console.info(fitLine(`weft: ${name}: the last counterexample no longer replays on the changed code — re-verifying all interleavings`, 2));
     memory!.forget();
   } else if (passedWith(last, built.hash) && settings.reuse) {
     reportReused(meta, last.partial);
@@ -170,7 +171,7 @@ export async function runTest(file: string, name: string, options: CheckOptions,
   if (!result || result.interrupted) throw interruptedError(file, name, settings, signal, explored ?? 'not explored');
   if (result.beyondBound) {
     const { beyondBound } = await renderer();
-    console.warn(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`);
+    console.warn(fitLine(`weft: ${name}: passes within maxBound ${result.bound}; beyond it: ${beyondBound(result.beyondBound)}`, 2, process.stderr));
   }
   if (result.partial && options.requireComplete)
     throw new InterleavingError(incompleteFailure(result.guarantee), file, [{ file, line: settings.line }], name);
@@ -207,14 +208,14 @@ function progressReporter(name: string): CheckOptions['onProgress'] {
     if (elapsedMs < next) return;
     next = elapsedMs + PROGRESS_EVERY_MS;
     const rate = Math.round(executions / (elapsedMs / 1000));
-    console.info(`weft: ${name}: bound ${bound} · ${withThousands(executions)} executions · ${withThousands(rate)}/s`);
+    console.info(fitLine(`weft: ${name}: bound ${bound} · ${withThousands(executions)} executions · ${withThousands(rate)}/s`, 2));
   };
 }
 
 /** A long bound's estimate before it runs, and what helps when it is far beyond the budget. */
 const sayEstimate: CheckOptions['onEstimate'] = (estimate) => {
   if (!worthSaying(estimate)) return;
-  for (const line of [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])]) console.info(`weft: ${estimate.test}: ${line}`);
+  for (const line of [estimate.line, ...(estimate.farBeyond ? [estimate.farBeyond] : [])]) console.info(fitLine(`weft: ${estimate.test}: ${line}`, 2));
 };
 
 /**

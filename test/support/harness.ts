@@ -24,6 +24,12 @@ export function runCli(args: string[], cwd = packageRoot, env: Record<string, st
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Output with every indented line joined to the line before it: a line wrapped to the width
+ * reads whole again (the lines under it are joined too), for matching what it says.
+ */
+export const unwrapped = (output: string): string => output.replace(/\n +/g, ' ');
+
 const scratchDirs: string[] = [];
 
 // registered on the root suite of every test file that imports this module
