@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { renderBug } from '../src/report/render.js';
-import { fixture, writeHarness } from './support/harness.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 import { randomProgram, randomShape, spinlockShape } from './support/random-programs.js';
 import { checkSoundness } from './support/soundness-check.js';
 
@@ -42,6 +42,18 @@ describe('a spin no thread can end', () => {
     const report = renderBug(test.bug!, { color: false, width: 100 });
     expect(report.split('\n').length).toBeLessThan(40);
     expect(report).toContain('↻ the row above repeats');
+  });
+});
+
+describe('a loop that is no spin, stopped at the step bound', () => {
+  it('--json keeps one iteration and how often it came round, not every step', () => {
+    const run = runCli(['check', fixture('spin/counting_forever.c'), '--json', '--max-steps', '2000']);
+    expect(run.status).toBe(1);
+    const steps = (JSON.parse(run.stdout) as { tests: { bug: { steps: { step: number; repeated?: { steps: number; times: number } }[] } }[] }).tests[0]!.bug.steps;
+    expect(steps.length).toBeLessThan(10);
+    const loop = steps.find((step) => step.repeated !== undefined)!;
+    // every step is accounted for: those kept, and the copies left out
+    expect(steps.length + loop.repeated!.steps * loop.repeated!.times).toBe(steps.at(-1)!.step + 1);
   });
 });
 
