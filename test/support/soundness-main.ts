@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -9,6 +9,8 @@
 // leaves out hbcache, which explores at most HB_MAX_THREADS threads.
 // --spinlocks gives every program a spinlock of its own (ProgramShape.spinlock: exchange,
 // compare-exchange or test-and-set, with sched_yield in its loop or not, by seed).
+// --no-splits leaves out the shard and worker splits of dfs and bpor (checked against the
+// whole search): they cost several times the strategies' own runs at 4 and 5 threads.
 // --threads N gives every program N threads, main included (the generator draws 2 or 3,
 // mostly 2): races that only three or more threads make (a chain of reversals) show then.
 // With 4 or 5 (withThreads) each thread has one operation and no yield, timed wait,
@@ -64,6 +66,8 @@ interface Programs {
   /** every program's threads, main included (0: as drawn) */
   threads: number;
   spinlocks: boolean;
+  /** compare shard and worker splits too */
+  splits: boolean;
 }
 
 async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
@@ -77,7 +81,7 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     writeFileSync(file, randomProgram(seed, shape));
     let result: Soundness;
     try {
-      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only);
+      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only, programs.splits);
     } catch (error) {
       totals.unsound.push(seed);
       console.log(`seed ${seed} (${file}):\n  the check failed: ${(error as Error).message}`);
@@ -106,7 +110,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, chunk: { type: 'boolean' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -126,7 +130,7 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads, spinlocks: values.spinlocks === true });
+  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads, spinlocks: values.spinlocks === true, splits: values['no-splits'] !== true });
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -138,6 +142,7 @@ for (let from = first; from < first + seeds; from += CHUNK) {
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
   if (values.spinlocks) args.push('--spinlocks');
+  if (values['no-splits']) args.push('--no-splits');
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
   });
@@ -165,7 +170,7 @@ function listed(seeds: number[], what: string): string {
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}${values['no-splits'] ? ' (no splits)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
     `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
