@@ -49,7 +49,7 @@ export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
 
 export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
-const BUILD_FORMAT = '5-identity-parts';
+const BUILD_FORMAT = '6-write-only-statics';
 
 /** hex digits of each part of a build identity */
 export const IDENTITY_PART = 4;
@@ -320,10 +320,11 @@ function waitForFileClock(directory: string, moment: bigint): void {
 function* compileOne(source: string, index: number, flags: string[], work: string, dependencies: Set<string>): Steps<string> {
   const object = join(work, `${index}.o`);
   const depfile = join(work, `${index}.d`);
+  const wholeProgramDump = join(work, `${index}.whole-program`);
   function* compile(extra: string[]): Steps<void> {
     const args = [
       ...HARNESS_FLAGS,
-      '-I', includeDir, ...flags, ...extra, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
+      '-I', includeDir, ...flags, ...extra, `-fdump-ipa-whole-program=${wholeProgramDump}`, '-MD', '-MF', depfile, '-c', displayPath(source), '-o', object,
     ];
     const result = yield tool(compilerCommand(), args);
     // gcc lists what it read even when the compile fails: an error in a header is fixed there
@@ -332,18 +333,27 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
   yield* compile([]);
   let listing = yield* inspect(object);
   const symbols = symbolTable(listing.symbols);
-  // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
-  // reach_error (reaching it is the error, whatever its body, even inlined), must be
-  // seen: instrument function calls
+  // whatever the flags did, an object without the instrumentation would pass unchecked;
+  // checked first: -flto (which instruments at the link) leaves gcc's whole-program dump to the link too
+  if (!symbols.undefined.includes('__tsan_init'))
+    throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
   const errorFunctions = definedErrorFunctions(symbols.defined);
-  if (definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0) {
-    yield* compile(['-finstrument-functions']);
+  const again = [
+    // entry and exit of __VERIFIER_atomic_* functions, and entry of a program's own
+    // reach_error (reaching it is the error, whatever its body, even inlined), must be
+    // seen: instrument function calls
+    ...(definesAtomicFunctions(symbols.defined) || errorFunctions.length > 0 ? ['-finstrument-functions'] : []),
+    // a static nothing reads is write-only to gcc, which deletes the stores to it and then
+    // the loads that fed them: a use after free whose value goes there would pass. Only then
+    // is ipa-reference-addressable turned off: it would also stop gcc folding the reads of
+    // statics nothing writes, a scheduling point each in sc mode
+    ...(hasWriteOnlyStatics(wholeProgramDump) ? ['-fno-ipa-reference-addressable'] : []),
+  ];
+  if (again.length > 0) {
+    yield* compile(again);
     listing = yield* inspect(object);
   }
   for (const path of readDepfile(depfile) ?? []) dependencies.add(path);
-  // whatever the flags did, an object without the instrumentation would pass unchecked
-  if (!symbols.undefined.includes('__tsan_init'))
-    throw new BuildError('toolchain', `${displayPath(source)} was compiled without weft's instrumentation (-fsanitize=thread): check cflags and the compiler`);
   yield* refuseUnsupported(object, symbols.undefined);
   yield* refuseStaticTls(object, listing.relocations);
   const constructors = yield* constructorsIntoExecutions(object, listing.sections);
@@ -355,6 +365,9 @@ function* compileOne(source: string, index: number, flags: string[], work: strin
   if (renamed.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${renamed.stderr.trim()}`);
   return object;
 }
+
+/** Whether gcc's whole-program dump marks a static variable write-only ("Clearing variable flags: seen/11 (write-only)"). */
+const hasWriteOnlyStatics = (dump: string): boolean => /^Clearing variable flags:.* \(write-only\)/m.test(readFileSync(dump, 'utf8'));
 
 /** The files a depfile lists, as absolute paths; undefined without one. */
 function readDepfile(depfile: string): string[] | undefined {
