@@ -158,8 +158,10 @@ export class GraphStrategy implements Strategy {
     this.forgetCreatesAfter(kept);
     const revisited = this.mapped[read]!;
     const revisiting = this.mapped[write]!;
-    if (kept.isWrite(revisited)) kept.unplace(revisited);
-    return this.readFrom(child, revisited, revisiting, kept.coLast[kept.location[revisited]!] === revisiting);
+    // read maximally: `write` is the co-latest write (the revisited read's own write aside)
+    let latest = kept.coLast[kept.location[revisited]!]!;
+    if (latest === revisited) latest = kept.coPrev[revisited]!;
+    return this.readFrom(child, revisited, revisiting, latest === revisiting);
   }
 
   /**
