@@ -12,10 +12,10 @@
 // or, revisited to read a held one, a blocked read whose thread waits there; a run where
 // such a thread waits is a blocked execution, not counted (blockedRuns). The runtime keeps
 // that thread asleep (it runs only when nothing else can): its first step ends the graph.
-import { Op, Outcome, opNames } from '../../addon/ops.js';
+import { MAX_THREADS, Op, OpFlag, Outcome, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { ExecutionView, Schedule, Strategy } from '../strategy.js';
-import { WORDS, add } from '../thread-set.js';
+import { WORDS, add, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
 import { Lineariser } from './linearise.js';
@@ -59,6 +59,8 @@ export class GraphStrategy implements Strategy {
   private readonly lineariser = new Lineariser();
   private readonly prefixView = new View();
   private readonly asleep = new Uint32Array(WORDS);
+  /** per thread, its last step in the run being observed */
+  private readonly lastStep = new Int32Array(MAX_THREADS);
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
   /** steps of the schedule last handed out (the replayed prefix) */
@@ -264,6 +266,7 @@ export class GraphStrategy implements Strategy {
         this.creatorOf[execution.object[step]!] = event;
       }
     }
+    this.refuseSpinWaits(execution);
     let blocked = false;
     for (let step = replayed; step < execution.steps; step++) {
       const thread = execution.thread[step]!;
@@ -291,6 +294,7 @@ export class GraphStrategy implements Strategy {
     const thread = execution.thread[step]!;
     const op = execution.op[step]!;
     if (execution.aside[step] !== 0) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
+    if (this.repeatsRead(graph, execution, step)) throw new UnsupportedHarnessError(`spin loops (thread ${thread} reads again what it read, step ${step})`);
     switch (op) {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -415,6 +419,45 @@ export class GraphStrategy implements Strategy {
       graph.valueHigh[event] = this.written[2 * step + 1]!;
       graph.expectedLow[event] = this.expected[2 * step]!;
       graph.expectedHigh[event] = this.expected[2 * step + 1]!;
+    }
+  }
+
+  /**
+   * Whether step `step` reads the write its thread read before with nothing but reads in
+   * between (same op and location): a spin, which the runtime sets aside until a write
+   * (spin.c), so its schedules would not replay. Judged more coarsely than the runtime
+   * (a second read of an unchanged value is refused too): refusing is safe.
+   */
+  private repeatsRead(graph: Graph, execution: ExecutionView, step: number): boolean {
+    const op = execution.op[step]!;
+    if (op !== Op.ATOMIC_LOAD && op !== Op.PLAIN_READ && op !== Op.ATOMIC_CAS_FAIL) return false;
+    const thread = execution.thread[step]!;
+    const events = graph.threadEvents[thread];
+    for (let index = graph.eventAt(thread, 0) === NONE ? -1 : graph.threadLength[thread]! - 1; index >= 0; index--) {
+      const event = events![index]!;
+      if (graph.kind[event] !== Kind.READ) return false;
+      const location = graph.location[event]!;
+      const latest = graph.coLast[location]!;
+      if (graph.op[event] === op && this.locations.addressOf(location) === execution.object[step] && graph.rf[event] === (latest === NONE ? INIT : latest)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Refuses a run where a thread was left out of the enabled set while its next step could
+   * always run: the runtime set it aside as spinning (spin.c) or in an atomic section, and
+   * schedules that linearise graphs would ask for it there.
+   */
+  private refuseSpinWaits(execution: ExecutionView): void {
+    this.lastStep.fill(-1);
+    for (let step = 0; step < execution.steps; step++) {
+      const thread = execution.thread[step]!;
+      const op = execution.op[step]!;
+      const previous = this.lastStep[thread]!;
+      this.lastStep[thread] = step;
+      if (previous < 0 || hasFlag(op, OpFlag.WAITS)) continue;
+      for (let between = previous + 1; between < step; between++)
+        if (!has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`spin loops and atomic sections (thread ${thread} was set aside before step ${step})`);
     }
   }
 
