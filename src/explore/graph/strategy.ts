@@ -294,7 +294,6 @@ export class GraphStrategy implements Strategy {
     const thread = execution.thread[step]!;
     const op = execution.op[step]!;
     if (execution.aside[step] !== 0) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
-    if (this.repeatsRead(graph, execution, step)) throw new UnsupportedHarnessError(`spin loops (thread ${thread} reads again what it read, step ${step})`);
     switch (op) {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -420,27 +419,6 @@ export class GraphStrategy implements Strategy {
       graph.expectedLow[event] = this.expected[2 * step]!;
       graph.expectedHigh[event] = this.expected[2 * step + 1]!;
     }
-  }
-
-  /**
-   * Whether step `step` reads the write its thread read before with nothing but reads in
-   * between (same op and location): a spin, which the runtime sets aside until a write
-   * (spin.c), so its schedules would not replay. Judged more coarsely than the runtime
-   * (a second read of an unchanged value is refused too): refusing is safe.
-   */
-  private repeatsRead(graph: Graph, execution: ExecutionView, step: number): boolean {
-    const op = execution.op[step]!;
-    if (op !== Op.ATOMIC_LOAD && op !== Op.PLAIN_READ && op !== Op.ATOMIC_CAS_FAIL) return false;
-    const thread = execution.thread[step]!;
-    const events = graph.threadEvents[thread];
-    for (let index = graph.eventAt(thread, 0) === NONE ? -1 : graph.threadLength[thread]! - 1; index >= 0; index--) {
-      const event = events![index]!;
-      if (graph.kind[event] !== Kind.READ) return false;
-      const location = graph.location[event]!;
-      const latest = graph.coLast[location]!;
-      if (graph.op[event] === op && this.locations.addressOf(location) === execution.object[step] && graph.rf[event] === (latest === NONE ? INIT : latest)) return true;
-    }
-    return false;
   }
 
   /**
