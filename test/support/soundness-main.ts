@@ -94,9 +94,15 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     if (result.redundant.length > 0) totals.redundant.push(seed);
     if (result.restarted.length > 0) totals.restarted.push(seed);
     if (result.truncated.length > 0) totals.capped.push(seed);
-    for (const name of result.refused) (totals.refused[name] ??= []).push(seed);
+    for (const name of result.refused) noteRefused(totals, name, [seed]);
   }
   return totals;
+}
+
+function noteRefused(totals: Totals, name: string, seeds: number[]): void {
+  const refused = totals.refused[name] ?? [];
+  totals.refused[name] = refused;
+  refused.push(...seeds);
 }
 
 function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRuns>): void {
@@ -158,7 +164,7 @@ for (let from = first; from < first + seeds; from += CHUNK) {
   totals.redundant.push(...chunk.redundant);
   totals.restarted.push(...chunk.restarted);
   totals.capped.push(...chunk.capped);
-  for (const [name, refused] of Object.entries(chunk.refused)) (totals.refused[name] ??= []).push(...refused);
+  for (const [name, refused] of Object.entries(chunk.refused)) noteRefused(totals, name, refused);
   totals.dfsTruncated += chunk.dfsTruncated;
   add(totals.runs, chunk.runs);
 }

@@ -4,7 +4,7 @@
 // revisits), each allowed only when the graph it yields has this graph as its one parent
 // (the maximality test). "Before" an event means porf-before (po ∪ rf ∪ create ∪ join), the
 // happens-before of SC; a read's own rf is left out of its view, as GenMC's view(1) does.
-import { Graph, INIT, Kind, NONE, View } from './graph.js';
+import { type Graph, INIT, Kind, NONE, View } from './graph.js';
 
 export class Revisits {
   private readonly view = new View();
