@@ -26,6 +26,8 @@ export type WeftErrorCode =
   | 'addon'
   // exploring: the harness behaves differently on one schedule, or needs more than weft can explore
   | 'nondeterministic' | 'limit'
+  // a strategy that does not model an operation the harness uses (the graph engine, for now)
+  | 'unsupported'
   // a worker process of a parallel search ended before the search did
   | 'worker'
   // weft merge: shard reports that do not make one exploration

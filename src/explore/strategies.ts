@@ -1,6 +1,7 @@
 // The registry of exploration strategies: name -> constructor.
 import { createBpor } from './bpor.js';
 import { DfsStrategy } from './dfs.js';
+import { GraphStrategy } from './graph/strategy.js';
 import { HbCacheStrategy } from './hbcache.js';
 import { createOptimal } from './optimal.js';
 import { PctStrategy } from './pct.js';
@@ -13,6 +14,7 @@ type StrategyFactory = (options: StrategyOptions) => Strategy;
 const strategies = new Map<string, StrategyFactory>([
   ['bpor', createBpor],
   ['dfs', (options) => new DfsStrategy(options)],
+  ['graph', () => new GraphStrategy()],
   ['hbcache', (options) => new HbCacheStrategy(options)],
   ['optimal', createOptimal],
   ['pct', (options) => new PctStrategy(options.seed ?? DEFAULT_SEED, options.pctDepth ?? DEFAULT_PCT_DEPTH)],

@@ -35,6 +35,12 @@ export interface ExecutionView {
   op: Uint8Array;
   object: Float64Array;
   value: Float64Array;
+  /** the same values' exact bits, and how many bytes of memory each came from (0: not memory) */
+  bits: BigUint64Array;
+  size: Uint8Array;
+  /** atomic steps: what a read-modify-write wrote (or a compare-exchange would have), and what a compare-exchange expected */
+  written: BigUint64Array;
+  expected: BigUint64Array;
   /** per step, the threads that could have been chosen: a thread set of WORDS words at step * WORDS */
   enabled: Uint32Array;
   /** per step, a thread set likewise: the threads about to compare-exchange that would fail there (a read) */
@@ -51,8 +57,8 @@ export interface ExecutionView {
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue };
+  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue };
 }
 
 /** Points a live view at the run that just ended, and makes thread sets cover its threads. */
@@ -66,7 +72,8 @@ export function viewRun(view: ExecutionView, steps: number, outcome: number): vo
 export function copyOfView(trace: TraceArrays, steps: number, outcome: number): ExecutionView {
   return {
     steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
-    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps),
+    object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), bits: trace.bits.slice(0, steps), size: trace.size.slice(0, steps),
+    written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
     pendingValue: trace.pendingValue.slice(),
   };

@@ -14,13 +14,14 @@
 // promise one execution per class must not have.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
+import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
 import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 import { exploreInSubtrees, splitDifferences } from './subtrees-in-process.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
 const UNBOUNDED = 1000;
 /** Strategies that promise at most one execution per happens-before class. */
-const ONE_EXECUTION_PER_CLASS = new Set(['hbcache', 'optimal']);
+const ONE_EXECUTION_PER_CLASS = new Set(['graph', 'hbcache', 'optimal']);
 /**
  * Scheduling points before an execution counts as a livelock: a generated program takes
  * fewer than 100 unless a thread spins with no one left to run (then every step is waste).
@@ -65,6 +66,8 @@ export interface Soundness {
   restarted: string[];
   /** strategies stopped at STRATEGY_LIMIT executions: compared only at the bounds they finished, if bounded */
   truncated: string[];
+  /** strategies that refused the program: it uses what they do not model (graph: UnsupportedHarnessError) */
+  refused: string[];
   runs: Record<string, StrategyRuns>;
 }
 
@@ -80,6 +83,7 @@ export async function checkSoundness(
   const redundant: string[] = [];
   const restarted: string[] = [];
   const truncated: string[] = [];
+  const refused: string[] = [];
   // bounded dfs past the cap (four or five threads that yield): the bounds it finished are the truth
   const dfs = await exploreAll(file, 'dfs', maxBound, mode, STRATEGY_LIMIT, MAX_STEPS);
   const dfsFinished = dfs.truncated ? dfs.byBound.length - 2 : maxBound;
@@ -96,8 +100,9 @@ export async function checkSoundness(
     try {
       run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, STRATEGY_LIMIT, MAX_STEPS);
     } catch (error) {
-      // a strategy that refuses the harness says so to its user (hbcache: yields, more than 32 threads)
-      if (!(error instanceof UnexplorableHarnessError && error.code === 'limit')) problems.push(`${name}: ${(error as Error).message}`);
+      // a strategy that refuses the harness says so to its user (hbcache: yields, more than 32 threads; graph: what it does not model)
+      if (error instanceof UnsupportedHarnessError) refused.push(name);
+      else if (!(error instanceof UnexplorableHarnessError && error.code === 'limit')) problems.push(`${name}: ${(error as Error).message}`);
       continue;
     }
     runs[name] = { executions: run.executions, wasted: run.wasted };
@@ -147,7 +152,7 @@ export async function checkSoundness(
         problems.push(`${what}: ${together.executions} executions, serial ${within(dfs, bound).executions}`);
     }
   }
-  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, runs };
+  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, refused, runs };
 }
 
 async function exploreShards(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Promise<Exploration[]> {

@@ -47,6 +47,8 @@ interface Totals {
   restarted: number[];
   /** seeds where a strategy ran into the oracle's execution cap (soundness-check.ts: compared only at the bounds it finished) */
   capped: number[];
+  /** per strategy, the seeds whose program it refused (it does not model what the program uses) */
+  refused: Record<string, number[]>;
   dfsTruncated: number;
   runs: Record<string, StrategyRuns>;
 }
@@ -72,7 +74,7 @@ interface Programs {
 
 async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
-  const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], dfsTruncated: 0, runs: {} };
+  const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
     const drawn = randomShape(seed);
     const shape = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
@@ -96,8 +98,15 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     if (result.redundant.length > 0) totals.redundant.push(seed);
     if (result.restarted.length > 0) totals.restarted.push(seed);
     if (result.truncated.length > 0) totals.capped.push(seed);
+    for (const name of result.refused) noteRefused(totals, name, [seed]);
   }
   return totals;
+}
+
+function noteRefused(totals: Totals, name: string, seeds: number[]): void {
+  const refused = totals.refused[name] ?? [];
+  totals.refused[name] = refused;
+  refused.push(...seeds);
 }
 
 function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRuns>): void {
@@ -136,7 +145,7 @@ if (values.chunk) {
 }
 
 const started = Date.now();
-const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], dfsTruncated: 0, runs: {} };
+const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
 for (let from = first; from < first + seeds; from += CHUNK) {
   const size = Math.min(CHUNK, first + seeds - from);
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
@@ -160,6 +169,7 @@ for (let from = first; from < first + seeds; from += CHUNK) {
   totals.redundant.push(...chunk.redundant);
   totals.restarted.push(...chunk.restarted);
   totals.capped.push(...chunk.capped);
+  for (const [name, refused] of Object.entries(chunk.refused)) noteRefused(totals, name, refused);
   totals.dfsTruncated += chunk.dfsTruncated;
   add(totals.runs, chunk.runs);
 }
@@ -167,12 +177,14 @@ function listed(seeds: number[], what: string): string {
   return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
 }
 
+const refusals = Object.entries(totals.refused).map(([name, refused]) => `${name} refused ${refused.length}`).join(', ');
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
   `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}${values['no-splits'] ? ' (no splits)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
-    `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ${perStrategy}; ` +
+    `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ` +
+    `${refusals === '' ? '' : `programs refused: ${refusals}; `}${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
 process.exit(totals.unsound.length > 0 ? 1 : 0);

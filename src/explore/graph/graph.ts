@@ -1,0 +1,291 @@
+// An SC execution graph (TruSt, POPL 2022): events in the order they were added (an event's
+// id is its stamp), each thread's events in program order, reads-from (rf) per read and a
+// coherence order (co) per location kept as a doubly linked list. Typed arrays that grow by
+// doubling, so that adding an event allocates nothing; a backward revisit copies a restricted
+// graph into another Graph object that is reused (graph-frames.ts).
+import { MAX_THREADS } from '../../addon/ops.js';
+import { grown, roomFor } from '../typed-arrays.js';
+
+/** What an event does in the graph. */
+export const Kind = {
+  /** no memory access: thread start, exit, join, a data choice, main's return */
+  OTHER: 0,
+  /** reads its location (a load, a failed compare-exchange) */
+  READ: 1,
+  /** writes its location (a store, an unlock) */
+  WRITE: 2,
+  /** reads then writes, right after the write it read in co (an RMW, a successful CAS, a lock taken, a create) */
+  RMW: 3,
+  /** a lock attempt that read a held lock: its thread waits there, never replayed (GenMC's blocked lock read) */
+  BLOCKED: 4,
+} as const;
+
+/** What an event can become when it reads another write (a revisit): fixed per event. */
+export const Role = {
+  OTHER: 0,
+  /** always a plain read */
+  LOAD: 1,
+  /** always a plain write */
+  STORE: 2,
+  /** always a read-modify-write (fetch_*, exchange, a thread create on the thread numbering) */
+  UPDATE: 3,
+  /** a compare-exchange: a read-modify-write when it reads what it expects, else a read */
+  CAS: 4,
+  /** a mutex lock: takes the lock when it reads a free lock (init or an unlock), else it is blocked */
+  LOCK: 5,
+  /** a mutex unlock: writes the lock free */
+  UNLOCK: 6,
+} as const;
+
+/** The initial value of a location: rf of a read that reads it. */
+export const INIT = -1;
+/** no event (no co neighbour, no dependency) */
+export const NONE = -1;
+
+const FIRST_EVENTS = 64;
+
+export class Graph {
+  count = 0;
+  thread = new Uint16Array(FIRST_EVENTS);
+  /** position in its thread */
+  index = new Uint32Array(FIRST_EVENTS);
+  kind = new Uint8Array(FIRST_EVENTS);
+  role = new Uint8Array(FIRST_EVENTS);
+  /** the runtime's op at the event's step */
+  op = new Uint8Array(FIRST_EVENTS);
+  /** location id (Locations), or NONE */
+  location = new Int32Array(FIRST_EVENTS);
+  /** reads: the write read, or INIT */
+  rf = new Int32Array(FIRST_EVENTS);
+  coPrev = new Int32Array(FIRST_EVENTS);
+  coNext = new Int32Array(FIRST_EVENTS);
+  /** a thread's start: its create; a join: the joined thread's exit (the event it waits for) */
+  dependsOn = new Int32Array(FIRST_EVENTS);
+  /** added reading the co-latest write (or placed co-last): only such events may be deleted by a revisit */
+  addedMax = new Uint8Array(FIRST_EVENTS);
+  /** may still be backward-revisited (false once in the prefix of a revisiting write) */
+  revisitable = new Uint8Array(FIRST_EVENTS);
+  /** writes: the value written (low, high 32 bits); a choice: the value chosen */
+  valueLow = new Uint32Array(FIRST_EVENTS);
+  valueHigh = new Uint32Array(FIRST_EVENTS);
+  /** a compare-exchange: the value it expects */
+  expectedLow = new Uint32Array(FIRST_EVENTS);
+  expectedHigh = new Uint32Array(FIRST_EVENTS);
+  /** bytes accessed (memory events), or a choice's number of values */
+  size = new Uint32Array(FIRST_EVENTS);
+
+  /** per thread, its events in program order */
+  threadEvents: Int32Array[] = [];
+  threadLength = new Uint32Array(MAX_THREADS);
+  threads = 0;
+  /** per location: first and last write in co (NONE: only the initial value) */
+  coFirst = new Int32Array(16).fill(NONE);
+  coLast = new Int32Array(16).fill(NONE);
+
+  /** Room for `events` events and `locations` locations. */
+  reserve(events: number, locations: number): void {
+    if (events > this.thread.length) {
+      const size = roomFor(this.thread.length, events);
+      this.thread = grown(this.thread, size);
+      this.index = grown(this.index, size);
+      this.kind = grown(this.kind, size);
+      this.role = grown(this.role, size);
+      this.op = grown(this.op, size);
+      this.location = grown(this.location, size);
+      this.rf = grown(this.rf, size);
+      this.coPrev = grown(this.coPrev, size);
+      this.coNext = grown(this.coNext, size);
+      this.dependsOn = grown(this.dependsOn, size);
+      this.addedMax = grown(this.addedMax, size);
+      this.revisitable = grown(this.revisitable, size);
+      this.valueLow = grown(this.valueLow, size);
+      this.valueHigh = grown(this.valueHigh, size);
+      this.expectedLow = grown(this.expectedLow, size);
+      this.expectedHigh = grown(this.expectedHigh, size);
+      this.size = grown(this.size, size);
+    }
+    if (locations > this.coFirst.length) {
+      const size = roomFor(this.coFirst.length, locations);
+      const first = this.coFirst.length;
+      this.coFirst = grown(this.coFirst, size);
+      this.coLast = grown(this.coLast, size);
+      this.coFirst.fill(NONE, first);
+      this.coLast.fill(NONE, first);
+    }
+  }
+
+  /** Empties the graph, for `locations` locations. */
+  clear(locations: number): void {
+    this.count = 0;
+    this.threadLength.fill(0, 0, this.threads);
+    this.threads = 0;
+    this.reserve(0, locations);
+    this.coFirst.fill(NONE);
+    this.coLast.fill(NONE);
+  }
+
+  /** Adds an event of `thread` (its next in program order); the caller sets its fields. */
+  add(thread: number, role: number, op: number, location: number): number {
+    const event = this.count++;
+    this.reserve(this.count, location + 1);
+    while (this.threads <= thread) {
+      if (this.threadEvents.length <= this.threads) this.threadEvents.push(new Int32Array(16));
+      this.threadLength[this.threads++] = 0;
+    }
+    let events = this.threadEvents[thread]!;
+    const index = this.threadLength[thread]!++;
+    if (index >= events.length) this.threadEvents[thread] = events = grown(events, roomFor(events.length, index + 1));
+    events[index] = event;
+    this.thread[event] = thread;
+    this.index[event] = index;
+    this.role[event] = role;
+    this.kind[event] = Kind.OTHER;
+    this.op[event] = op;
+    this.location[event] = location;
+    this.rf[event] = INIT;
+    this.coPrev[event] = NONE;
+    this.coNext[event] = NONE;
+    this.dependsOn[event] = NONE;
+    this.addedMax[event] = 1;
+    this.revisitable[event] = 1;
+    this.valueLow[event] = 0;
+    this.valueHigh[event] = 0;
+    this.expectedLow[event] = 0;
+    this.expectedHigh[event] = 0;
+    this.size[event] = 0;
+    return event;
+  }
+
+  /** The event at position `index` of `thread`, or NONE. */
+  eventAt(thread: number, index: number): number {
+    return thread < this.threads && index < this.threadLength[thread]! ? this.threadEvents[thread]![index]! : NONE;
+  }
+
+  /** The last event of `thread`, or NONE. */
+  lastOf(thread: number): number {
+    return thread < this.threads && this.threadLength[thread]! > 0 ? this.threadEvents[thread]![this.threadLength[thread]! - 1]! : NONE;
+  }
+
+  isWrite(event: number): boolean {
+    const kind = this.kind[event]!;
+    return kind === Kind.WRITE || kind === Kind.RMW;
+  }
+
+  isRead(event: number): boolean {
+    const kind = this.kind[event]!;
+    return kind === Kind.READ || kind === Kind.RMW || kind === Kind.BLOCKED;
+  }
+
+  /** Puts write `event` right after `after` (INIT: first) in its location's co. */
+  placeAfter(event: number, after: number): void {
+    const location = this.location[event]!;
+    const next = after === INIT ? this.coFirst[location]! : this.coNext[after]!;
+    this.coPrev[event] = after;
+    this.coNext[event] = next;
+    if (after === INIT) this.coFirst[location] = event;
+    else this.coNext[after] = event;
+    if (next === NONE) this.coLast[location] = event;
+    else this.coPrev[next] = event;
+  }
+
+  /** Takes write `event` out of its location's co. */
+  unplace(event: number): void {
+    const location = this.location[event]!;
+    const previous = this.coPrev[event]!;
+    const next = this.coNext[event]!;
+    if (previous === INIT) this.coFirst[location] = next;
+    else this.coNext[previous] = next;
+    if (next === NONE) this.coLast[location] = previous;
+    else this.coPrev[next] = previous;
+    this.coPrev[event] = NONE;
+    this.coNext[event] = NONE;
+  }
+
+  /** Removes the events added after `stamp` (GenMC's cutToStamp): every thread keeps a prefix. */
+  cutAfter(stamp: number): void {
+    for (let event = this.count - 1; event > stamp; event--) {
+      if (this.isWrite(event)) this.unplace(event);
+      this.threadLength[this.thread[event]!]!--;
+    }
+    this.count = stamp + 1;
+  }
+
+  /** The write co-before `write` (INIT when first). */
+  coBefore(write: number): number {
+    return this.coPrev[write]!;
+  }
+
+  /** The write co-after `write` (INIT: the location's first write), NONE when last. */
+  coAfter(write: number, location: number): number {
+    return write === INIT ? this.coFirst[location]! : this.coNext[write]!;
+  }
+
+  /**
+   * Copies into `to` the events of this graph that `keep` holds, in stamp order; returns the
+   * map from this graph's ids to the copy's (`mapped`, NONE for events left out). rf and
+   * dependencies of kept events are kept events (the caller's restriction ensures it).
+   */
+  copyInto(to: Graph, keep: (event: number) => boolean, mapped: Int32Array, locations: number): void {
+    to.clear(locations);
+    for (let event = 0; event < this.count; event++) {
+      if (!keep(event)) {
+        mapped[event] = NONE;
+        continue;
+      }
+      const copy = to.add(this.thread[event]!, this.role[event]!, this.op[event]!, this.location[event]!);
+      mapped[event] = copy;
+      to.kind[copy] = this.kind[event]!;
+      const rf = this.rf[event]!;
+      to.rf[copy] = rf === INIT ? INIT : mapped[rf]!;
+      const dependsOn = this.dependsOn[event]!;
+      to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
+      to.addedMax[copy] = this.addedMax[event]!;
+      to.revisitable[copy] = this.revisitable[event]!;
+      to.valueLow[copy] = this.valueLow[event]!;
+      to.valueHigh[copy] = this.valueHigh[event]!;
+      to.expectedLow[copy] = this.expectedLow[event]!;
+      to.expectedHigh[copy] = this.expectedHigh[event]!;
+      to.size[copy] = this.size[event]!;
+    }
+    // co: the kept writes of each location in this graph's co order, each appended last
+    for (let location = 0; location < locations; location++)
+      for (let write = this.coFirst[location]!; write !== NONE; write = this.coNext[write]!)
+        if (mapped[write]! !== NONE) to.placeAfter(mapped[write]!, to.coLast[location]!);
+  }
+}
+
+/**
+ * A porf view: per thread, the last position in program order of the events that are
+ * (po ∪ rf ∪ thread create ∪ join)*-before an event. A scratch stack keeps it allocation-free.
+ */
+export class View {
+  readonly last = new Int32Array(MAX_THREADS);
+  private stack = new Int32Array(64);
+
+  /** Sets the view to the events porf-before `event`, itself included; its own rf left out when `withoutOwnRf`. */
+  of(graph: Graph, event: number, withoutOwnRf: boolean): this {
+    this.last.fill(-1, 0, graph.threads);
+    if (this.stack.length < 2 * graph.count + 1) this.stack = new Int32Array(roomFor(this.stack.length, 2 * graph.count + 1));
+    let top = 0;
+    this.stack[top++] = event;
+    while (top > 0) {
+      const at = this.stack[--top]!;
+      const thread = graph.thread[at]!;
+      const from = this.last[thread]!;
+      const to = graph.index[at]!;
+      if (to <= from) continue;
+      this.last[thread] = to;
+      const events = graph.threadEvents[thread]!;
+      for (let index = to; index > from; index--) {
+        const e = events[index]!;
+        if (graph.isRead(e) && graph.rf[e]! !== INIT && !(withoutOwnRf && e === event)) this.stack[top++] = graph.rf[e]!;
+        if (graph.dependsOn[e]! !== NONE) this.stack[top++] = graph.dependsOn[e]!;
+      }
+    }
+    return this;
+  }
+
+  has(graph: Graph, event: number): boolean {
+    return graph.index[event]! <= this.last[graph.thread[event]!]!;
+  }
+}

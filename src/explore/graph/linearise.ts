@@ -1,0 +1,96 @@
+// A graph becomes a schedule: a topological order of po ∪ rf ∪ co ∪ fr ∪ create ∪ join
+// (Kahn's algorithm, keeping the running thread while it can go on, else the lowest thread
+// that can). Run natively in that order, SC memory gives every read the write the graph says
+// it reads. No such order exists exactly when the graph is not SC-consistent (a cycle).
+import { Op } from '../../addon/ops.js';
+import { type Graph, INIT, Kind, NONE } from './graph.js';
+import { grown, roomFor } from '../typed-arrays.js';
+
+export class Lineariser {
+  /** the schedule: per step, the thread to run, or a choice's value */
+  decisions = new Uint16Array(64);
+  /** per step, the event it replays */
+  stepEvent = new Int32Array(64);
+  private waiting = new Int32Array(64);
+  private edgeFrom = new Int32Array(256);
+  private edgeTo = new Int32Array(256);
+  private firstEdge = new Int32Array(65);
+  private successors = new Int32Array(256);
+  private readonly nextIndex = new Uint32Array(1 << 16);
+
+  /**
+   * Orders the graph's events into `decisions` (blocked lock reads are no steps: their thread
+   * waits there). Returns the number of steps, or -1 when the graph is not consistent.
+   */
+  linearise(graph: Graph): number {
+    const count = graph.count;
+    this.reserve(count);
+    let edges = 0;
+    const edge = (from: number, to: number) => {
+      this.edgeFrom[edges] = from;
+      this.edgeTo[edges++] = to;
+    };
+    for (let event = 0; event < count; event++) {
+      const dependsOn = graph.dependsOn[event]!;
+      if (dependsOn !== NONE) edge(dependsOn, event);
+      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edge(graph.coPrev[event]!, event);
+      if (!graph.isRead(event)) continue;
+      const rf = graph.rf[event]!;
+      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edge(rf, event); // an RMW's rf is its co predecessor
+      // fr: before the write co-after the one it reads
+      const overwrite = graph.coAfter(rf, graph.location[event]!);
+      if (overwrite !== NONE && overwrite !== event) edge(event, overwrite);
+    }
+    // successors by source (counting sort), and what each event waits for
+    this.firstEdge.fill(0, 0, count + 1);
+    this.waiting.fill(0, 0, count);
+    for (let i = 0; i < edges; i++) {
+      this.firstEdge[this.edgeFrom[i]! + 1]!++;
+      this.waiting[this.edgeTo[i]!]!++;
+    }
+    for (let event = 0; event < count; event++) this.firstEdge[event + 1]! += this.firstEdge[event]!;
+    for (let i = 0; i < edges; i++) this.successors[this.firstEdge[this.edgeFrom[i]!]!++] = this.edgeTo[i]!;
+    for (let event = count; event > 0; event--) this.firstEdge[event] = this.firstEdge[event - 1]!;
+    this.firstEdge[0] = 0;
+
+    this.nextIndex.fill(0, 0, graph.threads);
+    let steps = 0;
+    let current = 0;
+    for (let placed = 0; placed < count; placed++) {
+      let event = this.readyIn(graph, current);
+      for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
+        event = this.readyIn(graph, thread);
+        if (event !== NONE) current = thread;
+      }
+      if (event === NONE) return -1;
+      this.nextIndex[current]!++;
+      for (let i = this.firstEdge[event]!; i < this.firstEdge[event + 1]!; i++) this.waiting[this.successors[i]!]!--;
+      if (graph.kind[event] === Kind.BLOCKED) continue;
+      this.stepEvent[steps] = event;
+      this.decisions[steps++] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
+    }
+    return steps;
+  }
+
+  /** The next event of `thread` if nothing it waits for is still out of the order. */
+  private readyIn(graph: Graph, thread: number): number {
+    const event = graph.eventAt(thread, this.nextIndex[thread]!);
+    return event !== NONE && this.waiting[event] === 0 ? event : NONE;
+  }
+
+  private reserve(events: number): void {
+    if (this.decisions.length < events) {
+      const size = roomFor(this.decisions.length, events);
+      this.decisions = grown(this.decisions, size);
+      this.stepEvent = grown(this.stepEvent, size);
+      this.waiting = grown(this.waiting, size);
+      this.firstEdge = grown(this.firstEdge, size + 1);
+    }
+    if (this.edgeFrom.length < 4 * events) {
+      const size = roomFor(this.edgeFrom.length, 4 * events);
+      this.edgeFrom = grown(this.edgeFrom, size);
+      this.edgeTo = grown(this.edgeTo, size);
+      this.successors = grown(this.successors, size);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// The locations a graph's memory events touch, numbered for the graph's per-location arrays:
+// memory addresses, mutexes (apart from data at the same address) and the runtime's thread
+// numbering (a create takes the next number: creates are read-modify-writes of it). Kept for
+// the whole exploration: a location's number and initial value never change.
+import { UnsupportedHarnessError } from './unsupported.js';
+
+const KEY_DATA = 0;
+const KEY_MUTEX = 1;
+const THREAD_NUMBERING_KEY = 2;
+
+export class Locations {
+  private readonly ids = new Map<number, number>();
+  /** per location: its address (data and mutexes) and bytes accessed (data) */
+  private address: number[] = [];
+  private size: number[] = [];
+  /** per location: whether its initial value is known (a read of it ran), and the value's low and high 32 bits */
+  private initKnown: boolean[] = [];
+  private initLow: number[] = [];
+  private initHigh: number[] = [];
+
+  get count(): number {
+    return this.address.length;
+  }
+
+  data(address: number, size: number): number {
+    const key = address * 4 + KEY_DATA;
+    const known = this.ids.get(key);
+    if (known !== undefined) {
+      if (this.size[known] !== size) throw new UnsupportedHarnessError(`accesses of ${this.size[known]} and ${size} bytes to one location (address 0x${address.toString(16)})`);
+      return known;
+    }
+    for (let other = 0; other < this.count; other++) {
+      const start = this.address[other]!;
+      if (this.size[other]! > 0 && start < address + size && address < start + this.size[other]!)
+        throw new UnsupportedHarnessError(`overlapping accesses of different sizes (addresses 0x${start.toString(16)} and 0x${address.toString(16)})`);
+    }
+    return this.added(key, address, size);
+  }
+
+  mutex(address: number): number {
+    return this.ids.get(address * 4 + KEY_MUTEX) ?? this.added(address * 4 + KEY_MUTEX, address, 0);
+  }
+
+  threadNumbering(): number {
+    return this.ids.get(THREAD_NUMBERING_KEY) ?? this.added(THREAD_NUMBERING_KEY, 0, 0);
+  }
+
+  addressOf(location: number): number {
+    return this.address[location]!;
+  }
+
+  knowsInit(location: number): boolean {
+    return this.initKnown[location]!;
+  }
+
+  noteInit(location: number, low: number, high: number): void {
+    this.initKnown[location] = true;
+    this.initLow[location] = low;
+    this.initHigh[location] = high;
+  }
+
+  initLowOf(location: number): number {
+    return this.initLow[location]!;
+  }
+
+  initHighOf(location: number): number {
+    return this.initHigh[location]!;
+  }
+
+  private added(key: number, address: number, size: number): number {
+    const id = this.count;
+    this.ids.set(key, id);
+    this.address.push(address);
+    this.size.push(size);
+    this.initKnown.push(false);
+    this.initLow.push(0);
+    this.initHigh.push(0);
+    return id;
+  }
+}

@@ -1,0 +1,135 @@
+// What an event may do instead of what the run did, in an SC graph (TruSt, POPL 2022, as
+// GenMC's SCChecker and GenMCDriver compute it): the writes a read may read and the co slots a
+// write may take (forward revisits), and the earlier reads a write may be read by (backward
+// revisits), each allowed only when the graph it yields has this graph as its one parent
+// (the maximality test). "Before" an event means porf-before (po ∪ rf ∪ create ∪ join), the
+// happens-before of SC; a read's own rf is left out of its view, as GenMC's view(1) does.
+import { type Graph, INIT, Kind, NONE, View } from './graph.js';
+
+export class Revisits {
+  private readonly view = new View();
+  /** porf of the revisiting write, while its revisits are computed */
+  private readonly prefix = new View();
+  private candidates = new Int32Array(64);
+
+  /**
+   * The writes `read` may read (INIT: the initial value), in co order into `out`: the co-latest
+   * write before it and every write co-after that one. The last is the co-latest write.
+   */
+  coherentWrites(graph: Graph, read: number, out: Int32Array): number {
+    const location = graph.location[read]!;
+    this.view.of(graph, read, true);
+    let start = graph.coLast[location]!;
+    while (start !== NONE && start !== INIT && (start === read || !this.view.has(graph, start))) start = graph.coPrev[start]!;
+    if (start === NONE) start = INIT;
+    let count = 0;
+    out[count++] = start;
+    for (let write = graph.coAfter(start, location); write !== NONE; write = graph.coNext[write]!) if (write !== read) out[count++] = write;
+    return count;
+  }
+
+  /**
+   * The co slots a plain write `write` (not in co) may take, as the write to follow (INIT:
+   * first), into `out`: after the co-latest write before it, or right before any later write
+   * that is not a read-modify-write (never between one and the write it read). The last is co-last.
+   */
+  coherentPlacings(graph: Graph, write: number, out: Int32Array): number {
+    const location = graph.location[write]!;
+    this.view.of(graph, write, true);
+    let start = graph.coLast[location]!;
+    while (start !== NONE && start !== INIT && !this.view.has(graph, start)) start = graph.coPrev[start]!;
+    if (start === NONE) start = INIT;
+    let count = 0;
+    for (let later = graph.coAfter(start, location); later !== NONE; later = graph.coNext[later]!)
+      if (graph.kind[later] !== Kind.RMW) out[count++] = graph.coPrev[later]!;
+    const last = graph.coLast[location]!;
+    out[count++] = last === NONE ? INIT : last;
+    return count;
+  }
+
+  /**
+   * Another read-modify-write reading what `rmw` reads (atomicity broken: the graph is not
+   * consistent, but `rmw`'s revisits still count), the earliest; NONE when there is none.
+   */
+  pendingRmw(graph: Graph, rmw: number): number {
+    if (graph.kind[rmw] !== Kind.RMW) return NONE;
+    const location = graph.location[rmw]!;
+    const rf = graph.rf[rmw]!;
+    for (let event = 0; event < graph.count; event++)
+      if (event !== rmw && graph.kind[event] === Kind.RMW && graph.location[event] === location && graph.rf[event] === rf) return event;
+    return NONE;
+  }
+
+  /**
+   * The reads `write` backward-revisits, latest first, each given to `push`: reads of its
+   * location not before it, still revisitable, added reading the co-latest write, whose
+   * revisit is a maximal extension (GenMC: getRevisitable, filterCoherentRevisits,
+   * calcRevisits). The first one that is not maximal ends the list: later ones delete more.
+   */
+  revisitsOf(graph: Graph, write: number, push: (read: number) => void): void {
+    const location = graph.location[write]!;
+    const prefix = this.prefix.of(graph, write, false);
+    if (this.candidates.length < graph.count) this.candidates = new Int32Array(graph.count * 2);
+    let count = 0;
+    const stable = (event: number) => graph.revisitable[event] === 0 || graph.addedMax[event] === 0;
+    let previousLast = graph.coLast[location]!;
+    if (previousLast === write) previousLast = graph.coPrev[write]!;
+    // fast path: the co-latest other write is before `write`: only its readers can read `write` instead
+    const onlyReadersOf = previousLast !== NONE && previousLast !== INIT && prefix.has(graph, previousLast) ? previousLast : NONE;
+    for (let event = graph.count - 1; event >= 0; event--) {
+      if (event === write || graph.location[event] !== location || !graph.isRead(event) || stable(event) || prefix.has(graph, event)) continue;
+      if (onlyReadersOf !== NONE && graph.rf[event] !== onlyReadersOf) continue;
+      this.candidates[count++] = event;
+    }
+    const pending = this.pendingRmw(graph, write);
+    const coLast = graph.coLast[location] === write;
+    for (let i = 0; i < count; i++) {
+      const read = this.candidates[i]!;
+      if (pending !== NONE && read > pending) continue;
+      if (!coLast && this.seesLaterWrite(graph, read, write)) continue;
+      if (!this.maximal(graph, read, write)) return;
+      push(read);
+    }
+  }
+
+  /** Whether a write co-after `write`, or a read of one, is before `read` (it could not read `write` then). */
+  private seesLaterWrite(graph: Graph, read: number, write: number): boolean {
+    const view = this.view.of(graph, read, true);
+    const location = graph.location[write]!;
+    for (let later = graph.coNext[write]!; later !== NONE; later = graph.coNext[later]!) {
+      // a read-modify-write read is its own write too: not before itself
+      if (later !== read && view.has(graph, later)) return true;
+      for (let event = 0; event < graph.count; event++)
+        if (event !== read && graph.location[event] === location && graph.isRead(event) && graph.rf[event] === later && view.has(graph, event)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The maximality test (GenMC: isMaximalExtension): `write` may revisit `read` only if every
+   * event the revisit deletes (added after `read`, not before `write`) and `read` itself were
+   * added maximally — reading the co-latest write, placed co-last, not revisited by a deleted
+   * write — so that exactly one graph reaches the revisited one.
+   */
+  private maximal(graph: Graph, read: number, write: number): boolean {
+    const prefix = this.prefix;
+    const kept = (event: number) => event <= read || prefix.has(graph, event);
+    if (graph.kind[write] !== Kind.RMW) {
+      const next = graph.coNext[write]!;
+      if (next !== NONE && !kept(next)) return false;
+    }
+    for (let event = read; event < graph.count; event++) {
+      if (event !== read && kept(event)) continue;
+      const kind = graph.kind[event]!;
+      if (kind === Kind.OTHER) continue;
+      if (graph.addedMax[event] === 0) return false;
+      const location = graph.location[event]!;
+      const base = kind === Kind.WRITE ? event : graph.rf[event]!;
+      for (let later = graph.coAfter(base, location); later !== NONE; later = graph.coNext[later]!)
+        if (later !== write && later !== read && kept(later)) return false;
+      const rf = graph.rf[event]!;
+      if (kind !== Kind.WRITE && rf !== INIT && rf > event && !kept(rf)) return false;
+    }
+    return true;
+  }
+}

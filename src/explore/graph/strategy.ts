@@ -1,0 +1,471 @@
+// graph: explores SC execution graphs, one per reads-from class (TruSt: Kokologiannakis,
+// Marmanis, Gladstein, Vafeiadis, POPL 2022), each graph reached from exactly one parent, so
+// no set of visited graphs is kept. Every graph is run natively along a linearisation
+// (linearise.ts); the run's steps past the replayed prefix are added to the graph as events,
+// in the order the runtime ran them (a fixed function of the graph: the prefix is, and the
+// runtime's policy past it), each pushing its alternatives: other writes a read may read,
+// other co slots of a write (forward revisits), earlier reads a write may be read by
+// (backward revisits, revisits.ts). A backward revisit starts a frame of its own (a copy of
+// the graph restricted to what it keeps); forward ones cut the frame's graph back.
+//
+// Mutexes follow GenMC: a lock is a read-modify-write of the mutex that reads a free lock,
+// or, revisited to read a held one, a blocked read whose thread waits there; a run where
+// such a thread waits is a blocked execution, not counted (blockedRuns). The runtime keeps
+// that thread asleep (it runs only when nothing else can): its first step ends the graph.
+import { MAX_THREADS, Op, OpFlag, Outcome, hasFlag, opNames } from '../../addon/ops.js';
+import { UnexplorableHarnessError } from '../driver.js';
+import type { ExecutionView, Schedule, Strategy } from '../strategy.js';
+import { WORDS, add, has } from '../thread-set.js';
+import { grown } from '../typed-arrays.js';
+import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
+import { Lineariser } from './linearise.js';
+import { Locations } from './locations.js';
+import { Revisits } from './revisits.js';
+import { UnsupportedHarnessError } from './unsupported.js';
+
+/** Worklist items: four ints each (what, event, with, cut). */
+const Item = {
+  /** read `event` reads `with` (INIT: the initial value) */
+  READ_FROM: 0,
+  /** write `event` goes right after `with` in co */
+  CO_AFTER: 1,
+  /** write `with` backward-revisits read `event`, the graph first cut after stamp `cut` */
+  REVISIT: 2,
+  /** choice `event` takes value `with` */
+  CHOOSE: 3,
+} as const;
+const ITEM = 4;
+
+/** A graph and the items still to explore from it. */
+interface Frame {
+  graph: Graph;
+  work: Int32Array;
+  items: number;
+}
+
+/** sleep sets' "never woken": the blocked threads run only when no other thread can */
+const NEVER = 0xffffffff;
+
+export class GraphStrategy implements Strategy {
+  readonly name = 'graph';
+  readonly bounded = false;
+  /** runs that ended with a thread blocked on a lock it read held: not a class */
+  blockedRuns = 0;
+  private readonly frames: Frame[] = [];
+  private depth = 0;
+  private started = false;
+  private readonly locations = new Locations();
+  private readonly revisits = new Revisits();
+  private readonly lineariser = new Lineariser();
+  private readonly prefixView = new View();
+  private readonly asleep = new Uint32Array(WORDS);
+  /** per thread, its last step in the run being observed */
+  private readonly lastStep = new Int32Array(MAX_THREADS);
+  private candidates = new Int32Array(64);
+  private mapped = new Int32Array(64);
+  /** steps of the schedule last handed out (the replayed prefix) */
+  private replayed = 0;
+  /** per thread id, the create event that made it (in the current graph) */
+  private readonly creatorOf = new Int32Array(1 << 16).fill(NONE);
+  /** the last item applied, to apply again once a guessed initial value turned out wrong */
+  private readonly lastItem = new Int32Array(ITEM);
+  private lastItemDepth = 0;
+  /** a compare-exchange revisited to read an initial value not known yet (guessed to fail), or NONE */
+  private guessedCas = NONE;
+  /** the exact bits of the trace's values, as 32-bit halves (views made once per trace buffer) */
+  private bits: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private written: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private expected: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+
+  constructor() {
+    this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
+  }
+
+  private get frame(): Frame {
+    return this.frames[this.depth]!;
+  }
+
+  beginBound(bound: number): boolean {
+    return bound === 0;
+  }
+
+  beyondMaxBound(): boolean {
+    return false;
+  }
+
+  next(): Schedule | undefined {
+    if (!this.started) {
+      this.started = true;
+      this.replayed = 0;
+      return { decisions: this.lineariser.decisions, length: 0 };
+    }
+    for (;;) {
+      const frame = this.frame;
+      if (frame.items === 0) {
+        if (this.depth === 0) return undefined;
+        this.depth--;
+        continue;
+      }
+      frame.items--;
+      const at = frame.items * ITEM;
+      this.lastItem.set(frame.work.subarray(at, at + ITEM));
+      this.lastItemDepth = this.depth;
+      const valid = this.apply(frame, frame.work[at]!, frame.work[at + 1]!, frame.work[at + 2]!, frame.work[at + 3]!);
+      if (!valid) continue;
+      const steps = this.lineariser.linearise(this.frame.graph);
+      if (steps < 0) continue;
+      return this.schedule(steps);
+    }
+  }
+
+  /** Applies one item to `frame`: false when the graph it gives is not consistent (its items stay). */
+  private apply(frame: Frame, what: number, event: number, other: number, cut: number): boolean {
+    const graph = frame.graph;
+    this.guessedCas = NONE;
+    switch (what) {
+      case Item.READ_FROM:
+        graph.cutAfter(event);
+        this.forgetCreatesAfter(graph);
+        return this.readFrom(frame, event, other, false);
+      case Item.CO_AFTER:
+        graph.cutAfter(event);
+        this.forgetCreatesAfter(graph);
+        graph.unplace(event);
+        graph.placeAfter(event, other);
+        graph.addedMax[event] = 0;
+        this.pushRevisits(frame, event);
+        return true;
+      case Item.CHOOSE:
+        graph.cutAfter(event);
+        this.forgetCreatesAfter(graph);
+        graph.valueLow[event] = other;
+        return true;
+      default:
+        return this.revisit(graph, event, other, cut);
+    }
+  }
+
+  /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write`. */
+  private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
+    graph.cutAfter(cut);
+    const prefix = this.prefixView.of(graph, write, false);
+    if (this.mapped.length < graph.count) this.mapped = new Int32Array(graph.count * 2);
+    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
+    const child = this.frames[++this.depth]!;
+    child.items = 0;
+    const kept = child.graph;
+    graph.copyInto(kept, (event) => event <= read || prefix.has(graph, event), this.mapped, this.locations.count);
+    // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
+    for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
+    this.forgetCreatesAfter(kept);
+    const revisited = this.mapped[read]!;
+    const revisiting = this.mapped[write]!;
+    // read maximally: `write` is the co-latest write (the revisited read's own write aside)
+    let latest = kept.coLast[kept.location[revisited]!]!;
+    if (latest === revisited) latest = kept.coPrev[revisited]!;
+    return this.readFrom(child, revisited, revisiting, latest === revisiting);
+  }
+
+  /**
+   * `read` now reads `write`: a compare-exchange, lock or update that then writes is placed
+   * right after it in co and its own revisits pushed (GenMC: completeRevisitedRMW). False
+   * when that breaks atomicity (another read-modify-write read `write`).
+   */
+  private readFrom(frame: Frame, read: number, write: number, maximal: boolean): boolean {
+    const graph = frame.graph;
+    if (graph.isWrite(read)) graph.unplace(read);
+    graph.rf[read] = write;
+    graph.addedMax[read] = maximal ? 1 : 0;
+    const role = graph.role[read]!;
+    let writes = role === Role.UPDATE;
+    if (role === Role.LOCK) writes = write === INIT || graph.role[write] === Role.UNLOCK;
+    if (role === Role.CAS) {
+      const location = graph.location[read]!;
+      if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
+      else {
+        const low = write === INIT ? this.locations.initLowOf(location) : graph.valueLow[write]!;
+        const high = write === INIT ? this.locations.initHighOf(location) : graph.valueHigh[write]!;
+        writes = sameValue(graph.size[read]!, low, high, graph.expectedLow[read]!, graph.expectedHigh[read]!);
+      }
+      graph.op[read] = writes ? Op.ATOMIC_CAS : Op.ATOMIC_CAS_FAIL;
+    }
+    if (!writes) {
+      graph.kind[read] = role === Role.LOCK ? Kind.BLOCKED : Kind.READ;
+      return true;
+    }
+    graph.kind[read] = Kind.RMW;
+    graph.placeAfter(read, write);
+    this.pushRevisits(frame, read);
+    return this.revisits.pendingRmw(graph, read) === NONE;
+  }
+
+  /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event). */
+  private pushRevisits(frame: Frame, write: number): void {
+    const cut = frame.graph.count - 1;
+    this.revisits.revisitsOf(frame.graph, write, (read) => this.push(frame, Item.REVISIT, read, write, cut));
+  }
+
+  private push(frame: Frame, what: number, event: number, other: number, cut: number): void {
+    const at = frame.items * ITEM;
+    if (at + ITEM > frame.work.length) frame.work = grown(frame.work, frame.work.length * 2);
+    frame.work[at] = what;
+    frame.work[at + 1] = event;
+    frame.work[at + 2] = other;
+    frame.work[at + 3] = cut;
+    frame.items++;
+  }
+
+  /** The schedule that replays the current graph; its blocked threads kept asleep past it. */
+  private schedule(steps: number): Schedule {
+    const graph = this.frame.graph;
+    this.replayed = steps;
+    this.asleep.fill(0);
+    let blocked = false;
+    for (let thread = 0; thread < graph.threads; thread++) {
+      const last = graph.lastOf(thread);
+      if (last !== NONE && graph.kind[last] === Kind.BLOCKED) {
+        add(this.asleep, 0, thread);
+        blocked = true;
+      }
+    }
+    const schedule: Schedule = { decisions: this.lineariser.decisions, length: steps };
+    if (blocked) {
+      schedule.asleep = this.asleep;
+      schedule.asleepFrom = NEVER;
+    }
+    return schedule;
+  }
+
+  /** Creates cut from the graph no longer name their threads. */
+  private forgetCreatesAfter(graph: Graph): void {
+    this.creatorOf.fill(NONE);
+    for (let event = 0; event < graph.count; event++) if (graph.op[event] === Op.THREAD_CREATE) this.creatorOf[graph.valueLow[event]!] = event;
+  }
+
+  observe(execution: ExecutionView): boolean {
+    this.viewBits(execution);
+    const graph = this.frame.graph;
+    const replayed = Math.min(this.replayed, execution.steps);
+    for (let step = 0; step < replayed; step++) {
+      const event = this.lineariser.stepEvent[step]!;
+      if (!this.replays(graph, event, execution, step)) {
+        if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
+        // the compare-exchange read an initial value now known: the same item again, decided right
+        this.noteValues(graph, event, execution, step);
+        this.depth = this.lastItemDepth;
+        const frame = this.frame;
+        const at = frame.items * ITEM;
+        if (at + ITEM > frame.work.length) frame.work = grown(frame.work, frame.work.length * 2);
+        frame.work.set(this.lastItem, at);
+        frame.items++;
+        return false;
+      }
+      this.noteValues(graph, event, execution, step);
+      if (graph.op[event] === Op.THREAD_CREATE) {
+        graph.valueLow[event] = execution.object[step]!;
+        this.creatorOf[execution.object[step]!] = event;
+      }
+    }
+    this.refuseSpinWaits(execution);
+    let blocked = false;
+    for (let step = replayed; step < execution.steps; step++) {
+      const thread = execution.thread[step]!;
+      const last = graph.lastOf(thread);
+      if (last !== NONE && graph.kind[last] === Kind.BLOCKED) {
+        blocked = true;
+        break;
+      }
+      this.absorb(graph, execution, step);
+    }
+    if (blocked) this.blockedRuns++;
+    return !blocked;
+  }
+
+  /** Whether step `step` ran graph event `event` as the graph has it (a create: the thread numbered may differ). */
+  private replays(graph: Graph, event: number, execution: ExecutionView, step: number): boolean {
+    if (execution.thread[step] !== graph.thread[event] || execution.op[step] !== graph.op[event]) return false;
+    const location = graph.location[event]!;
+    return location === NONE || graph.op[event] === Op.THREAD_CREATE || execution.object[step] === this.locations.addressOf(location);
+  }
+
+  /** Adds step `step`, which ran past the replayed prefix, to the graph as its newest event, with its alternatives. */
+  private absorb(graph: Graph, execution: ExecutionView, step: number): void {
+    const frame = this.frame;
+    const thread = execution.thread[step]!;
+    const op = execution.op[step]!;
+    if (execution.aside[step] !== 0) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
+    switch (op) {
+      case Op.THREAD_START: {
+        const event = graph.add(thread, Role.OTHER, op, NONE);
+        graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf[thread]!;
+        return;
+      }
+      case Op.THREAD_EXIT:
+        graph.add(thread, Role.OTHER, op, NONE);
+        return;
+      case Op.MAIN_RETURN:
+      case Op.PROCESS_EXIT:
+        if (!this.othersFinished(graph, thread)) throw new UnsupportedHarnessError(`${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} while other threads run`);
+        graph.add(thread, Role.OTHER, op, NONE);
+        return;
+      case Op.THREAD_JOIN: {
+        const event = graph.add(thread, Role.OTHER, op, NONE);
+        const exit = graph.lastOf(execution.object[step]!);
+        if (exit === NONE || graph.op[exit] !== Op.THREAD_EXIT) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `a join at step ${step} of a thread the graph has not finished`);
+        graph.dependsOn[event] = exit;
+        return;
+      }
+      case Op.CHOOSE: {
+        const event = graph.add(thread, Role.OTHER, op, NONE);
+        const value = execution.value[step]!;
+        graph.valueLow[event] = value;
+        for (let other = execution.object[step]! - 1; other >= 0; other--) if (other !== value) this.push(frame, Item.CHOOSE, event, other, 0);
+        return;
+      }
+      case Op.THREAD_CREATE: {
+        const event = this.addRead(frame, thread, Role.UPDATE, op, this.locations.threadNumbering());
+        graph.valueLow[event] = execution.object[step]!;
+        this.creatorOf[execution.object[step]!] = event;
+        this.addWrite(frame, event);
+        return;
+      }
+      case Op.MUTEX_LOCK: {
+        const location = this.locations.mutex(execution.object[step]!);
+        const holder = graph.coLast[location]!;
+        if (holder !== NONE && graph.role[holder] === Role.LOCK) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        this.addWrite(frame, this.addRead(frame, thread, Role.LOCK, op, location));
+        return;
+      }
+      case Op.MUTEX_UNLOCK: {
+        const event = graph.add(thread, Role.UNLOCK, op, this.locations.mutex(execution.object[step]!));
+        this.addWrite(frame, event);
+        return;
+      }
+      case Op.ATOMIC_LOAD:
+      case Op.PLAIN_READ:
+      case Op.ATOMIC_CAS_FAIL: {
+        const event = this.addRead(frame, thread, op === Op.ATOMIC_CAS_FAIL ? Role.CAS : Role.LOAD, op, this.dataLocation(execution, step));
+        this.noteValues(graph, event, execution, step);
+        return;
+      }
+      case Op.ATOMIC_STORE:
+      case Op.PLAIN_WRITE: {
+        const event = graph.add(thread, Role.STORE, op, this.dataLocation(execution, step));
+        this.noteValues(graph, event, execution, step);
+        this.addWrite(frame, event);
+        return;
+      }
+      case Op.ATOMIC_RMW:
+      case Op.ATOMIC_CAS: {
+        const event = this.addRead(frame, thread, op === Op.ATOMIC_CAS ? Role.CAS : Role.UPDATE, op, this.dataLocation(execution, step));
+        this.noteValues(graph, event, execution, step);
+        this.addWrite(frame, event);
+        return;
+      }
+      default:
+        throw new UnsupportedHarnessError(`${opNames[op]} (thread ${thread}, step ${step})`);
+    }
+  }
+
+  private dataLocation(execution: ExecutionView, step: number): number {
+    return this.locations.data(execution.object[step]!, execution.size[step]!);
+  }
+
+  /** A new read of the co-latest write, with the other writes it may read as items. */
+  private addRead(frame: Frame, thread: number, role: number, op: number, location: number): number {
+    const graph = frame.graph;
+    const event = graph.add(thread, role, op, location);
+    graph.kind[event] = Kind.READ;
+    const last = graph.coLast[location]!;
+    graph.rf[event] = last === NONE ? INIT : last;
+    if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+    const count = this.revisits.coherentWrites(graph, event, this.candidates);
+    for (let i = 0; i < count - 1; i++) this.push(frame, Item.READ_FROM, event, this.candidates[i]!, 0);
+    return event;
+  }
+
+  /**
+   * Makes the newest event a write, placed co-last: a store with its other co slots as
+   * items, a read-modify-write right after what it read; then its backward revisits.
+   */
+  private addWrite(frame: Frame, event: number): void {
+    const graph = frame.graph;
+    const location = graph.location[event]!;
+    if (graph.kind[event] === Kind.READ) graph.kind[event] = Kind.RMW;
+    else {
+      graph.kind[event] = Kind.WRITE;
+      if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+      const count = this.revisits.coherentPlacings(graph, event, this.candidates);
+      for (let i = 0; i < count - 1; i++) this.push(frame, Item.CO_AFTER, event, this.candidates[i]!, 0);
+    }
+    const last = graph.coLast[location]!;
+    graph.placeAfter(event, last === NONE ? INIT : last);
+    this.pushRevisits(frame, event);
+  }
+
+  /** Takes from the step what an event wrote or expected, and an initial value it read. */
+  private noteValues(graph: Graph, event: number, execution: ExecutionView, step: number): void {
+    const role = graph.role[event]!;
+    if (role !== Role.LOAD && role !== Role.STORE && role !== Role.UPDATE && role !== Role.CAS) return;
+    if (graph.op[event] === Op.THREAD_CREATE) return;
+    graph.size[event] = execution.size[step]!;
+    if (graph.isRead(event) && graph.rf[event] === INIT) this.locations.noteInit(graph.location[event]!, this.bits[2 * step]!, this.bits[2 * step + 1]!);
+    if (role === Role.STORE) {
+      graph.valueLow[event] = this.bits[2 * step]!;
+      graph.valueHigh[event] = this.bits[2 * step + 1]!;
+    } else if (role !== Role.LOAD) {
+      graph.valueLow[event] = this.written[2 * step]!;
+      graph.valueHigh[event] = this.written[2 * step + 1]!;
+      graph.expectedLow[event] = this.expected[2 * step]!;
+      graph.expectedHigh[event] = this.expected[2 * step + 1]!;
+    }
+  }
+
+  /**
+   * Refuses a run where a thread was left out of the enabled set while its next step could
+   * always run: the runtime set it aside as spinning (spin.c) or in an atomic section, and
+   * schedules that linearise graphs would ask for it there.
+   */
+  private refuseSpinWaits(execution: ExecutionView): void {
+    this.lastStep.fill(-1);
+    for (let step = 0; step < execution.steps; step++) {
+      const thread = execution.thread[step]!;
+      const op = execution.op[step]!;
+      const previous = this.lastStep[thread]!;
+      this.lastStep[thread] = step;
+      if (previous < 0 || hasFlag(op, OpFlag.WAITS)) continue;
+      for (let between = previous + 1; between < step; between++)
+        if (!has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`spin loops and atomic sections (thread ${thread} was set aside before step ${step})`);
+    }
+  }
+
+  /** Whether every thread but `thread` has finished (main may then return). */
+  private othersFinished(graph: Graph, thread: number): boolean {
+    for (let event = 0; event < graph.count; event++) {
+      if (graph.op[event] !== Op.THREAD_CREATE) continue;
+      const child = graph.valueLow[event]!;
+      const last = graph.lastOf(child);
+      if (child !== thread && (last === NONE || graph.op[last] !== Op.THREAD_EXIT)) return false;
+    }
+    return true;
+  }
+
+  private viewBits(execution: ExecutionView): void {
+    this.bits = halves(execution.bits, this.bits);
+    this.written = halves(execution.written, this.written);
+    this.expected = halves(execution.expected, this.expected);
+  }
+}
+
+/** A 64-bit array's values as 32-bit halves: `current` when it already is that view (the trace's arrays are reused). */
+function halves(array: BigUint64Array, current: Uint32Array<ArrayBufferLike>): Uint32Array<ArrayBufferLike> {
+  const same = current.buffer === array.buffer && current.byteOffset === array.byteOffset && current.length === array.length * 2;
+  return same ? current : new Uint32Array(array.buffer, array.byteOffset, array.length * 2);
+}
+
+/** Whether two values agree in their first `size` bytes (little-endian halves). */
+function sameValue(size: number, lowA: number, highA: number, lowB: number, highB: number): boolean {
+  if (size >= 8) return lowA === lowB && highA === highB;
+  const mask = size >= 4 ? 0xffffffff : (1 << (8 * size)) - 1;
+  return ((lowA ^ lowB) & mask) === 0;
+}
