@@ -10,7 +10,7 @@ import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
-import type { NativeHarness, TraceArrays } from '../../src/addon/addon.js';
+import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
@@ -120,8 +120,8 @@ async function explore(
       seen.executions++;
       if (seen.classes.has(fingerprint)) seen.repeats++;
       seen.classes.add(fingerprint);
-      seen.coverage.add(coverageClass(view, trace));
-      seen.readsFrom.add(readsFromClass(view, trace));
+      seen.coverage.add(coverageClass(view));
+      seen.readsFrom.add(readsFromClass(view));
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
@@ -187,8 +187,8 @@ const coverageFinder = new RaceFinder();
  * Only observable steps count (observableSteps): not one more turn of a spin, nor a start
  * that is its thread's only step.
  */
-export function coverageClass(execution: ExecutionView, values: StepValues): string {
-  const kept = observableSteps(execution, values);
+export function coverageClass(execution: ExecutionView): string {
+  const kept = observableSteps(execution);
   coverageFinder.find(kept, kept.steps, 0, () => {});
   const names = threadNames(kept);
   const width = coverageFinder.threadCount;
@@ -238,8 +238,8 @@ const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
  * index in that thread, data choices by their values too, so that equal names mean the
  * same step. Only observable steps count, as in coverageClass.
  */
-export function readsFromClass(execution: ExecutionView, values: StepValues): string {
-  const kept = observableSteps(execution, values);
+export function readsFromClass(execution: ExecutionView): string {
+  const kept = observableSteps(execution);
   const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();
@@ -266,9 +266,6 @@ export function readsFromClass(execution: ExecutionView, values: StepValues): st
   return facts.sort().join(' ');
 }
 
-/** The runtime's exact values of the last run's steps (read, and written by atomic steps). */
-export type StepValues = Pick<TraceArrays, 'bits' | 'written'>;
-
 /**
  * The steps whose presence or order can change what an execution shows. Left out: a read,
  * or a read-modify-write that wrote back what it read (an exchange of the 1 already there),
@@ -279,7 +276,7 @@ export type StepValues = Pick<TraceArrays, 'bits' | 'written'>;
  * but the create, and the thread-local code it runs is the same whenever the thread starts,
  * so the run shows what the same run without it shows.
  */
-function observableSteps(execution: ExecutionView, values: StepValues): ExecutionView {
+function observableSteps(execution: ExecutionView): ExecutionView {
   const previous = new Map<number, number>();
   const stepsOf = new Map<number, number>();
   const notRepeated: number[] = [];
@@ -288,14 +285,14 @@ function observableSteps(execution: ExecutionView, values: StepValues): Executio
     stepsOf.set(thread, (stepsOf.get(thread) ?? 0) + 1);
     const before = previous.get(thread);
     previous.set(thread, step);
-    const leavesValue = accessOf(execution.op[step]!) === Access.READ || (execution.op[step] === Op.ATOMIC_RMW && values.written[step] === values.bits[step]);
+    const leavesValue = accessOf(execution.op[step]!) === Access.READ || (execution.op[step] === Op.ATOMIC_RMW && execution.written[step] === execution.bits[step]);
     const repeated = before !== undefined && leavesValue && execution.op[before] === execution.op[step] &&
       execution.object[before] === execution.object[step] && execution.value[before] === execution.value[step];
     if (!repeated) notRepeated.push(step);
   }
   const loneStart = (step: number) => execution.op[step] === Op.THREAD_START && stepsOf.get(execution.thread[step]!) === 1;
   const keep = notRepeated.filter((step) => !loneStart(step));
-  const pick = <T extends Uint8Array | Float64Array>(from: T, make: (length: number) => T): T => {
+  const pick = <T extends Uint8Array | Float64Array | BigUint64Array>(from: T, make: (length: number) => T): T => {
     const to = make(keep.length);
     keep.forEach((step, i) => { to[i] = from[step]!; });
     return to;
@@ -307,6 +304,10 @@ function observableSteps(execution: ExecutionView, values: StepValues): Executio
     op: pick(execution.op, (n) => new Uint8Array(n)),
     object: pick(execution.object, (n) => new Float64Array(n)),
     value: pick(execution.value, (n) => new Float64Array(n)),
+    bits: pick(execution.bits, (n) => new BigUint64Array(n)),
+    size: pick(execution.size, (n) => new Uint8Array(n)),
+    written: pick(execution.written, (n) => new BigUint64Array(n)),
+    expected: pick(execution.expected, (n) => new BigUint64Array(n)),
     aside: new Uint8Array(keep.length),
   };
 }

@@ -83,7 +83,6 @@ export async function exploreInSubtrees(
       }),
     })), budget, shard);
     let executionCoverage = '';
-    const values = harness.trace();
     const options = { test: 0, maxSteps, mode: mode === 'sc' ? 1 : 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
     const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, (message: HostMessage) => {
       // a host reports after each execution here (below), so a count is the execution just run
@@ -91,7 +90,7 @@ export async function exploreInSubtrees(
       toCoordinator[i]!.push(() => coordinator.onMessage(i, message));
     }, (view: ExecutionView) => {
       if (view.outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
-      executionCoverage = coverageClass(view, values);
+      executionCoverage = coverageClass(view);
     }));
     const byBound: SplitBound[] = [];
     let bound = 0;
