@@ -90,9 +90,10 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     const dfs = await exploreAll(file, 'dfs', 2, 'sc');
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
     expect(dfs.finalStates).toEqual(optimal.finalStates);
-    // unbounded dfs: 416 classes in 249,816 schedules
+    // unbounded dfs: 416 classes in 249,816 schedules; 322 of them show something else (the
+    // rest differ from one of those only by a thread that started and did nothing more before main returned)
     expect(optimal).toMatchObject({ executions: 416, repeats: 0, complete: true });
-    expect(optimal.coverage.size).toBe(416);
+    expect(optimal.coverage.size).toBe(322);
   });
 
   it('two data choices in a row: the second stays right behind the first in a merged sequence, one execution per class', async () => {
@@ -101,9 +102,9 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     const optimal = await exploreAll(file, 'optimal', Infinity, 'sc', Infinity, 10_000, build);
     const dfs = await exploreAll(file, 'dfs', 2, 'sc', Infinity, 10_000, build);
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
-    // unbounded dfs: 520 classes in 565,988 schedules
+    // unbounded dfs: 520 classes in 565,988 schedules, 420 that show something else (as above)
     expect(optimal).toMatchObject({ executions: 520, repeats: 0, complete: true });
-    expect(optimal.coverage.size).toBe(520);
+    expect(optimal.coverage.size).toBe(420);
   });
 
   it('threads touching disjoint data: 1 execution (an indexer with 7 threads)', async () => {
