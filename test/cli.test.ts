@@ -103,7 +103,7 @@ describe('bad input: exit 2 and one clear message', () => {
     ['an unsupported symbol', ['check', 'fixtures/core/uses_fork.c'], "weft: fixtures/core/uses_fork.c:6: 'fork' is not supported by weft: processes cannot run under weft's scheduler"],
     ['an unknown option', ['check', 'fixtures/lost_update.c', '--frobnicate'], "weft: unknown option '--frobnicate'"],
     ['a bad number', ['check', 'fixtures/lost_update.c', '--max-bound', 'two'], "weft: --max-bound needs a whole number from 0 to 10,000 or unbounded, got 'two'"],
-    ['an unknown strategy', ['check', 'fixtures/lost_update.c', '--strategy', 'magic'], "weft: --strategy must be one of auto, bpor, dfs, hbcache, optimal, pct, random; got 'magic'"],
+    ['an unknown strategy', ['check', 'fixtures/lost_update.c', '--strategy', 'magic'], "weft: --strategy must be one of auto, bpor, dfs, graph, hbcache, optimal, pct, random; got 'magic'"],
     ['a check-only option given to replay', ['replay', 'fixtures/lost_update.c', '--schedule', 'weft1:lost_update:drf:0', '--strategy', 'dfs'], 'weft: --strategy does not apply to weft replay'],
     ['an unknown test', ['check', 'fixtures/lost_update.c', '--test', 'nope'], "weft: fixtures/lost_update.c has no test named 'nope' (it has: lost_update)"],
     ['no file', ['check'], 'weft: weft check: no C file given'],
