@@ -10,7 +10,7 @@ import { BuildError } from '../src/compile/errors.js';
 import { compilerCommand } from '../src/compile/toolchain.js';
 import { checkAllInterleavings } from '../src/check.js';
 import { refusalReason } from '../src/compile/symbols.js';
-import { writeHarness } from './support/harness.js';
+import { runCli, writeHarness } from './support/harness.js';
 
 const withHeader = (value: number) => ({
   source: '#include "value.h"\n#include <weft.h>\nWEFT_TEST(reads_header) { weft_assert(VALUE == VALUE); }\n',
@@ -164,5 +164,43 @@ describe('the build cache', () => {
 
   it('parses make-style dependency files', () => {
     expect(parseDepfile('a.o: a.c /x/b.h \\\n /y/c\\ d.h\n')).toEqual(['a.c', '/x/b.h', '/y/c d.h']);
+  });
+});
+
+/** A compiler that says it is `versionOutput` and compiles with the real one: only its family differs. */
+function fakeCompiler(directory: string, versionOutput: string): string {
+  const compiler = join(directory, 'fake-cc');
+  writeFileSync(compiler, `#!/bin/sh\nif [ "$1" = --version ]; then printf '${versionOutput}'; exit 0; fi\nexec ${compilerCommand()} "$@"\n`, { mode: 0o755 });
+  return compiler;
+}
+
+const clangVersion = 'Debian clang version 14.0.6\\nTarget: x86_64-pc-linux-gnu\\nThread model: posix\\n';
+
+describe('the compiler', () => {
+  it('builds with gcc, whatever it is installed as', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(t) {}\n');
+    const compiler = fakeCompiler(dirname(file), 'cc (Debian 12.2.0-14) 12.2.0\\nCopyright (C) 2022 Free Software Foundation, Inc.\\n');
+    expect(withCompiler(compiler, () => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') })).cached).toBe(false);
+  });
+
+  it('refuses clang, saying what it would miss and which compiler to use', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(t) {}\n');
+    const compiler = fakeCompiler(dirname(file), clangVersion);
+    const build = () => withCompiler(compiler, () => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') }));
+    expect(build).toThrow(BuildError);
+    expect(build).toThrow(/'.*fake-cc' \(Debian clang version 14\.0\.6\) is not supported: clang .*static variable.*set CC=gcc$/);
+  });
+
+  it('refuses a compiler it does not know', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(t) {}\n');
+    const compiler = fakeCompiler(dirname(file), 'tcc version 0.9.27 (x86_64 Linux)\\n');
+    expect(() => withCompiler(compiler, () => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') }))).toThrow(/\(tcc version 0\.9\.27 \(x86_64 Linux\)\) is not supported: weft knows the flags .* for gcc only/);
+  });
+
+  it('refuses clang from the CLI with exit 2 and one message', () => {
+    const file = writeHarness('#include <weft.h>\nWEFT_TEST(t) {}\n');
+    const run = runCli(['check', file], undefined, { CC: fakeCompiler(dirname(file), clangVersion) });
+    expect(run).toMatchObject({ status: 2, stdout: '' });
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^weft: the C compiler '.*fake-cc' \(Debian clang version 14\.0\.6\) is not supported: .*set CC=gcc$/)]);
   });
 });
