@@ -95,6 +95,7 @@ export async function exploreInSubtrees(
     const byBound: SplitBound[] = [];
     let bound = 0;
     coordinator.start(bound);
+    let sliceEnd = performance.now() + 50;
     for (let turn = 1; ; turn++) {
       if (coordinator.executions > budget) throw new Error(`the split search ran ${coordinator.executions} executions, over its budget of ${budget}`);
       if (coordinator.executions === budget) return { byBound, given: coordinator.given, budgetStop: budget };
@@ -115,7 +116,11 @@ export async function exploreInSubtrees(
         host.reportIdle();
       } else throw new Error(`parallel exploration stalled at bound ${bound} after ${coordinator.executions} executions: nothing to run, no message in flight`);
       if (turn === MAX_TURNS) throw new Error(`parallel exploration stuck at bound ${bound} after ${coordinator.executions} executions`);
-      if (turn % 1000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      // a turn every ~50 ms for the Vitest worker's messages (they time out after 60 s on a busy machine)
+      if (performance.now() >= sliceEnd) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnd = performance.now() + 50;
+      }
     }
   } finally {
     returnHarness(library, harness);
