@@ -34,6 +34,9 @@ export interface DporOptions extends StrategyOptions {
 
 const noDecisions = new Uint16Array(0);
 
+/** A race's v was not built in the last run: its reach there is not known. */
+const UNKNOWN_REACH = 0x7fffffff;
+
 /** What next() returns in a subtree waiting for the subtrees it gave away (subtree.ts) to be done. */
 export const WAITING: Schedule = { decisions: noDecisions, length: -1 };
 
@@ -81,6 +84,10 @@ export class DporStrategy implements Strategy, Backtracking {
   private raceLater = new Int32Array(64);
   /** per race: the step its last reversal's verdict rests on (addReversal), or -1 */
   private raceSettledBy = new Int32Array(64);
+  /** per race: the last step its last reversal's v held before the later step (-1: none; UNKNOWN_REACH: not built in the last run) */
+  private raceReach = new Int32Array(64);
+  /** per thread: the least clock entry of it among the steps of the run after its shared prefix */
+  private readonly leastAfterPrefix = new Uint32Array(MAX_THREADS);
   private raceCount = 0;
   /** per node: the races (above) whose later step comes before it */
   private racesBefore: Int32Array;
@@ -393,7 +400,12 @@ export class DporStrategy implements Strategy, Backtracking {
         this.racesBefore[step] = race;
       }
       // every race of the execution, those of the prefix too: v reaches past them into the steps that changed
-      for (let r = 0; r < this.raceCount; r++) if (!this.settledBefore(r, from)) this.reverse(r, execution, analysed);
+      this.noteLeastAfterPrefix(from, analysed);
+      for (let r = 0; r < this.raceCount; r++) {
+        // its v here is not known, and may differ from its last where a later run shares less
+        if (this.settledBefore(r, from)) this.raceReach[r] = UNKNOWN_REACH;
+        else if (!this.sameReversal(r, execution, from)) this.reverse(r, execution, analysed);
+      }
     }
     if (!redundant && steps > 0) {
       this.reverseEnding(execution, steps - 1);
@@ -509,7 +521,32 @@ export class DporStrategy implements Strategy, Backtracking {
     const earlier = this.raceEarlier[race]!;
     const later = this.raceLater[race]!;
     this.reversal.build(execution, this.races, earlier, later, steps);
+    this.raceReach[race] = this.reversal.reach;
     this.raceSettledBy[race] = this.addReversal(execution, earlier, execution.op[later]!);
+  }
+
+  /**
+   * Whether race `race`, of the prefix this run shares with the last, has the v it had
+   * there: the last v held no step past the prefix, and every step of this run past it
+   * happens after the race's first step. Its reversal then changes nothing: v is in the
+   * wakeup tree already, or what covered it still does (what covers a node only grows).
+   */
+  private sameReversal(race: number, execution: ExecutionView, from: number): boolean {
+    if (this.raceLater[race]! >= from || this.raceReach[race]! >= from) return false;
+    const earlier = this.raceEarlier[race]!;
+    const thread = execution.thread[earlier]!;
+    return this.leastAfterPrefix[thread]! >= this.races.clockOf(earlier, thread);
+  }
+
+  /** leastAfterPrefix for the steps from `from` to `end`: a step happens after step e when its entry of e's thread reaches e's. */
+  private noteLeastAfterPrefix(from: number, end: number): void {
+    const width = this.races.threadCount;
+    this.leastAfterPrefix.fill(0xffffffff, 0, width);
+    for (let step = from; step < end; step++)
+      for (let t = 0; t < width; t++) {
+        const reached = this.races.clockOf(step, t);
+        if (reached < this.leastAfterPrefix[t]!) this.leastAfterPrefix[t] = reached;
+      }
   }
 
   /** Whether race `race` was found not to need its reversal for a reason that lies in the steps before `from` (the run's shared prefix). */
@@ -524,6 +561,7 @@ export class DporStrategy implements Strategy, Backtracking {
       this.raceEarlier = grown(this.raceEarlier, this.raceCount * 2);
       this.raceLater = grown(this.raceLater, this.raceCount * 2);
       this.raceSettledBy = grown(this.raceSettledBy, this.raceCount * 2);
+      this.raceReach = grown(this.raceReach, this.raceCount * 2);
     }
     this.raceSettledBy[this.raceCount] = -1;
     this.raceEarlier[this.raceCount] = earlier;

@@ -125,6 +125,11 @@ export class Reversal {
     this.removed = new Uint8Array(size); // nothing is removed while v is built
   }
 
+  /** The last step of the execution in v before l (-1: v is l alone). */
+  get reach(): number {
+    return this.length >= 2 ? this.steps[this.length - 2]! : -1;
+  }
+
   get empty(): boolean {
     return this.left === 0;
   }
