@@ -16,8 +16,6 @@ export const Kind = {
   WRITE: 2,
   /** reads then writes, right after the write it read in co (an RMW, a successful CAS, a lock taken, a create) */
   RMW: 3,
-  /** a lock attempt that read a held lock: its thread waits there, never replayed (GenMC's blocked lock read) */
-  BLOCKED: 4,
 } as const;
 
 /** What an event can become when it reads another write (a revisit): fixed per event. */
@@ -31,7 +29,7 @@ export const Role = {
   UPDATE: 3,
   /** a compare-exchange: a read-modify-write when it reads what it expects, else a read */
   CAS: 4,
-  /** a mutex lock: takes the lock when it reads a free lock (init or an unlock), else it is blocked */
+  /** a mutex lock: reads a free lock (init or an unlock) and takes it; a lock is never an event while held */
   LOCK: 5,
   /** a mutex unlock: writes the lock free */
   UNLOCK: 6,
@@ -59,6 +57,8 @@ export class Graph {
   rf = new Int32Array(FIRST_EVENTS);
   coPrev = new Int32Array(FIRST_EVENTS);
   coNext = new Int32Array(FIRST_EVENTS);
+  /** the event before this one at its location (NONE: the first), to visit a location's events alone */
+  previousAt = new Int32Array(FIRST_EVENTS);
   /** a thread's start: its create; a join: the joined thread's exit (the event it waits for) */
   dependsOn = new Int32Array(FIRST_EVENTS);
   /** added reading the co-latest write (or placed co-last): only such events may be deleted by a revisit */
@@ -81,6 +81,8 @@ export class Graph {
   /** per location: first and last write in co (NONE: only the initial value) */
   coFirst = new Int32Array(16).fill(NONE);
   coLast = new Int32Array(16).fill(NONE);
+  /** per location: its newest event (NONE: none), the head of the previousAt chain */
+  lastAt = new Int32Array(16).fill(NONE);
 
   /** Room for `events` events and `locations` locations. */
   reserve(events: number, locations: number): void {
@@ -95,6 +97,7 @@ export class Graph {
       this.rf = grown(this.rf, size);
       this.coPrev = grown(this.coPrev, size);
       this.coNext = grown(this.coNext, size);
+      this.previousAt = grown(this.previousAt, size);
       this.dependsOn = grown(this.dependsOn, size);
       this.addedMax = grown(this.addedMax, size);
       this.revisitable = grown(this.revisitable, size);
@@ -109,8 +112,10 @@ export class Graph {
       const first = this.coFirst.length;
       this.coFirst = grown(this.coFirst, size);
       this.coLast = grown(this.coLast, size);
+      this.lastAt = grown(this.lastAt, size);
       this.coFirst.fill(NONE, first);
       this.coLast.fill(NONE, first);
+      this.lastAt.fill(NONE, first);
     }
   }
 
@@ -122,6 +127,7 @@ export class Graph {
     this.reserve(0, locations);
     this.coFirst.fill(NONE);
     this.coLast.fill(NONE);
+    this.lastAt.fill(NONE);
   }
 
   /** Adds an event of `thread` (its next in program order); the caller sets its fields. */
@@ -142,6 +148,10 @@ export class Graph {
     this.kind[event] = Kind.OTHER;
     this.op[event] = op;
     this.location[event] = location;
+    if (location !== NONE) {
+      this.previousAt[event] = this.lastAt[location]!;
+      this.lastAt[location] = event;
+    }
     this.rf[event] = INIT;
     this.coPrev[event] = NONE;
     this.coNext[event] = NONE;
@@ -173,7 +183,7 @@ export class Graph {
 
   isRead(event: number): boolean {
     const kind = this.kind[event]!;
-    return kind === Kind.READ || kind === Kind.RMW || kind === Kind.BLOCKED;
+    return kind === Kind.READ || kind === Kind.RMW;
   }
 
   /** Puts write `event` right after `after` (INIT: first) in its location's co. */
@@ -205,6 +215,8 @@ export class Graph {
   cutAfter(stamp: number): void {
     for (let event = this.count - 1; event > stamp; event--) {
       if (this.isWrite(event)) this.unplace(event);
+      const location = this.location[event]!;
+      if (location !== NONE) this.lastAt[location] = this.previousAt[event]!;
       this.threadLength[this.thread[event]!]!--;
     }
     this.count = stamp + 1;

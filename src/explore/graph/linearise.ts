@@ -19,8 +19,8 @@ export class Lineariser {
   private readonly nextIndex = new Uint32Array(1 << 16);
 
   /**
-   * Orders the graph's events into `decisions` (blocked lock reads are no steps: their thread
-   * waits there). Returns the number of steps, or -1 when the graph is not consistent.
+   * Orders the graph's events into `decisions`, one step each. Returns the number of steps, or
+   * -1 when the graph is not consistent.
    */
   linearise(graph: Graph): number {
     const count = graph.count;
@@ -54,9 +54,8 @@ export class Lineariser {
     this.firstEdge[0] = 0;
 
     this.nextIndex.fill(0, 0, graph.threads);
-    let steps = 0;
     let current = 0;
-    for (let placed = 0; placed < count; placed++) {
+    for (let step = 0; step < count; step++) {
       let event = this.readyIn(graph, current);
       for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
         event = this.readyIn(graph, thread);
@@ -65,11 +64,10 @@ export class Lineariser {
       if (event === NONE) return -1;
       this.nextIndex[current]!++;
       for (let i = this.firstEdge[event]!; i < this.firstEdge[event + 1]!; i++) this.waiting[this.successors[i]!]!--;
-      if (graph.kind[event] === Kind.BLOCKED) continue;
-      this.stepEvent[steps] = event;
-      this.decisions[steps++] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
+      this.stepEvent[step] = event;
+      this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
     }
-    return steps;
+    return count;
   }
 
   /** The next event of `thread` if nothing it waits for is still out of the order. */

@@ -53,11 +53,12 @@ export class Revisits {
    */
   pendingRmw(graph: Graph, rmw: number): number {
     if (graph.kind[rmw] !== Kind.RMW) return NONE;
-    const location = graph.location[rmw]!;
     const rf = graph.rf[rmw]!;
-    for (let event = 0; event < graph.count; event++)
-      if (event !== rmw && graph.kind[event] === Kind.RMW && graph.location[event] === location && graph.rf[event] === rf) return event;
-    return NONE;
+    // such a read-modify-write is a write co-after the one both read
+    let earliest = NONE;
+    for (let write = graph.coAfter(rf, graph.location[rmw]!); write !== NONE; write = graph.coNext[write]!)
+      if (write !== rmw && graph.kind[write] === Kind.RMW && graph.rf[write] === rf && (earliest === NONE || write < earliest)) earliest = write;
+    return earliest;
   }
 
   /**
@@ -76,8 +77,8 @@ export class Revisits {
     if (previousLast === write) previousLast = graph.coPrev[write]!;
     // fast path: the co-latest other write is before `write`: only its readers can read `write` instead
     const onlyReadersOf = previousLast !== NONE && previousLast !== INIT && prefix.has(graph, previousLast) ? previousLast : NONE;
-    for (let event = graph.count - 1; event >= 0; event--) {
-      if (event === write || graph.location[event] !== location || !graph.isRead(event) || stable(event) || prefix.has(graph, event)) continue;
+    for (let event = graph.lastAt[location]!; event !== NONE; event = graph.previousAt[event]!) {
+      if (event === write || !graph.isRead(event) || stable(event) || prefix.has(graph, event)) continue;
       if (onlyReadersOf !== NONE && graph.rf[event] !== onlyReadersOf) continue;
       this.candidates[count++] = event;
     }
@@ -99,8 +100,8 @@ export class Revisits {
     for (let later = graph.coNext[write]!; later !== NONE; later = graph.coNext[later]!) {
       // a read-modify-write read is its own write too: not before itself
       if (later !== read && view.has(graph, later)) return true;
-      for (let event = 0; event < graph.count; event++)
-        if (event !== read && graph.location[event] === location && graph.isRead(event) && graph.rf[event] === later && view.has(graph, event)) return true;
+      for (let event = graph.lastAt[location]!; event !== NONE; event = graph.previousAt[event]!)
+        if (event !== read && graph.isRead(event) && graph.rf[event] === later && view.has(graph, event)) return true;
     }
     return false;
   }
