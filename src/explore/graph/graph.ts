@@ -233,14 +233,14 @@ export class Graph {
   }
 
   /**
-   * Copies into `to` the events of this graph that `keep` holds, in stamp order; returns the
-   * map from this graph's ids to the copy's (`mapped`, NONE for events left out). rf and
-   * dependencies of kept events are kept events (the caller's restriction ensures it).
+   * Copies into `to` the events of this graph that `keep` marks (non-zero), in stamp order;
+   * returns the map from this graph's ids to the copy's (`mapped`, NONE for events left out).
+   * rf and dependencies of kept events are kept events (the caller's restriction ensures it).
    */
-  copyInto(to: Graph, keep: (event: number) => boolean, mapped: Int32Array, locations: number): void {
+  copyInto(to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
     to.clear(locations);
     for (let event = 0; event < this.count; event++) {
-      if (!keep(event)) {
+      if (keep[event] === 0) {
         mapped[event] = NONE;
         continue;
       }

@@ -26,20 +26,16 @@ export class Lineariser {
     const count = graph.count;
     this.reserve(count);
     let edges = 0;
-    const edge = (from: number, to: number) => {
-      this.edgeFrom[edges] = from;
-      this.edgeTo[edges++] = to;
-    };
     for (let event = 0; event < count; event++) {
       const dependsOn = graph.dependsOn[event]!;
-      if (dependsOn !== NONE) edge(dependsOn, event);
-      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edge(graph.coPrev[event]!, event);
+      if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
+      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edges = this.edge(edges, graph.coPrev[event]!, event);
       if (!graph.isRead(event)) continue;
       const rf = graph.rf[event]!;
-      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edge(rf, event); // an RMW's rf is its co predecessor
+      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edges = this.edge(edges, rf, event); // an RMW's rf is its co predecessor
       // fr: before the write co-after the one it reads
       const overwrite = graph.coAfter(rf, graph.location[event]!);
-      if (overwrite !== NONE && overwrite !== event) edge(event, overwrite);
+      if (overwrite !== NONE && overwrite !== event) edges = this.edge(edges, event, overwrite);
     }
     // successors by source (counting sort), and what each event waits for
     this.firstEdge.fill(0, 0, count + 1);
@@ -68,6 +64,13 @@ export class Lineariser {
       this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
     }
     return count;
+  }
+
+  /** Records edge number `at`, from `from` to `to`; returns the number of edges. */
+  private edge(at: number, from: number, to: number): number {
+    this.edgeFrom[at] = from;
+    this.edgeTo[at] = to;
+    return at + 1;
   }
 
   /** The next event of `thread` if nothing it waits for is still out of the order. */

@@ -64,6 +64,8 @@ export class GraphStrategy implements Strategy {
   private readonly lastStep = new Int32Array(MAX_THREADS);
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
+  /** per event, whether a backward revisit keeps it */
+  private keep = new Uint8Array(64);
   /** steps of the schedule last handed out (the replayed prefix) */
   private replayed = 0;
   /** per thread id, the create event last seen making it (checked before use: creatorOf) */
@@ -109,7 +111,7 @@ export class GraphStrategy implements Strategy {
       }
       frame.items--;
       const at = frame.items * ITEM;
-      this.lastItem.set(frame.work.subarray(at, at + ITEM));
+      for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
       const valid = this.apply(frame, frame.work[at]!, frame.work[at + 1]!, frame.work[at + 2]!, frame.work[at + 3]!);
       if (!valid) continue;
@@ -148,14 +150,18 @@ export class GraphStrategy implements Strategy {
   private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
     graph.cutAfter(cut);
     const prefix = this.prefixView.of(graph, write, false);
-    if (this.mapped.length < graph.count) this.mapped = new Int32Array(graph.count * 2);
+    if (this.mapped.length < graph.count) {
+      this.mapped = new Int32Array(graph.count * 2);
+      this.keep = new Uint8Array(graph.count * 2);
+    }
     if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
     const child = this.frames[++this.depth]!;
     child.items = 0;
     const kept = child.graph;
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock
     const waits = graph.role[read] === Role.LOCK && !frees(graph, write);
-    graph.copyInto(kept, (event) => event < read || (event === read && !waits) || prefix.has(graph, event), this.mapped, this.locations.count);
+    for (let event = 0; event < graph.count; event++) this.keep[event] = event < read || (event === read && !waits) || prefix.has(graph, event) ? 1 : 0;
+    graph.copyInto(kept, this.keep, this.mapped, this.locations.count);
     // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
     for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
     if (waits) return true;
@@ -202,8 +208,14 @@ export class GraphStrategy implements Strategy {
 
   /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event). */
   private pushRevisits(frame: Frame, write: number): void {
-    const cut = frame.graph.count - 1;
-    this.revisits.revisitsOf(frame.graph, write, (read) => this.push(frame, Item.REVISIT, read, write, cut));
+    const graph = frame.graph;
+    this.reserveCandidates(graph.count);
+    const count = this.revisits.revisitsOf(graph, write, this.candidates);
+    for (let i = 0; i < count; i++) this.push(frame, Item.REVISIT, this.candidates[i]!, write, graph.count - 1);
+  }
+
+  private reserveCandidates(events: number): void {
+    if (this.candidates.length < events + 1) this.candidates = new Int32Array(events * 2 + 1);
   }
 
   private push(frame: Frame, what: number, event: number, other: number, cut: number): void {
@@ -375,7 +387,7 @@ export class GraphStrategy implements Strategy {
     graph.kind[event] = Kind.READ;
     const last = graph.coLast[location]!;
     graph.rf[event] = last === NONE ? INIT : last;
-    if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+    this.reserveCandidates(graph.count);
     const count = this.revisits.coherentWrites(graph, event, this.candidates);
     for (let i = 0; i < count - 1; i++) {
       const write = this.candidates[i]!;
@@ -394,7 +406,7 @@ export class GraphStrategy implements Strategy {
     if (graph.kind[event] === Kind.READ) graph.kind[event] = Kind.RMW;
     else {
       graph.kind[event] = Kind.WRITE;
-      if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+      this.reserveCandidates(graph.count);
       const count = this.revisits.coherentPlacings(graph, event, this.candidates);
       for (let i = 0; i < count - 1; i++) this.push(frame, Item.CO_AFTER, event, this.candidates[i]!, 0);
     }
