@@ -53,8 +53,12 @@ export class Graph {
   op = new Uint8Array(FIRST_EVENTS);
   /** location id (Locations), or NONE */
   location = new Int32Array(FIRST_EVENTS);
-  /** reads: the write read, or INIT */
+  /** reads: the write read, or INIT (set by readsFrom) */
   rf = new Int32Array(FIRST_EVENTS);
+  /** writes: one of the reads that read it (NONE: none); reads: the next and previous reader of the same write */
+  firstReader = new Int32Array(FIRST_EVENTS);
+  nextReader = new Int32Array(FIRST_EVENTS);
+  previousReader = new Int32Array(FIRST_EVENTS);
   coPrev = new Int32Array(FIRST_EVENTS);
   coNext = new Int32Array(FIRST_EVENTS);
   /** the event before this one at its location (NONE: the first), to visit a location's events alone */
@@ -95,6 +99,9 @@ export class Graph {
       this.op = grown(this.op, size);
       this.location = grown(this.location, size);
       this.rf = grown(this.rf, size);
+      this.firstReader = grown(this.firstReader, size);
+      this.nextReader = grown(this.nextReader, size);
+      this.previousReader = grown(this.previousReader, size);
       this.coPrev = grown(this.coPrev, size);
       this.coNext = grown(this.coNext, size);
       this.previousAt = grown(this.previousAt, size);
@@ -153,6 +160,7 @@ export class Graph {
       this.lastAt[location] = event;
     }
     this.rf[event] = INIT;
+    this.firstReader[event] = NONE;
     this.coPrev[event] = NONE;
     this.coNext[event] = NONE;
     this.dependsOn[event] = NONE;
@@ -186,6 +194,30 @@ export class Graph {
     return kind === Kind.READ || kind === Kind.RMW;
   }
 
+  /** `read` reads `write` (INIT: the initial value), and is listed among the write's readers. */
+  readsFrom(read: number, write: number): void {
+    this.unlinkReader(read);
+    this.rf[read] = write;
+    if (write === INIT) return;
+    const next = this.firstReader[write]!;
+    this.previousReader[read] = NONE;
+    this.nextReader[read] = next;
+    if (next !== NONE) this.previousReader[next] = read;
+    this.firstReader[write] = read;
+  }
+
+  /** Takes `event` out of the readers of the write it reads, if any. */
+  private unlinkReader(event: number): void {
+    const write = this.rf[event]!;
+    if (write === INIT) return;
+    const previous = this.previousReader[event]!;
+    const next = this.nextReader[event]!;
+    if (previous === NONE) this.firstReader[write] = next;
+    else this.nextReader[previous] = next;
+    if (next !== NONE) this.previousReader[next] = previous;
+    this.rf[event] = INIT;
+  }
+
   /** Puts write `event` right after `after` (INIT: first) in its location's co. */
   placeAfter(event: number, after: number): void {
     const location = this.location[event]!;
@@ -215,6 +247,7 @@ export class Graph {
   cutAfter(stamp: number): void {
     for (let event = this.count - 1; event > stamp; event--) {
       if (this.isWrite(event)) this.unplace(event);
+      this.unlinkReader(event);
       const location = this.location[event]!;
       if (location !== NONE) this.lastAt[location] = this.previousAt[event]!;
       this.threadLength[this.thread[event]!]!--;
@@ -248,7 +281,7 @@ export class Graph {
       mapped[event] = copy;
       to.kind[copy] = this.kind[event]!;
       const rf = this.rf[event]!;
-      to.rf[copy] = rf === INIT ? INIT : mapped[rf]!;
+      to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
       const dependsOn = this.dependsOn[event]!;
       to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
       to.addedMax[copy] = this.addedMax[event]!;

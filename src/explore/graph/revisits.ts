@@ -74,12 +74,23 @@ export class Revisits {
     if (previousLast === write) previousLast = graph.coPrev[write]!;
     // fast path: the co-latest other write is before `write`: only its readers can read `write` instead
     const onlyReadersOf = previousLast !== NONE && previousLast !== INIT && prefix.has(graph, previousLast) ? previousLast : NONE;
+    let found = 0;
+    if (onlyReadersOf !== NONE) {
+      // its readers, latest first
+      for (let read = graph.firstReader[onlyReadersOf]!; read !== NONE; read = graph.nextReader[read]!) {
+        if (!this.mayBeRevisited(graph, read, write)) continue;
+        let at = found++;
+        for (; at > 0 && out[at - 1]! < read; at--) out[at] = out[at - 1]!;
+        out[at] = read;
+      }
+    } else {
+      for (let read = graph.lastAt[location]!; read !== NONE; read = graph.previousAt[read]!) if (this.mayBeRevisited(graph, read, write)) out[found++] = read;
+    }
     const pending = this.pendingRmw(graph, write);
     const coLast = graph.coLast[location] === write;
     let count = 0;
-    for (let read = graph.lastAt[location]!; read !== NONE; read = graph.previousAt[read]!) {
-      if (read === write || !graph.isRead(read) || graph.revisitable[read] === 0 || graph.addedMax[read] === 0 || prefix.has(graph, read)) continue;
-      if (onlyReadersOf !== NONE && graph.rf[read] !== onlyReadersOf) continue;
+    for (let i = 0; i < found; i++) {
+      const read = out[i]!;
       if (pending !== NONE && read > pending) continue;
       if (!coLast && this.seesLaterWrite(graph, read, write)) continue;
       if (!this.maximal(graph, read, write)) break;
@@ -88,15 +99,19 @@ export class Revisits {
     return count;
   }
 
+  /** Whether `read` (an event at `write`'s location) is a read `write` may revisit: not before it, revisitable, added maximally. */
+  private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
+    return read !== write && graph.isRead(read) && graph.revisitable[read] === 1 && graph.addedMax[read] === 1 && !this.prefix.has(graph, read);
+  }
+
   /** Whether a write co-after `write`, or a read of one, is before `read` (it could not read `write` then). */
   private seesLaterWrite(graph: Graph, read: number, write: number): boolean {
     const view = this.view.of(graph, read, true);
-    const location = graph.location[write]!;
     for (let later = graph.coNext[write]!; later !== NONE; later = graph.coNext[later]!) {
       // a read-modify-write read is its own write too: not before itself
       if (later !== read && view.has(graph, later)) return true;
-      for (let event = graph.lastAt[location]!; event !== NONE; event = graph.previousAt[event]!)
-        if (event !== read && graph.isRead(event) && graph.rf[event] === later && view.has(graph, event)) return true;
+      for (let reader = graph.firstReader[later]!; reader !== NONE; reader = graph.nextReader[reader]!)
+        if (reader !== read && view.has(graph, reader)) return true;
     }
     return false;
   }

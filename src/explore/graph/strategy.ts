@@ -181,7 +181,7 @@ export class GraphStrategy implements Strategy {
   private readFrom(frame: Frame, read: number, write: number, maximal: boolean): boolean {
     const graph = frame.graph;
     if (graph.isWrite(read)) graph.unplace(read);
-    graph.rf[read] = write;
+    graph.readsFrom(read, write);
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
@@ -386,7 +386,7 @@ export class GraphStrategy implements Strategy {
     const event = graph.add(thread, role, op, location);
     graph.kind[event] = Kind.READ;
     const last = graph.coLast[location]!;
-    graph.rf[event] = last === NONE ? INIT : last;
+    graph.readsFrom(event, last === NONE ? INIT : last);
     this.reserveCandidates(graph.count);
     const count = this.revisits.coherentWrites(graph, event, this.candidates);
     for (let i = 0; i < count - 1; i++) {
