@@ -78,6 +78,17 @@ export class Graph {
   /** bytes accessed (memory events), or a choice's number of values */
   size = new Uint32Array(FIRST_EVENTS);
 
+  /**
+   * per event, its porf view when `viewKnown` (computed on demand: porfRow): per thread the
+   * last position of the events (po ∪ rf ∪ create ∪ join)*-before it, itself included, -1 for
+   * none; rows of `viewWidth` entries. An event's view changes only when its own rf does (it
+   * is then its thread's last event and no kept event reads it), so a row stays valid.
+   */
+  porf = new Int32Array(FIRST_EVENTS * 8);
+  viewWidth = 8;
+  viewKnown = new Uint8Array(FIRST_EVENTS);
+  private viewStack = new Int32Array(FIRST_EVENTS);
+
   /** per thread, its events in program order */
   threadEvents: Int32Array[] = [];
   threadLength = new Uint32Array(MAX_THREADS);
@@ -113,6 +124,9 @@ export class Graph {
       this.expectedLow = grown(this.expectedLow, size);
       this.expectedHigh = grown(this.expectedHigh, size);
       this.size = grown(this.size, size);
+      this.viewKnown = grown(this.viewKnown, size);
+      this.viewStack = grown(this.viewStack, size);
+      this.porf = grown(this.porf, size * this.viewWidth);
     }
     if (locations > this.coFirst.length) {
       const size = roomFor(this.coFirst.length, locations);
@@ -141,6 +155,7 @@ export class Graph {
   add(thread: number, role: number, op: number, location: number): number {
     const event = this.count++;
     this.reserve(this.count, location + 1);
+    if (thread >= this.viewWidth) this.widenViews(thread + 1);
     while (this.threads <= thread) {
       if (this.threadEvents.length <= this.threads) this.threadEvents.push(new Int32Array(16));
       this.threadLength[this.threads++] = 0;
@@ -161,6 +176,7 @@ export class Graph {
     }
     this.rf[event] = INIT;
     this.firstReader[event] = NONE;
+    this.viewKnown[event] = 0;
     this.coPrev[event] = NONE;
     this.coNext[event] = NONE;
     this.dependsOn[event] = NONE;
@@ -172,6 +188,56 @@ export class Graph {
     this.expectedHigh[event] = 0;
     this.size[event] = 0;
     return event;
+  }
+
+  /** Where `event`'s porf view starts in `porf`, computed first if needed (and its predecessors', without recursion). */
+  porfRow(event: number): number {
+    const width = this.viewWidth;
+    if (this.viewKnown[event] === 1) return event * width;
+    let top = 0;
+    this.viewStack[top++] = event;
+    while (top > 0) {
+      const at = this.viewStack[top - 1]!;
+      const before = this.poBefore(at);
+      const rf = this.isRead(at) ? this.rf[at]! : INIT;
+      const dependsOn = this.dependsOn[at]!;
+      if (before !== NONE && this.viewKnown[before] === 0) this.viewStack[top++] = before;
+      else if (rf !== INIT && this.viewKnown[rf] === 0) this.viewStack[top++] = rf;
+      else if (dependsOn !== NONE && this.viewKnown[dependsOn] === 0) this.viewStack[top++] = dependsOn;
+      else {
+        top--;
+        const row = at * width;
+        if (before === NONE) this.porf.fill(-1, row, row + width);
+        else this.porf.copyWithin(row, before * width, before * width + width);
+        if (rf !== INIT) this.joinRow(row, rf * width);
+        if (dependsOn !== NONE) this.joinRow(row, dependsOn * width);
+        this.porf[row + this.thread[at]!] = this.index[at]!;
+        this.viewKnown[at] = 1;
+      }
+    }
+    return event * width;
+  }
+
+  /** The event before `event` in its thread, or NONE. */
+  poBefore(event: number): number {
+    const index = this.index[event]!;
+    return index === 0 ? NONE : this.threadEvents[this.thread[event]!]![index - 1]!;
+  }
+
+  private joinRow(row: number, other: number): void {
+    for (let thread = 0; thread < this.viewWidth; thread++)
+      if (this.porf[other + thread]! > this.porf[row + thread]!) this.porf[row + thread] = this.porf[other + thread]!;
+  }
+
+  /** Makes porf rows `threads` wide at least: known rows are moved, their new threads before nothing (-1). */
+  private widenViews(threads: number): void {
+    const old = this.viewWidth;
+    let width = old;
+    while (width < threads) width *= 2;
+    const porf = new Int32Array(this.viewKnown.length * width).fill(-1);
+    for (let event = 0; event < this.count; event++) porf.set(this.porf.subarray(event * old, event * old + old), event * width);
+    this.porf = porf;
+    this.viewWidth = width;
   }
 
   /** The event at position `index` of `thread`, or NONE. */
@@ -196,6 +262,7 @@ export class Graph {
 
   /** `read` reads `write` (INIT: the initial value), and is listed among the write's readers. */
   readsFrom(read: number, write: number): void {
+    this.viewKnown[read] = 0;
     this.unlinkReader(read);
     this.rf[read] = write;
     if (write === INIT) return;
@@ -301,36 +368,30 @@ export class Graph {
 
 /**
  * A porf view: per thread, the last position in program order of the events that are
- * (po ∪ rf ∪ thread create ∪ join)*-before an event. A scratch stack keeps it allocation-free.
+ * (po ∪ rf ∪ thread create ∪ join)*-before an event, read from the graph's porf rows.
  */
 export class View {
-  readonly last = new Int32Array(MAX_THREADS);
-  private stack = new Int32Array(64);
+  last = new Int32Array(8);
 
   /** Sets the view to the events porf-before `event`, itself included; its own rf left out when `withoutOwnRf`. */
   of(graph: Graph, event: number, withoutOwnRf: boolean): this {
-    this.last.fill(-1, 0, graph.threads);
-    if (this.stack.length < 2 * graph.count + 1) this.stack = new Int32Array(roomFor(this.stack.length, 2 * graph.count + 1));
-    let top = 0;
-    this.stack[top++] = event;
-    while (top > 0) {
-      const at = this.stack[--top]!;
-      const thread = graph.thread[at]!;
-      const from = this.last[thread]!;
-      const to = graph.index[at]!;
-      if (to <= from) continue;
-      this.last[thread] = to;
-      const events = graph.threadEvents[thread]!;
-      for (let index = to; index > from; index--) {
-        const e = events[index]!;
-        if (graph.isRead(e) && graph.rf[e]! !== INIT && !(withoutOwnRf && e === event)) this.stack[top++] = graph.rf[e]!;
-        if (graph.dependsOn[e]! !== NONE) this.stack[top++] = graph.dependsOn[e]!;
-      }
-    }
+    const width = graph.viewWidth;
+    if (this.last.length < width) this.last = new Int32Array(width);
+    if (withoutOwnRf && graph.isRead(event) && graph.rf[event] !== INIT) {
+      // a read's own rf is its only porf predecessor besides its thread's previous event
+      const before = graph.poBefore(event);
+      if (before === NONE) this.last.fill(-1, 0, width);
+      else this.copyRow(graph, graph.porfRow(before), width);
+      this.last[graph.thread[event]!] = graph.index[event]!;
+    } else this.copyRow(graph, graph.porfRow(event), width);
     return this;
   }
 
   has(graph: Graph, event: number): boolean {
     return graph.index[event]! <= this.last[graph.thread[event]!]!;
+  }
+
+  private copyRow(graph: Graph, row: number, width: number): void {
+    for (let thread = 0; thread < width; thread++) this.last[thread] = graph.porf[row + thread]!;
   }
 }
