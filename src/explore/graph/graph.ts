@@ -368,30 +368,30 @@ export class Graph {
 
 /**
  * A porf view: per thread, the last position in program order of the events that are
- * (po ∪ rf ∪ thread create ∪ join)*-before an event, read from the graph's porf rows.
+ * (po ∪ rf ∪ thread create ∪ join)*-before an event: a graph's porf row, read in place
+ * (valid until that graph adds events; it may be asked about a copy of the graph's events).
  */
 export class View {
-  last = new Int32Array(8);
+  private rows = new Int32Array(0);
+  /** the row read, or NONE (nothing but the event itself) */
+  private row = NONE;
+  private ownThread = 0;
+  private ownIndex = 0;
 
   /** Sets the view to the events porf-before `event`, itself included; its own rf left out when `withoutOwnRf`. */
   of(graph: Graph, event: number, withoutOwnRf: boolean): this {
-    const width = graph.viewWidth;
-    if (this.last.length < width) this.last = new Int32Array(width);
-    if (withoutOwnRf && graph.isRead(event) && graph.rf[event] !== INIT) {
-      // a read's own rf is its only porf predecessor besides its thread's previous event
-      const before = graph.poBefore(event);
-      if (before === NONE) this.last.fill(-1, 0, width);
-      else this.copyRow(graph, graph.porfRow(before), width);
-      this.last[graph.thread[event]!] = graph.index[event]!;
-    } else this.copyRow(graph, graph.porfRow(event), width);
+    this.ownThread = graph.thread[event]!;
+    this.ownIndex = graph.index[event]!;
+    // a read's own rf is its only porf predecessor besides its thread's previous event
+    const from = withoutOwnRf && graph.isRead(event) && graph.rf[event] !== INIT ? graph.poBefore(event) : event;
+    this.row = from === NONE ? NONE : graph.porfRow(from);
+    this.rows = graph.porf;
     return this;
   }
 
   has(graph: Graph, event: number): boolean {
-    return graph.index[event]! <= this.last[graph.thread[event]!]!;
-  }
-
-  private copyRow(graph: Graph, row: number, width: number): void {
-    for (let thread = 0; thread < width; thread++) this.last[thread] = graph.porf[row + thread]!;
+    const thread = graph.thread[event]!;
+    if (thread === this.ownThread) return graph.index[event]! <= this.ownIndex;
+    return this.row !== NONE && graph.index[event]! <= this.rows[this.row + thread]!;
   }
 }
