@@ -229,6 +229,15 @@ export class Graph {
       if (this.porf[other + thread]! > this.porf[row + thread]!) this.porf[row + thread] = this.porf[other + thread]!;
   }
 
+  /** Sets `event`'s porf row to `from`'s row of `other` (a graph no wider than this one). */
+  private copyRow(event: number, other: Graph, from: number): void {
+    const row = event * this.viewWidth;
+    const source = from * other.viewWidth;
+    for (let thread = 0; thread < other.viewWidth; thread++) this.porf[row + thread] = other.porf[source + thread]!;
+    this.porf.fill(-1, row + other.viewWidth, row + this.viewWidth);
+    this.viewKnown[event] = 1;
+  }
+
   /** Makes porf rows `threads` wide at least: known rows are moved, their new threads before nothing (-1). */
   private widenViews(threads: number): void {
     const old = this.viewWidth;
@@ -339,6 +348,7 @@ export class Graph {
    */
   copyInto(to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
     to.clear(locations);
+    if (to.viewWidth < this.viewWidth) to.widenViews(this.viewWidth);
     for (let event = 0; event < this.count; event++) {
       if (keep[event] === 0) {
         mapped[event] = NONE;
@@ -358,6 +368,8 @@ export class Graph {
       to.expectedLow[copy] = this.expectedLow[event]!;
       to.expectedHigh[copy] = this.expectedHigh[event]!;
       to.size[copy] = this.size[event]!;
+      // a kept event keeps its porf (what it depends on is kept), at the same positions
+      if (this.viewKnown[event] === 1) to.copyRow(copy, this, event);
     }
     // co: the kept writes of each location in this graph's co order, each appended last
     for (let location = 0; location < locations; location++)
