@@ -16,8 +16,6 @@ export const Kind = {
   WRITE: 2,
   /** reads then writes, right after the write it read in co (an RMW, a successful CAS, a lock taken, a create) */
   RMW: 3,
-  /** a lock attempt that read a held lock: its thread waits there, never replayed (GenMC's blocked lock read) */
-  BLOCKED: 4,
 } as const;
 
 /** What an event can become when it reads another write (a revisit): fixed per event. */
@@ -31,7 +29,7 @@ export const Role = {
   UPDATE: 3,
   /** a compare-exchange: a read-modify-write when it reads what it expects, else a read */
   CAS: 4,
-  /** a mutex lock: takes the lock when it reads a free lock (init or an unlock), else it is blocked */
+  /** a mutex lock: reads a free lock (init or an unlock) and takes it; a lock is never an event while held */
   LOCK: 5,
   /** a mutex unlock: writes the lock free */
   UNLOCK: 6,
@@ -55,10 +53,16 @@ export class Graph {
   op = new Uint8Array(FIRST_EVENTS);
   /** location id (Locations), or NONE */
   location = new Int32Array(FIRST_EVENTS);
-  /** reads: the write read, or INIT */
+  /** reads: the write read, or INIT (set by readsFrom) */
   rf = new Int32Array(FIRST_EVENTS);
+  /** writes: one of the reads that read it (NONE: none); reads: the next and previous reader of the same write */
+  firstReader = new Int32Array(FIRST_EVENTS);
+  nextReader = new Int32Array(FIRST_EVENTS);
+  previousReader = new Int32Array(FIRST_EVENTS);
   coPrev = new Int32Array(FIRST_EVENTS);
   coNext = new Int32Array(FIRST_EVENTS);
+  /** the event before this one at its location (NONE: the first), to visit a location's events alone */
+  previousAt = new Int32Array(FIRST_EVENTS);
   /** a thread's start: its create; a join: the joined thread's exit (the event it waits for) */
   dependsOn = new Int32Array(FIRST_EVENTS);
   /** added reading the co-latest write (or placed co-last): only such events may be deleted by a revisit */
@@ -74,6 +78,17 @@ export class Graph {
   /** bytes accessed (memory events), or a choice's number of values */
   size = new Uint32Array(FIRST_EVENTS);
 
+  /**
+   * per event, its porf view when `viewKnown` (computed on demand: porfRow): per thread the
+   * last position of the events (po ∪ rf ∪ create ∪ join)*-before it, itself included, -1 for
+   * none; rows of `viewWidth` entries. An event's view changes only when its own rf does (it
+   * is then its thread's last event and no kept event reads it), so a row stays valid.
+   */
+  porf = new Int32Array(FIRST_EVENTS * 8);
+  viewWidth = 8;
+  viewKnown = new Uint8Array(FIRST_EVENTS);
+  private viewStack = new Int32Array(FIRST_EVENTS);
+
   /** per thread, its events in program order */
   threadEvents: Int32Array[] = [];
   threadLength = new Uint32Array(MAX_THREADS);
@@ -81,6 +96,8 @@ export class Graph {
   /** per location: first and last write in co (NONE: only the initial value) */
   coFirst = new Int32Array(16).fill(NONE);
   coLast = new Int32Array(16).fill(NONE);
+  /** per location: its newest event (NONE: none), the head of the previousAt chain */
+  lastAt = new Int32Array(16).fill(NONE);
 
   /** Room for `events` events and `locations` locations. */
   reserve(events: number, locations: number): void {
@@ -93,8 +110,12 @@ export class Graph {
       this.op = grown(this.op, size);
       this.location = grown(this.location, size);
       this.rf = grown(this.rf, size);
+      this.firstReader = grown(this.firstReader, size);
+      this.nextReader = grown(this.nextReader, size);
+      this.previousReader = grown(this.previousReader, size);
       this.coPrev = grown(this.coPrev, size);
       this.coNext = grown(this.coNext, size);
+      this.previousAt = grown(this.previousAt, size);
       this.dependsOn = grown(this.dependsOn, size);
       this.addedMax = grown(this.addedMax, size);
       this.revisitable = grown(this.revisitable, size);
@@ -103,14 +124,19 @@ export class Graph {
       this.expectedLow = grown(this.expectedLow, size);
       this.expectedHigh = grown(this.expectedHigh, size);
       this.size = grown(this.size, size);
+      this.viewKnown = grown(this.viewKnown, size);
+      this.viewStack = grown(this.viewStack, size);
+      this.porf = grown(this.porf, size * this.viewWidth);
     }
     if (locations > this.coFirst.length) {
       const size = roomFor(this.coFirst.length, locations);
       const first = this.coFirst.length;
       this.coFirst = grown(this.coFirst, size);
       this.coLast = grown(this.coLast, size);
+      this.lastAt = grown(this.lastAt, size);
       this.coFirst.fill(NONE, first);
       this.coLast.fill(NONE, first);
+      this.lastAt.fill(NONE, first);
     }
   }
 
@@ -122,12 +148,14 @@ export class Graph {
     this.reserve(0, locations);
     this.coFirst.fill(NONE);
     this.coLast.fill(NONE);
+    this.lastAt.fill(NONE);
   }
 
   /** Adds an event of `thread` (its next in program order); the caller sets its fields. */
   add(thread: number, role: number, op: number, location: number): number {
     const event = this.count++;
     this.reserve(this.count, location + 1);
+    if (thread >= this.viewWidth) this.widenViews(thread + 1);
     while (this.threads <= thread) {
       if (this.threadEvents.length <= this.threads) this.threadEvents.push(new Int32Array(16));
       this.threadLength[this.threads++] = 0;
@@ -142,7 +170,13 @@ export class Graph {
     this.kind[event] = Kind.OTHER;
     this.op[event] = op;
     this.location[event] = location;
+    if (location !== NONE) {
+      this.previousAt[event] = this.lastAt[location]!;
+      this.lastAt[location] = event;
+    }
     this.rf[event] = INIT;
+    this.firstReader[event] = NONE;
+    this.viewKnown[event] = 0;
     this.coPrev[event] = NONE;
     this.coNext[event] = NONE;
     this.dependsOn[event] = NONE;
@@ -154,6 +188,65 @@ export class Graph {
     this.expectedHigh[event] = 0;
     this.size[event] = 0;
     return event;
+  }
+
+  /** Where `event`'s porf view starts in `porf`, computed first if needed (and its predecessors', without recursion). */
+  porfRow(event: number): number {
+    const width = this.viewWidth;
+    if (this.viewKnown[event] === 1) return event * width;
+    let top = 0;
+    this.viewStack[top++] = event;
+    while (top > 0) {
+      const at = this.viewStack[top - 1]!;
+      const before = this.poBefore(at);
+      const rf = this.isRead(at) ? this.rf[at]! : INIT;
+      const dependsOn = this.dependsOn[at]!;
+      if (before !== NONE && this.viewKnown[before] === 0) this.viewStack[top++] = before;
+      else if (rf !== INIT && this.viewKnown[rf] === 0) this.viewStack[top++] = rf;
+      else if (dependsOn !== NONE && this.viewKnown[dependsOn] === 0) this.viewStack[top++] = dependsOn;
+      else {
+        top--;
+        const row = at * width;
+        if (before === NONE) this.porf.fill(-1, row, row + width);
+        else this.porf.copyWithin(row, before * width, before * width + width);
+        if (rf !== INIT) this.joinRow(row, rf * width);
+        if (dependsOn !== NONE) this.joinRow(row, dependsOn * width);
+        this.porf[row + this.thread[at]!] = this.index[at]!;
+        this.viewKnown[at] = 1;
+      }
+    }
+    return event * width;
+  }
+
+  /** The event before `event` in its thread, or NONE. */
+  poBefore(event: number): number {
+    const index = this.index[event]!;
+    return index === 0 ? NONE : this.threadEvents[this.thread[event]!]![index - 1]!;
+  }
+
+  private joinRow(row: number, other: number): void {
+    for (let thread = 0; thread < this.viewWidth; thread++)
+      if (this.porf[other + thread]! > this.porf[row + thread]!) this.porf[row + thread] = this.porf[other + thread]!;
+  }
+
+  /** Sets `event`'s porf row to `from`'s row of `other` (a graph no wider than this one). */
+  private copyRow(event: number, other: Graph, from: number): void {
+    const row = event * this.viewWidth;
+    const source = from * other.viewWidth;
+    for (let thread = 0; thread < other.viewWidth; thread++) this.porf[row + thread] = other.porf[source + thread]!;
+    this.porf.fill(-1, row + other.viewWidth, row + this.viewWidth);
+    this.viewKnown[event] = 1;
+  }
+
+  /** Makes porf rows `threads` wide at least: known rows are moved, their new threads before nothing (-1). */
+  private widenViews(threads: number): void {
+    const old = this.viewWidth;
+    let width = old;
+    while (width < threads) width *= 2;
+    const porf = new Int32Array(this.viewKnown.length * width).fill(-1);
+    for (let event = 0; event < this.count; event++) porf.set(this.porf.subarray(event * old, event * old + old), event * width);
+    this.porf = porf;
+    this.viewWidth = width;
   }
 
   /** The event at position `index` of `thread`, or NONE. */
@@ -173,7 +266,32 @@ export class Graph {
 
   isRead(event: number): boolean {
     const kind = this.kind[event]!;
-    return kind === Kind.READ || kind === Kind.RMW || kind === Kind.BLOCKED;
+    return kind === Kind.READ || kind === Kind.RMW;
+  }
+
+  /** `read` reads `write` (INIT: the initial value), and is listed among the write's readers. */
+  readsFrom(read: number, write: number): void {
+    this.viewKnown[read] = 0;
+    this.unlinkReader(read);
+    this.rf[read] = write;
+    if (write === INIT) return;
+    const next = this.firstReader[write]!;
+    this.previousReader[read] = NONE;
+    this.nextReader[read] = next;
+    if (next !== NONE) this.previousReader[next] = read;
+    this.firstReader[write] = read;
+  }
+
+  /** Takes `event` out of the readers of the write it reads, if any. */
+  private unlinkReader(event: number): void {
+    const write = this.rf[event]!;
+    if (write === INIT) return;
+    const previous = this.previousReader[event]!;
+    const next = this.nextReader[event]!;
+    if (previous === NONE) this.firstReader[write] = next;
+    else this.nextReader[previous] = next;
+    if (next !== NONE) this.previousReader[next] = previous;
+    this.rf[event] = INIT;
   }
 
   /** Puts write `event` right after `after` (INIT: first) in its location's co. */
@@ -205,6 +323,9 @@ export class Graph {
   cutAfter(stamp: number): void {
     for (let event = this.count - 1; event > stamp; event--) {
       if (this.isWrite(event)) this.unplace(event);
+      this.unlinkReader(event);
+      const location = this.location[event]!;
+      if (location !== NONE) this.lastAt[location] = this.previousAt[event]!;
       this.threadLength[this.thread[event]!]!--;
     }
     this.count = stamp + 1;
@@ -221,14 +342,15 @@ export class Graph {
   }
 
   /**
-   * Copies into `to` the events of this graph that `keep` holds, in stamp order; returns the
-   * map from this graph's ids to the copy's (`mapped`, NONE for events left out). rf and
-   * dependencies of kept events are kept events (the caller's restriction ensures it).
+   * Copies into `to` the events of this graph that `keep` marks (non-zero), in stamp order;
+   * returns the map from this graph's ids to the copy's (`mapped`, NONE for events left out).
+   * rf and dependencies of kept events are kept events (the caller's restriction ensures it).
    */
-  copyInto(to: Graph, keep: (event: number) => boolean, mapped: Int32Array, locations: number): void {
+  copyInto(to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
     to.clear(locations);
+    if (to.viewWidth < this.viewWidth) to.widenViews(this.viewWidth);
     for (let event = 0; event < this.count; event++) {
-      if (!keep(event)) {
+      if (keep[event] === 0) {
         mapped[event] = NONE;
         continue;
       }
@@ -236,7 +358,7 @@ export class Graph {
       mapped[event] = copy;
       to.kind[copy] = this.kind[event]!;
       const rf = this.rf[event]!;
-      to.rf[copy] = rf === INIT ? INIT : mapped[rf]!;
+      to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
       const dependsOn = this.dependsOn[event]!;
       to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
       to.addedMax[copy] = this.addedMax[event]!;
@@ -246,6 +368,8 @@ export class Graph {
       to.expectedLow[copy] = this.expectedLow[event]!;
       to.expectedHigh[copy] = this.expectedHigh[event]!;
       to.size[copy] = this.size[event]!;
+      // a kept event keeps its porf (what it depends on is kept), at the same positions
+      if (this.viewKnown[event] === 1) to.copyRow(copy, this, event);
     }
     // co: the kept writes of each location in this graph's co order, each appended last
     for (let location = 0; location < locations; location++)
@@ -256,36 +380,30 @@ export class Graph {
 
 /**
  * A porf view: per thread, the last position in program order of the events that are
- * (po ∪ rf ∪ thread create ∪ join)*-before an event. A scratch stack keeps it allocation-free.
+ * (po ∪ rf ∪ thread create ∪ join)*-before an event: a graph's porf row, read in place
+ * (valid until that graph adds events; it may be asked about a copy of the graph's events).
  */
 export class View {
-  readonly last = new Int32Array(MAX_THREADS);
-  private stack = new Int32Array(64);
+  private rows = new Int32Array(0);
+  /** the row read, or NONE (nothing but the event itself) */
+  private row = NONE;
+  private ownThread = 0;
+  private ownIndex = 0;
 
   /** Sets the view to the events porf-before `event`, itself included; its own rf left out when `withoutOwnRf`. */
   of(graph: Graph, event: number, withoutOwnRf: boolean): this {
-    this.last.fill(-1, 0, graph.threads);
-    if (this.stack.length < 2 * graph.count + 1) this.stack = new Int32Array(roomFor(this.stack.length, 2 * graph.count + 1));
-    let top = 0;
-    this.stack[top++] = event;
-    while (top > 0) {
-      const at = this.stack[--top]!;
-      const thread = graph.thread[at]!;
-      const from = this.last[thread]!;
-      const to = graph.index[at]!;
-      if (to <= from) continue;
-      this.last[thread] = to;
-      const events = graph.threadEvents[thread]!;
-      for (let index = to; index > from; index--) {
-        const e = events[index]!;
-        if (graph.isRead(e) && graph.rf[e]! !== INIT && !(withoutOwnRf && e === event)) this.stack[top++] = graph.rf[e]!;
-        if (graph.dependsOn[e]! !== NONE) this.stack[top++] = graph.dependsOn[e]!;
-      }
-    }
+    this.ownThread = graph.thread[event]!;
+    this.ownIndex = graph.index[event]!;
+    // a read's own rf is its only porf predecessor besides its thread's previous event
+    const from = withoutOwnRf && graph.isRead(event) && graph.rf[event] !== INIT ? graph.poBefore(event) : event;
+    this.row = from === NONE ? NONE : graph.porfRow(from);
+    this.rows = graph.porf;
     return this;
   }
 
   has(graph: Graph, event: number): boolean {
-    return graph.index[event]! <= this.last[graph.thread[event]!]!;
+    const thread = graph.thread[event]!;
+    if (thread === this.ownThread) return graph.index[event]! <= this.ownIndex;
+    return this.row !== NONE && graph.index[event]! <= this.rows[this.row + thread]!;
   }
 }

@@ -19,27 +19,23 @@ export class Lineariser {
   private readonly nextIndex = new Uint32Array(1 << 16);
 
   /**
-   * Orders the graph's events into `decisions` (blocked lock reads are no steps: their thread
-   * waits there). Returns the number of steps, or -1 when the graph is not consistent.
+   * Orders the graph's events into `decisions`, one step each. Returns the number of steps, or
+   * -1 when the graph is not consistent.
    */
   linearise(graph: Graph): number {
     const count = graph.count;
     this.reserve(count);
     let edges = 0;
-    const edge = (from: number, to: number) => {
-      this.edgeFrom[edges] = from;
-      this.edgeTo[edges++] = to;
-    };
     for (let event = 0; event < count; event++) {
       const dependsOn = graph.dependsOn[event]!;
-      if (dependsOn !== NONE) edge(dependsOn, event);
-      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edge(graph.coPrev[event]!, event);
+      if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
+      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edges = this.edge(edges, graph.coPrev[event]!, event);
       if (!graph.isRead(event)) continue;
       const rf = graph.rf[event]!;
-      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edge(rf, event); // an RMW's rf is its co predecessor
+      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edges = this.edge(edges, rf, event); // an RMW's rf is its co predecessor
       // fr: before the write co-after the one it reads
       const overwrite = graph.coAfter(rf, graph.location[event]!);
-      if (overwrite !== NONE && overwrite !== event) edge(event, overwrite);
+      if (overwrite !== NONE && overwrite !== event) edges = this.edge(edges, event, overwrite);
     }
     // successors by source (counting sort), and what each event waits for
     this.firstEdge.fill(0, 0, count + 1);
@@ -54,9 +50,8 @@ export class Lineariser {
     this.firstEdge[0] = 0;
 
     this.nextIndex.fill(0, 0, graph.threads);
-    let steps = 0;
     let current = 0;
-    for (let placed = 0; placed < count; placed++) {
+    for (let step = 0; step < count; step++) {
       let event = this.readyIn(graph, current);
       for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
         event = this.readyIn(graph, thread);
@@ -65,11 +60,17 @@ export class Lineariser {
       if (event === NONE) return -1;
       this.nextIndex[current]!++;
       for (let i = this.firstEdge[event]!; i < this.firstEdge[event + 1]!; i++) this.waiting[this.successors[i]!]!--;
-      if (graph.kind[event] === Kind.BLOCKED) continue;
-      this.stepEvent[steps] = event;
-      this.decisions[steps++] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
+      this.stepEvent[step] = event;
+      this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
     }
-    return steps;
+    return count;
+  }
+
+  /** Records edge number `at`, from `from` to `to`; returns the number of edges. */
+  private edge(at: number, from: number, to: number): number {
+    this.edgeFrom[at] = from;
+    this.edgeTo[at] = to;
+    return at + 1;
   }
 
   /** The next event of `thread` if nothing it waits for is still out of the order. */

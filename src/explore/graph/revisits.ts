@@ -10,7 +10,6 @@ export class Revisits {
   private readonly view = new View();
   /** porf of the revisiting write, while its revisits are computed */
   private readonly prefix = new View();
-  private candidates = new Int32Array(64);
 
   /**
    * The writes `read` may read (INIT: the initial value), in co order into `out`: the co-latest
@@ -53,54 +52,66 @@ export class Revisits {
    */
   pendingRmw(graph: Graph, rmw: number): number {
     if (graph.kind[rmw] !== Kind.RMW) return NONE;
-    const location = graph.location[rmw]!;
     const rf = graph.rf[rmw]!;
-    for (let event = 0; event < graph.count; event++)
-      if (event !== rmw && graph.kind[event] === Kind.RMW && graph.location[event] === location && graph.rf[event] === rf) return event;
-    return NONE;
+    // such a read-modify-write is a write co-after the one both read
+    let earliest = NONE;
+    for (let write = graph.coAfter(rf, graph.location[rmw]!); write !== NONE; write = graph.coNext[write]!)
+      if (write !== rmw && graph.kind[write] === Kind.RMW && graph.rf[write] === rf && (earliest === NONE || write < earliest)) earliest = write;
+    return earliest;
   }
 
   /**
-   * The reads `write` backward-revisits, latest first, each given to `push`: reads of its
-   * location not before it, still revisitable, added reading the co-latest write, whose
-   * revisit is a maximal extension (GenMC: getRevisitable, filterCoherentRevisits,
-   * calcRevisits). The first one that is not maximal ends the list: later ones delete more.
+   * The reads `write` backward-revisits, latest first, into `out` (their count returned):
+   * reads of its location not before it, still revisitable, added reading the co-latest
+   * write, whose revisit is a maximal extension (GenMC: getRevisitable,
+   * filterCoherentRevisits, calcRevisits). The first one that is not maximal ends the list:
+   * later ones delete more.
    */
-  revisitsOf(graph: Graph, write: number, push: (read: number) => void): void {
+  revisitsOf(graph: Graph, write: number, out: Int32Array): number {
     const location = graph.location[write]!;
     const prefix = this.prefix.of(graph, write, false);
-    if (this.candidates.length < graph.count) this.candidates = new Int32Array(graph.count * 2);
-    let count = 0;
-    const stable = (event: number) => graph.revisitable[event] === 0 || graph.addedMax[event] === 0;
     let previousLast = graph.coLast[location]!;
     if (previousLast === write) previousLast = graph.coPrev[write]!;
     // fast path: the co-latest other write is before `write`: only its readers can read `write` instead
     const onlyReadersOf = previousLast !== NONE && previousLast !== INIT && prefix.has(graph, previousLast) ? previousLast : NONE;
-    for (let event = graph.count - 1; event >= 0; event--) {
-      if (event === write || graph.location[event] !== location || !graph.isRead(event) || stable(event) || prefix.has(graph, event)) continue;
-      if (onlyReadersOf !== NONE && graph.rf[event] !== onlyReadersOf) continue;
-      this.candidates[count++] = event;
+    let found = 0;
+    if (onlyReadersOf !== NONE) {
+      // its readers, latest first
+      for (let read = graph.firstReader[onlyReadersOf]!; read !== NONE; read = graph.nextReader[read]!) {
+        if (!this.mayBeRevisited(graph, read, write)) continue;
+        let at = found++;
+        for (; at > 0 && out[at - 1]! < read; at--) out[at] = out[at - 1]!;
+        out[at] = read;
+      }
+    } else {
+      for (let read = graph.lastAt[location]!; read !== NONE; read = graph.previousAt[read]!) if (this.mayBeRevisited(graph, read, write)) out[found++] = read;
     }
     const pending = this.pendingRmw(graph, write);
     const coLast = graph.coLast[location] === write;
-    for (let i = 0; i < count; i++) {
-      const read = this.candidates[i]!;
+    let count = 0;
+    for (let i = 0; i < found; i++) {
+      const read = out[i]!;
       if (pending !== NONE && read > pending) continue;
       if (!coLast && this.seesLaterWrite(graph, read, write)) continue;
-      if (!this.maximal(graph, read, write)) return;
-      push(read);
+      if (!this.maximal(graph, read, write)) break;
+      out[count++] = read;
     }
+    return count;
+  }
+
+  /** Whether `read` (an event at `write`'s location) is a read `write` may revisit: not before it, revisitable, added maximally. */
+  private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
+    return read !== write && graph.isRead(read) && graph.revisitable[read] === 1 && graph.addedMax[read] === 1 && !this.prefix.has(graph, read);
   }
 
   /** Whether a write co-after `write`, or a read of one, is before `read` (it could not read `write` then). */
   private seesLaterWrite(graph: Graph, read: number, write: number): boolean {
     const view = this.view.of(graph, read, true);
-    const location = graph.location[write]!;
     for (let later = graph.coNext[write]!; later !== NONE; later = graph.coNext[later]!) {
       // a read-modify-write read is its own write too: not before itself
       if (later !== read && view.has(graph, later)) return true;
-      for (let event = 0; event < graph.count; event++)
-        if (event !== read && graph.location[event] === location && graph.isRead(event) && graph.rf[event] === later && view.has(graph, event)) return true;
+      for (let reader = graph.firstReader[later]!; reader !== NONE; reader = graph.nextReader[reader]!)
+        if (reader !== read && view.has(graph, reader)) return true;
     }
     return false;
   }
@@ -112,24 +123,27 @@ export class Revisits {
    * write — so that exactly one graph reaches the revisited one.
    */
   private maximal(graph: Graph, read: number, write: number): boolean {
-    const prefix = this.prefix;
-    const kept = (event: number) => event <= read || prefix.has(graph, event);
     if (graph.kind[write] !== Kind.RMW) {
       const next = graph.coNext[write]!;
-      if (next !== NONE && !kept(next)) return false;
+      if (next !== NONE && !this.kept(graph, next, read)) return false;
     }
     for (let event = read; event < graph.count; event++) {
-      if (event !== read && kept(event)) continue;
+      if (event !== read && this.kept(graph, event, read)) continue;
       const kind = graph.kind[event]!;
       if (kind === Kind.OTHER) continue;
       if (graph.addedMax[event] === 0) return false;
       const location = graph.location[event]!;
       const base = kind === Kind.WRITE ? event : graph.rf[event]!;
       for (let later = graph.coAfter(base, location); later !== NONE; later = graph.coNext[later]!)
-        if (later !== write && later !== read && kept(later)) return false;
+        if (later !== write && later !== read && this.kept(graph, later, read)) return false;
       const rf = graph.rf[event]!;
-      if (kind !== Kind.WRITE && rf !== INIT && rf > event && !kept(rf)) return false;
+      if (kind !== Kind.WRITE && rf !== INIT && rf > event && !this.kept(graph, rf, read)) return false;
     }
     return true;
+  }
+
+  /** Whether a revisit of `read` by the write whose prefix is `this.prefix` keeps `event`. */
+  private kept(graph: Graph, event: number, read: number): boolean {
+    return event <= read || this.prefix.has(graph, event);
   }
 }

@@ -8,14 +8,21 @@
 // (backward revisits, revisits.ts). A backward revisit starts a frame of its own (a copy of
 // the graph restricted to what it keeps); forward ones cut the frame's graph back.
 //
-// Mutexes follow GenMC: a lock is a read-modify-write of the mutex that reads a free lock,
-// or, revisited to read a held one, a blocked read whose thread waits there; a run where
-// such a thread waits is a blocked execution, not counted (blockedRuns). The runtime keeps
-// that thread asleep (it runs only when nothing else can): its first step ends the graph.
-import { MAX_THREADS, Op, OpFlag, Outcome, hasFlag, opNames } from '../../addon/ops.js';
+// Mutexes: a lock is a read-modify-write of the mutex that reads a free lock (the initial
+// value or an unlock) and takes it; an attempt on a held lock is no event, its thread waits
+// until the next write of the mutex, the holder's unlock (GenMC's removeCASReadIfBlocks and
+// checkReconsiderReadOpts): the runtime keeps it waiting natively. So a revisit that would
+// make a lock read a held lock deletes the read instead (its thread tries again past the
+// unlock, reading what is co-latest then, with its own alternatives), and a lock never
+// takes a held lock as a forward alternative: the orders of critical sections come from
+// the atomicity-breaking alternatives (a lock reading an unlock another lock read), whose
+// revisits move the earlier lock past the later critical section, as for any
+// read-modify-write. No run ends with a thread parked on a lock it could take: a run where
+// a waiting thread's lock is never released is a deadlock, which the runtime reports.
+import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { ExecutionView, Schedule, Strategy } from '../strategy.js';
-import { WORDS, add, has } from '../thread-set.js';
+import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
 import { Lineariser } from './linearise.js';
@@ -43,14 +50,9 @@ interface Frame {
   items: number;
 }
 
-/** sleep sets' "never woken": the blocked threads run only when no other thread can */
-const NEVER = 0xffffffff;
-
 export class GraphStrategy implements Strategy {
   readonly name = 'graph';
   readonly bounded = false;
-  /** runs that ended with a thread blocked on a lock it read held: not a class */
-  blockedRuns = 0;
   private readonly frames: Frame[] = [];
   private depth = 0;
   private started = false;
@@ -58,15 +60,16 @@ export class GraphStrategy implements Strategy {
   private readonly revisits = new Revisits();
   private readonly lineariser = new Lineariser();
   private readonly prefixView = new View();
-  private readonly asleep = new Uint32Array(WORDS);
   /** per thread, its last step in the run being observed */
   private readonly lastStep = new Int32Array(MAX_THREADS);
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
+  /** per event, whether a backward revisit keeps it */
+  private keep = new Uint8Array(64);
   /** steps of the schedule last handed out (the replayed prefix) */
   private replayed = 0;
-  /** per thread id, the create event that made it (in the current graph) */
-  private readonly creatorOf = new Int32Array(1 << 16).fill(NONE);
+  /** per thread id, the create event last seen making it (checked before use: creatorOf) */
+  private readonly createOf = new Int32Array(1 << 16).fill(NONE);
   /** the last item applied, to apply again once a guessed initial value turned out wrong */
   private readonly lastItem = new Int32Array(ITEM);
   private lastItemDepth = 0;
@@ -108,13 +111,14 @@ export class GraphStrategy implements Strategy {
       }
       frame.items--;
       const at = frame.items * ITEM;
-      this.lastItem.set(frame.work.subarray(at, at + ITEM));
+      for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
       const valid = this.apply(frame, frame.work[at]!, frame.work[at + 1]!, frame.work[at + 2]!, frame.work[at + 3]!);
       if (!valid) continue;
       const steps = this.lineariser.linearise(this.frame.graph);
       if (steps < 0) continue;
-      return this.schedule(steps);
+      this.replayed = steps;
+      return { decisions: this.lineariser.decisions, length: steps };
     }
   }
 
@@ -125,11 +129,9 @@ export class GraphStrategy implements Strategy {
     switch (what) {
       case Item.READ_FROM:
         graph.cutAfter(event);
-        this.forgetCreatesAfter(graph);
         return this.readFrom(frame, event, other, false);
       case Item.CO_AFTER:
         graph.cutAfter(event);
-        this.forgetCreatesAfter(graph);
         graph.unplace(event);
         graph.placeAfter(event, other);
         graph.addedMax[event] = 0;
@@ -137,7 +139,6 @@ export class GraphStrategy implements Strategy {
         return true;
       case Item.CHOOSE:
         graph.cutAfter(event);
-        this.forgetCreatesAfter(graph);
         graph.valueLow[event] = other;
         return true;
       default:
@@ -145,19 +146,25 @@ export class GraphStrategy implements Strategy {
     }
   }
 
-  /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write`. */
+  /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
   private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
     graph.cutAfter(cut);
     const prefix = this.prefixView.of(graph, write, false);
-    if (this.mapped.length < graph.count) this.mapped = new Int32Array(graph.count * 2);
+    if (this.mapped.length < graph.count) {
+      this.mapped = new Int32Array(graph.count * 2);
+      this.keep = new Uint8Array(graph.count * 2);
+    }
     if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
     const child = this.frames[++this.depth]!;
     child.items = 0;
     const kept = child.graph;
-    graph.copyInto(kept, (event) => event <= read || prefix.has(graph, event), this.mapped, this.locations.count);
+    // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock
+    const waits = graph.role[read] === Role.LOCK && !frees(graph, write);
+    for (let event = 0; event < graph.count; event++) this.keep[event] = event < read || (event === read && !waits) || prefix.has(graph, event) ? 1 : 0;
+    graph.copyInto(kept, this.keep, this.mapped, this.locations.count);
     // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
     for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
-    this.forgetCreatesAfter(kept);
+    if (waits) return true;
     const revisited = this.mapped[read]!;
     const revisiting = this.mapped[write]!;
     // read maximally: `write` is the co-latest write (the revisited read's own write aside)
@@ -174,11 +181,11 @@ export class GraphStrategy implements Strategy {
   private readFrom(frame: Frame, read: number, write: number, maximal: boolean): boolean {
     const graph = frame.graph;
     if (graph.isWrite(read)) graph.unplace(read);
-    graph.rf[read] = write;
+    graph.readsFrom(read, write);
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
-    let writes = role === Role.UPDATE;
-    if (role === Role.LOCK) writes = write === INIT || graph.role[write] === Role.UNLOCK;
+    // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
+    let writes = role === Role.UPDATE || role === Role.LOCK;
     if (role === Role.CAS) {
       const location = graph.location[read]!;
       if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
@@ -190,7 +197,7 @@ export class GraphStrategy implements Strategy {
       graph.op[read] = writes ? Op.ATOMIC_CAS : Op.ATOMIC_CAS_FAIL;
     }
     if (!writes) {
-      graph.kind[read] = role === Role.LOCK ? Kind.BLOCKED : Kind.READ;
+      graph.kind[read] = Kind.READ;
       return true;
     }
     graph.kind[read] = Kind.RMW;
@@ -201,8 +208,14 @@ export class GraphStrategy implements Strategy {
 
   /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event). */
   private pushRevisits(frame: Frame, write: number): void {
-    const cut = frame.graph.count - 1;
-    this.revisits.revisitsOf(frame.graph, write, (read) => this.push(frame, Item.REVISIT, read, write, cut));
+    const graph = frame.graph;
+    this.reserveCandidates(graph.count);
+    const count = this.revisits.revisitsOf(graph, write, this.candidates);
+    for (let i = 0; i < count; i++) this.push(frame, Item.REVISIT, this.candidates[i]!, write, graph.count - 1);
+  }
+
+  private reserveCandidates(events: number): void {
+    if (this.candidates.length < events + 1) this.candidates = new Int32Array(events * 2 + 1);
   }
 
   private push(frame: Frame, what: number, event: number, other: number, cut: number): void {
@@ -215,31 +228,19 @@ export class GraphStrategy implements Strategy {
     frame.items++;
   }
 
-  /** The schedule that replays the current graph; its blocked threads kept asleep past it. */
-  private schedule(steps: number): Schedule {
-    const graph = this.frame.graph;
-    this.replayed = steps;
-    this.asleep.fill(0);
-    let blocked = false;
-    for (let thread = 0; thread < graph.threads; thread++) {
-      const last = graph.lastOf(thread);
-      if (last !== NONE && graph.kind[last] === Kind.BLOCKED) {
-        add(this.asleep, 0, thread);
-        blocked = true;
-      }
+  /**
+   * The create event of `thread` in `graph`: the one last seen, unless a cut or a revisit's
+   * copy has made that id another event since (then the create is looked up once).
+   */
+  private creatorOf(graph: Graph, thread: number): number {
+    const seen = this.createOf[thread]!;
+    if (seen !== NONE && seen < graph.count && graph.op[seen] === Op.THREAD_CREATE && graph.valueLow[seen] === thread) return seen;
+    for (let event = 0; event < graph.count; event++) {
+      if (graph.op[event] !== Op.THREAD_CREATE || graph.valueLow[event] !== thread) continue;
+      this.createOf[thread] = event;
+      return event;
     }
-    const schedule: Schedule = { decisions: this.lineariser.decisions, length: steps };
-    if (blocked) {
-      schedule.asleep = this.asleep;
-      schedule.asleepFrom = NEVER;
-    }
-    return schedule;
-  }
-
-  /** Creates cut from the graph no longer name their threads. */
-  private forgetCreatesAfter(graph: Graph): void {
-    this.creatorOf.fill(NONE);
-    for (let event = 0; event < graph.count; event++) if (graph.op[event] === Op.THREAD_CREATE) this.creatorOf[graph.valueLow[event]!] = event;
+    throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `thread ${thread} started without a create in the graph`);
   }
 
   observe(execution: ExecutionView): boolean {
@@ -263,22 +264,30 @@ export class GraphStrategy implements Strategy {
       this.noteValues(graph, event, execution, step);
       if (graph.op[event] === Op.THREAD_CREATE) {
         graph.valueLow[event] = execution.object[step]!;
-        this.creatorOf[execution.object[step]!] = event;
+        this.createOf[execution.object[step]!] = event;
       }
     }
     this.refuseSpinWaits(execution);
-    let blocked = false;
-    for (let step = replayed; step < execution.steps; step++) {
-      const thread = execution.thread[step]!;
-      const last = graph.lastOf(thread);
-      if (last !== NONE && graph.kind[last] === Kind.BLOCKED) {
-        blocked = true;
-        break;
-      }
-      this.absorb(graph, execution, step);
+    for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
+    this.addWaitingLocks(graph, execution);
+    return true;
+  }
+
+  /**
+   * A run that ends with threads waiting on held locks (a deadlock): each waiting attempt
+   * becomes a lock read of the held lock, newest, for its alternatives alone: reading an
+   * earlier free lock breaks atomicity, but its revisits give that thread the lock before
+   * the holder took it (GenMC adds such blocked lock reads; without them the orders where
+   * a waiting thread goes first are lost). They are never replayed: every item of the
+   * graph below them cuts them off first.
+   */
+  private addWaitingLocks(graph: Graph, execution: ExecutionView): void {
+    for (let thread = 0; thread < graph.threads; thread++) {
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE || execution.pendingOp[thread] !== Op.MUTEX_LOCK) continue;
+      const location = this.locations.mutex(execution.pendingObject[thread]!);
+      const holder = graph.coLast[location]!;
+      if (holder !== NONE && graph.role[holder] === Role.LOCK) this.addRead(this.frame, thread, Role.LOCK, Op.MUTEX_LOCK, location);
     }
-    if (blocked) this.blockedRuns++;
-    return !blocked;
   }
 
   /** Whether step `step` ran graph event `event` as the graph has it (a create: the thread numbered may differ). */
@@ -297,7 +306,7 @@ export class GraphStrategy implements Strategy {
     switch (op) {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
-        graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf[thread]!;
+        graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf(graph, thread);
         return;
       }
       case Op.THREAD_EXIT:
@@ -325,7 +334,7 @@ export class GraphStrategy implements Strategy {
       case Op.THREAD_CREATE: {
         const event = this.addRead(frame, thread, Role.UPDATE, op, this.locations.threadNumbering());
         graph.valueLow[event] = execution.object[step]!;
-        this.creatorOf[execution.object[step]!] = event;
+        this.createOf[execution.object[step]!] = event;
         this.addWrite(frame, event);
         return;
       }
@@ -377,10 +386,13 @@ export class GraphStrategy implements Strategy {
     const event = graph.add(thread, role, op, location);
     graph.kind[event] = Kind.READ;
     const last = graph.coLast[location]!;
-    graph.rf[event] = last === NONE ? INIT : last;
-    if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+    graph.readsFrom(event, last === NONE ? INIT : last);
+    this.reserveCandidates(graph.count);
     const count = this.revisits.coherentWrites(graph, event, this.candidates);
-    for (let i = 0; i < count - 1; i++) this.push(frame, Item.READ_FROM, event, this.candidates[i]!, 0);
+    for (let i = 0; i < count - 1; i++) {
+      const write = this.candidates[i]!;
+      if (role !== Role.LOCK || frees(graph, write)) this.push(frame, Item.READ_FROM, event, write, 0);
+    }
     return event;
   }
 
@@ -394,7 +406,7 @@ export class GraphStrategy implements Strategy {
     if (graph.kind[event] === Kind.READ) graph.kind[event] = Kind.RMW;
     else {
       graph.kind[event] = Kind.WRITE;
-      if (this.candidates.length < graph.count + 1) this.candidates = new Int32Array(graph.count * 2 + 1);
+      this.reserveCandidates(graph.count);
       const count = this.revisits.coherentPlacings(graph, event, this.candidates);
       for (let i = 0; i < count - 1; i++) this.push(frame, Item.CO_AFTER, event, this.candidates[i]!, 0);
     }
@@ -468,4 +480,9 @@ function sameValue(size: number, lowA: number, highA: number, lowB: number, high
   if (size >= 8) return lowA === lowB && highA === highB;
   const mask = size >= 4 ? 0xffffffff : (1 << (8 * size)) - 1;
   return ((lowA ^ lowB) & mask) === 0;
+}
+
+/** Whether a lock that reads `write` takes the lock (it reads the initial value or an unlock). */
+function frees(graph: Graph, write: number): boolean {
+  return write === INIT || graph.role[write] === Role.UNLOCK;
 }
