@@ -17,6 +17,7 @@ describe('graph: one execution per reads-from class', () => {
     ['deadlock_two_locks.c', '', 'drf'],
     ['por/readers_writer.c', '-DREADERS=3', 'drf'],
     ['soundness/four_threads_loads_stores.c', '', 'sc'],
+    ['soundness/cas_owner.c', '', 'drf'],
     ['soundness/counting_reads.c', '', 'drf'],
     ['soundness/creates_number_threads.c', '', 'drf'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
@@ -51,17 +52,11 @@ WEFT_TEST(waits) {
 `);
     await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity })).rejects.toThrow(/strategy graph does not support (signal|wait) .*use strategy optimal/);
   });
-
-  // random-program seed 688 misses a class where one compare-exchange reads another's write
-  it('refuses compare-exchange until it runs every class of it', async () => {
-    await expect(checkAllInterleavings(fixture('soundness/cas_owner.c'), { strategy: 'graph', maxBound: Infinity }))
-      .rejects.toThrow('strategy graph does not support compare-exchange yet; use strategy optimal for this harness');
-  });
 });
 
 // Seeds whose programs the graph engine supports (it refuses most generated programs: yields,
-// condition variables, semaphores, barriers, spins, frees, compare-exchange); each compared with dfs.
-const SEEDS = [1, 2, 4, 19, 24, 37, 38, 40, 47, 54, 60, 62, 77, 85, 90, 94, 99, 109, 111, 113, 123, 134, 145, 157, 161];
+// condition variables, semaphores, barriers, spins, frees); each compared with dfs.
+const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 90, 94, 99, 109, 111, 113, 123, 127, 134, 145, 150, 157, 161, 688];
 
 describe('graph: random programs against dfs', () => {
   it.each(SEEDS)('seed %i', async (seed) => {

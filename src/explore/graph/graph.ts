@@ -358,7 +358,8 @@ export class Graph {
       mapped[event] = copy;
       to.kind[copy] = this.kind[event]!;
       const rf = this.rf[event]!;
-      to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
+      // a revisited read keeps its place and reads a write added after it: linked once that is copied
+      if (rf === INIT || rf < event) to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
       const dependsOn = this.dependsOn[event]!;
       to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
       to.addedMax[copy] = this.addedMax[event]!;
@@ -370,6 +371,10 @@ export class Graph {
       to.size[copy] = this.size[event]!;
       // a kept event keeps its porf (what it depends on is kept), at the same positions
       if (this.viewKnown[event] === 1) to.copyRow(copy, this, event);
+    }
+    for (let event = 0; event < this.count; event++) {
+      const rf = this.rf[event]!;
+      if (keep[event] === 1 && rf !== INIT && rf > event) to.readsFrom(mapped[event]!, mapped[rf]!);
     }
     // co: the kept writes of each location in this graph's co order, each appended last
     for (let location = 0; location < locations; location++)

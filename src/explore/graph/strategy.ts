@@ -350,14 +350,10 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, event);
         return;
       }
-      case Op.ATOMIC_CAS_FAIL:
-      case Op.ATOMIC_CAS:
-        // random-program seed 688 (issue 37): a class where one compare-exchange reads another's
-        // write is missed, which optimal runs; refused until found, rather than called complete
-        throw new UnsupportedHarnessError('compare-exchange');
       case Op.ATOMIC_LOAD:
-      case Op.PLAIN_READ: {
-        const event = this.addRead(frame, thread, Role.LOAD, op, this.dataLocation(execution, step));
+      case Op.PLAIN_READ:
+      case Op.ATOMIC_CAS_FAIL: {
+        const event = this.addRead(frame, thread, op === Op.ATOMIC_CAS_FAIL ? Role.CAS : Role.LOAD, op, this.dataLocation(execution, step));
         this.noteValues(graph, event, execution, step);
         return;
       }
@@ -368,8 +364,9 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, event);
         return;
       }
-      case Op.ATOMIC_RMW: {
-        const event = this.addRead(frame, thread, Role.UPDATE, op, this.dataLocation(execution, step));
+      case Op.ATOMIC_RMW:
+      case Op.ATOMIC_CAS: {
+        const event = this.addRead(frame, thread, op === Op.ATOMIC_CAS ? Role.CAS : Role.UPDATE, op, this.dataLocation(execution, step));
         this.noteValues(graph, event, execution, step);
         this.addWrite(frame, event);
         return;
