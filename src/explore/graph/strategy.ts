@@ -69,7 +69,7 @@ export class GraphStrategy implements Strategy {
   /** steps of the schedule last handed out (the replayed prefix) */
   private replayed = 0;
   /** per thread id, the create event last seen making it (checked before use: creatorOf) */
-  private readonly createOf = new Int32Array(1 << 16).fill(NONE);
+  private readonly createOf = new Int32Array(MAX_THREADS).fill(NONE);
   /** the last item applied, to apply again once a guessed initial value turned out wrong */
   private readonly lastItem = new Int32Array(ITEM);
   private lastItemDepth = 0;
@@ -254,11 +254,8 @@ export class GraphStrategy implements Strategy {
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
         this.depth = this.lastItemDepth;
-        const frame = this.frame;
-        const at = frame.items * ITEM;
-        if (at + ITEM > frame.work.length) frame.work = grown(frame.work, frame.work.length * 2);
-        frame.work.set(this.lastItem, at);
-        frame.items++;
+        const [what, item, other, cut] = this.lastItem;
+        this.push(this.frame, what!, item!, other!, cut!);
         return false;
       }
       this.noteValues(graph, event, execution, step);
