@@ -2,7 +2,7 @@
 // change meaning.
 import type { CheckResult } from '../check.js';
 import type { Bug, BugStep } from './bug.js';
-import { findLoops } from './repeats.js';
+import { foldRepeats } from './repeats.js';
 
 /** The failing thread's last plain accesses: the field reports before `accesses` had them all (kept for their readers). */
 const NEAR_FAILURE = 8;
@@ -16,14 +16,8 @@ type JsonStep = BugStep & { repeated?: { steps: number; times: number } };
  * stopped at the step bound would otherwise carry all its thousands of steps.
  */
 function withLoopsOnce(steps: readonly BugStep[]): JsonStep[] {
-  const kept: JsonStep[] = [];
-  let next = 0;
-  for (const { start, period, copies } of findLoops(steps, ({ step: _index, ...rest }) => JSON.stringify(rest))) {
-    kept.push(...steps.slice(next, start + period - 1), { ...steps[start + period - 1]!, repeated: { steps: period, times: copies - 1 } });
-    next = start + period * copies;
-  }
-  kept.push(...steps.slice(next));
-  return kept;
+  return foldRepeats<BugStep, JsonStep>(steps, ({ step: _index, ...rest }) => JSON.stringify(rest), (iteration, more) =>
+    [...iteration.slice(0, -1), { ...iteration.at(-1)!, repeated: { steps: iteration.length, times: more } }]);
 }
 
 export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'interrupted' | 'notRun'>): object {

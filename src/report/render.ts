@@ -305,8 +305,8 @@ function replayText(schedule: string): string {
 /** A loop's rows repeated back to back: one iteration and how often it came round again. */
 function foldLoops(rows: Row[]): Row[] {
   const key = (row: Row) => `${row.thread}\0${row.text}\0${row.location?.file}:${row.location?.line}\0${row.preemption === true}\0${row.folded}`;
-  return foldRepeats(rows, key, (period, more, first) =>
-    ({ thread: first.thread, text: '', folded: `↻ ${period === 1 ? 'the row above repeats' : `the ${period} rows above repeat`} ${more} more time${more === 1 ? '' : 's'}` }));
+  return foldRepeats(rows, key, (iteration, more) => [...iteration,
+    { thread: iteration[0]!.thread, text: '', folded: `↻ ${iteration.length === 1 ? 'the row above repeats' : `the ${iteration.length} rows above repeat`} ${more} more time${more === 1 ? '' : 's'}` }]);
 }
 
 /**

@@ -8,7 +8,7 @@ const MAX_PERIOD = 64;
 const MIN_COPIES = 3;
 
 /** A stretch of `period` rows that comes `copies` times back to back from row `start`. */
-export interface Loop {
+interface Loop {
   start: number;
   period: number;
   copies: number;
@@ -18,7 +18,7 @@ export interface Loop {
  * The loops in `rows` (rows equal by `key`): each run of at least MIN_COPIES back-to-back
  * copies of a stretch, the longest cover first, in order. The last row (the failure's) is in none.
  */
-export function findLoops<T>(rows: readonly T[], key: (row: T) => string): Loop[] {
+function findLoops<T>(rows: readonly T[], key: (row: T) => string): Loop[] {
   const keys = rows.map(key);
   const end = rows.length - 1;
   const copiesAt = (start: number, period: number): number => {
@@ -46,14 +46,14 @@ export function findLoops<T>(rows: readonly T[], key: (row: T) => string): Loop[
 }
 
 /**
- * `rows` with every loop (findLoops) kept once and followed by `fold(period, more, first)`,
- * `more` the copies left out.
+ * `rows` with every loop (findLoops) in its place as `once(iteration, more)` makes it from
+ * one iteration of the loop's rows and the number of copies left out.
  */
-export function foldRepeats<T>(rows: readonly T[], key: (row: T) => string, fold: (period: number, more: number, first: T) => T): T[] {
-  const folded: T[] = [];
+export function foldRepeats<T, U = T>(rows: readonly T[], key: (row: T) => string, once: (iteration: readonly T[], more: number) => readonly (T | U)[]): (T | U)[] {
+  const folded: (T | U)[] = [];
   let next = 0;
   for (const { start, period, copies } of findLoops(rows, key)) {
-    folded.push(...rows.slice(next, start + period), fold(period, copies - 1, rows[start]!));
+    folded.push(...rows.slice(next, start), ...once(rows.slice(start, start + period), copies - 1));
     next = start + period * copies;
   }
   folded.push(...rows.slice(next));
