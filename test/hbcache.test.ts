@@ -10,6 +10,7 @@ import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
 import { type Strategy, liveView, viewRun } from '../src/explore/strategy.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
+import { yieldEvery50Ms } from './support/event-loop.js';
 import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
 
@@ -97,14 +98,6 @@ describe('budgets hold inside one run\'s bookkeeping (31 threads)', () => {
     expect(test.guarantee).toContain(`budget exhausted (${name})`);
   });
 });
-
-let sliceEnd = 0;
-/** A long synchronous exploration inside a Vitest worker starves its RPC: give the event loop a turn. */
-async function yieldEvery50Ms() {
-  if (performance.now() < sliceEnd) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  sliceEnd = performance.now() + 50;
-}
 
 /** The happens-before classes of the executions a strategy counts, in drf mode. */
 async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: () => Strategy) {

@@ -12,6 +12,7 @@ import { createStrategy } from '../../src/explore/strategies.js';
 import { type ExecutionView, liveView, viewRun } from '../../src/explore/strategy.js';
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
+import { yieldEvery50Ms } from './event-loop.js';
 import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
@@ -51,8 +52,7 @@ export function within(exploration: Exploration, bound: number): Observed {
   return exploration.byBound[Math.min(bound, exploration.byBound.length - 1)]!;
 }
 
-// Async: the event loop gets a turn every ~50 ms, so that a long exploration inside a Vitest
-// worker does not starve the worker's messages to Vitest (they time out after 60 s).
+// Async: the event loop gets a turn every ~50 ms (event-loop.ts).
 export async function exploreAll(
   file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {}, shard?: Shard,
 ): Promise<Exploration> {
@@ -82,7 +82,6 @@ async function explore(
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
   let restarts = 0;
-  let sliceEnd = performance.now() + 50;
   for (let bound = 0; bound <= lastBound; bound++) {
     if (!explorer.beginBound(bound)) {
       // exhausted before this bound: the last view stands for every later bound
@@ -91,10 +90,7 @@ async function explore(
       break;
     }
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
-      if (performance.now() >= sliceEnd) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceEnd = performance.now() + 50;
-      }
+      await yieldEvery50Ms();
       const outcome = harness.run(
         0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, 0, none, undefined,
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,

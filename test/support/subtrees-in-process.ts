@@ -13,6 +13,7 @@ import type { Shard } from '../../src/explore/shard.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
 import { type CoordinatorMessage, type HostMessage, SubtreeHost } from '../../src/explore/subtree-host.js';
 import { type Exploration, coverageClass, within } from './explore-all.js';
+import { yieldEvery50Ms } from './event-loop.js';
 
 /** What the split search had run once the iteration of one bound was done (cumulative). */
 export interface SplitBound {
@@ -95,7 +96,6 @@ export async function exploreInSubtrees(
     const byBound: SplitBound[] = [];
     let bound = 0;
     coordinator.start(bound);
-    let sliceEnd = performance.now() + 50;
     for (let turn = 1; ; turn++) {
       if (coordinator.executions > budget) throw new Error(`the split search ran ${coordinator.executions} executions, over its budget of ${budget}`);
       if (coordinator.executions === budget) return { byBound, given: coordinator.given, budgetStop: budget };
@@ -116,11 +116,7 @@ export async function exploreInSubtrees(
         host.reportIdle();
       } else throw new Error(`parallel exploration stalled at bound ${bound} after ${coordinator.executions} executions: nothing to run, no message in flight`);
       if (turn === MAX_TURNS) throw new Error(`parallel exploration stuck at bound ${bound} after ${coordinator.executions} executions`);
-      // a turn every ~50 ms for the Vitest worker's messages (they time out after 60 s on a busy machine)
-      if (performance.now() >= sliceEnd) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceEnd = performance.now() + 50;
-      }
+      await yieldEvery50Ms();
     }
   } finally {
     returnHarness(library, harness);
