@@ -186,7 +186,7 @@ export const strategiesWithDelays: readonly string[] = ['dfs', 'random', 'pct'];
 const delayStrategy = 'dfs';
 
 /** The strategies a shard can run (explore/shard.ts), and the one it runs when none is chosen. */
-export const strategiesWithShards: readonly string[] = ['bpor', 'dfs'];
+export const strategiesWithShards: readonly string[] = ['bpor', 'dfs', 'graph'];
 const shardStrategy = 'bpor';
 
 /** more preemptions (or delays) than any execution of a harness this size could have */
@@ -225,7 +225,7 @@ export const optionSchema = {
   strategy: {
     kind: choice(strategyChoices), default: defaultStrategy, cli: { flag: '--strategy' }, commands: checkOnly, inFile: true, inPlugin: true,
     description: "`auto`: `optimal` first, for a quarter of a time budget you give (2 s of the default one; all of it when `maxBound` is `unbounded`): when it finishes, every interleaving was explored, whatever the bound; when it does not, `bpor` explores bound by bound, with PCT samples taking turns once a bound runs over 1 s; when it finds a bug, `bpor` explores the bounds below the bug's preemptions, so that the bug shown has the fewest; " +
-      "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; `graph` (experimental): unbounded, one execution per reads-from class, over execution graphs; it takes atomics, plain accesses in sc mode, create, join, mutexes and choices, and refuses other harnesses by name; " +
+      "`bpor`: partial-order reduction under the bound; `hbcache`: one execution per happens-before class within the bound (seed 001's Algorithm 2: caches happens-before states, costs memory and per-run work that grows with the thread count); `dfs`: every schedule within the bound; `optimal`: unbounded, one execution per Mazurkiewicz trace; `graph` (experimental): one execution per reads-from class, over execution graphs, bound by bound (the bound counted as for `hbcache`; `unbounded`: one pass), and split exactly by `shard`; it takes atomics, plain accesses in sc mode, create, join, mutexes and choices, and refuses other harnesses by name; " +
       '`random`: samples runs, a uniformly random thread at each step; `pct`: samples runs by PCT (random priorities, `pctDepth` − 1 change points), each bug of that depth hit with a stated probability per run. The samplers stop on their budget and never claim completeness',
   },
   workers: {
@@ -237,8 +237,9 @@ export const optionSchema = {
   shard: {
     kind: shardKind, cli: { flag: '--shard' }, commands: checkOnly, inFile: false, inPlugin: false,
     description: 'explore only shard i of n of the search tree, for n machines to split one exploration; `weft merge` joins their `--json` reports into one result. ' +
-      `Strategies \`${strategiesWithShards.join('` and `')}\` (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` explores its shard on \`workers\` processes. ` +
-      'A shard explores the subtrees a stable hash of their first two deviations from the runtime\'s default policy gives it (the runs above them: every shard); `dfs`\'s shards together run the serial executions, `bpor`\'s may run more',
+      `Strategies ${strategiesWithShards.map((name) => `\`${name}\``).join(', ')} (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` explores its shard on \`workers\` processes. ` +
+      'A `dfs` or `bpor` shard explores the subtrees a stable hash of their first two deviations from the runtime\'s default policy gives it (the runs above them: every shard); `dfs`\'s shards together run the serial executions, `bpor`\'s may run more. ' +
+      'A `graph` shard explores the subtrees of the alternatives of the first run dealt to it round robin; its shards together run exactly the serial executions',
   },
   seed: {
     kind: wholeNumber(0, 2 ** 32 - 1), default: DEFAULT_SEED, cli: { flag: '--seed' }, commands: checkOnly, inFile: true, inPlugin: true,

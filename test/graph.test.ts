@@ -33,6 +33,26 @@ describe('graph: one execution per reads-from class', () => {
     expect(test).toMatchObject({ status: 'pass', executions: 24, complete: true });
   });
 
+  it('bounded: at each bound the classes hbcache counts, each once, and complete once nothing needs more', async () => {
+    const counts = async (strategy: string, maxBound: number) =>
+      (await checkAllInterleavings(fixture('por/locked_increments.c'), { strategy, cflags: '-DTHREADS=3 -DINCREMENTS=2', maxBound })).tests[0]!;
+    for (const maxBound of [0, 1, 2]) {
+      const [graph, hbcache] = [await counts('graph', maxBound), await counts('hbcache', maxBound)];
+      expect(graph).toMatchObject({ status: 'pass', executions: hbcache.executions, complete: false, bound: maxBound });
+    }
+    // every class needs at most 3 preemptions: the graph engine knows it is done
+    expect(await counts('graph', 3)).toMatchObject({ executions: 90, complete: true, guarantee: 'complete: every interleaving explored' });
+  });
+
+  it('bounded: a bug met past the bound (in the slack) is shown at its own bound, with its fewest preemptions', async () => {
+    const atBound0 = (await checkAllInterleavings(fixture('lost_update.c'), { strategy: 'graph', mode: 'sc', maxBound: 0 })).tests[0]!;
+    expect(atBound0).toMatchObject({ status: 'pass', complete: false, guarantee: 'all executions with ≤ 0 preemptions explored' });
+    const test = (await checkAllInterleavings(fixture('lost_update.c'), { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, message: 'counter == 2' } });
+    const deadlock = (await checkAllInterleavings(fixture('deadlock_two_locks.c'), { strategy: 'graph', maxBound: 3 })).tests[0]!;
+    expect(deadlock).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'deadlock', preemptions: 1 } });
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>
@@ -58,11 +78,11 @@ WEFT_TEST(waits) {
 // condition variables, semaphores, barriers, spins, frees); each compared with dfs.
 const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 90, 94, 99, 109, 111, 113, 123, 127, 134, 145, 150, 157, 161, 688];
 
-describe('graph: random programs against dfs', () => {
+describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs where it claims completeness)', () => {
   it.each(SEEDS)('seed %i', async (seed) => {
     const shape = randomShape(seed);
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
-    const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 0, 5_000, ['graph']);
+    const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000, ['graph']);
     expect(result.refused).toEqual([]);
     expect(result.problems).toEqual([]);
     expect(result.redundant).toEqual([]);

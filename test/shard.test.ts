@@ -100,6 +100,15 @@ describe('weft check --shard and weft merge', () => {
     expect(text.stdout).toContain(`✓ locked_increments  ${withThousands(serial.executions)} executions`);
   });
 
+  it('graph: the merged result has the serial executions, status and guarantee', () => {
+    const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'graph', '--json']).stdout).tests[0];
+    const merged = runCli(['merge', ...checkShards([...lockedIncrements, '--strategy', 'graph']), '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const test = JSON.parse(merged.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'pass', executions: serial.executions, complete: serial.complete, strategy: 'graph' });
+    expect(test.guarantee).toBe(`${serial.guarantee}; ${SHARDS} shards merged`);
+  });
+
   it('the default strategy becomes bpor: every shard is needed, the serial guarantee holds', () => {
     const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'bpor', '--workers', '1', '--json']).stdout).tests[0];
     const reports = checkShards(lockedIncrements);

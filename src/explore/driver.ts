@@ -133,12 +133,14 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
         options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
       viewRun(view, status[0]!, outcome);
-      if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) {
+      if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
+      const failed = outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
+      if (failed && (strategy.failureCounts?.(view) ?? true)) {
         executions++;
-        if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
         return finish('bug', false, copyFailure(harness, view));
       }
-      if (strategy.observe(view)) executions++;
+      // a failing run past the bound is shown in its own iteration
+      if (!failed && strategy.observe(view)) executions++;
       else redundantRuns++;
       // by the clock after every run, counted or not: runs can be long, or all redundant
       const now = performance.now();

@@ -14,7 +14,7 @@ type StrategyFactory = (options: StrategyOptions) => Strategy;
 const strategies = new Map<string, StrategyFactory>([
   ['bpor', createBpor],
   ['dfs', (options) => new DfsStrategy(options)],
-  ['graph', () => new GraphStrategy()],
+  ['graph', (options) => new GraphStrategy(options)],
   ['hbcache', (options) => new HbCacheStrategy(options)],
   ['optimal', createOptimal],
   ['pct', (options) => new PctStrategy(options.seed ?? DEFAULT_SEED, options.pctDepth ?? DEFAULT_PCT_DEPTH)],

@@ -117,6 +117,13 @@ export interface Strategy {
    * the run turned out redundant (equivalent to one explored before) and does not count.
    */
   observe(execution: ExecutionView): boolean;
+  /**
+   * A strategy that runs executions past its bound to stay sound (graph: its slack) learns
+   * from a failing run too, and returns false when the run needs more preemptions than the
+   * iteration's bound: its bug is shown in the iteration of its own bound, so the first bug
+   * shown needs the fewest. Without it, every failing run is a bug to show.
+   */
+  failureCounts?(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
   /**

@@ -35,7 +35,7 @@ const STRATEGY_LIMIT = 100_000;
 /** bpor split into subtrees (parallel exploration): by this many workers, taking turns drawn from the seed */
 const SPLIT_WORKERS = 3;
 const SPLIT_SEED = 7;
-/** dfs and bpor split into shards (explore/shard.ts): this many, each explored on its own */
+/** dfs, bpor and graph split into shards (explore/shard.ts, graph/strategy.ts): this many, each explored on its own */
 const SHARDS = 3;
 
 export interface StrategyRuns {
@@ -72,8 +72,8 @@ export interface Soundness {
 }
 
 /**
- * `only`: the strategies to check (default: every registered one). `splits`: also split dfs
- * and bpor into shards, and bpor among simulated workers, and compare what the parts saw.
+ * `only`: the strategies to check (default: every registered one). `splits`: also split dfs,
+ * bpor and graph into shards, and bpor among simulated workers, and compare what the parts saw.
  */
 export async function checkSoundness(
   file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity, only?: readonly string[], splits = true,
@@ -91,6 +91,8 @@ export async function checkSoundness(
   const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS);
   const all = everything.truncated ? undefined : everything;
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
+  /** what each strategy explored alone, for its shards to match */
+  const serial = new Map<string, Exploration>([['dfs', dfs]]);
   for (const name of only ?? strategyNames()) {
     if (name === 'dfs') continue;
     const { bounded, exhaustive } = createStrategy(name, { maxBound });
@@ -106,6 +108,7 @@ export async function checkSoundness(
       continue;
     }
     runs[name] = { executions: run.executions, wasted: run.wasted };
+    if (!run.truncated) serial.set(name, run);
     if (run.restarts > 0) restarted.push(name);
     if (run.truncated) {
       truncated.push(name);
@@ -131,8 +134,8 @@ export async function checkSoundness(
         problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS), maxBound));
     } else if (all) check('unbounded', run, all);
   }
-  // split into shards, each explored alone: together they see what dfs sees (dfs: runs it exactly)
-  for (const name of ['dfs', 'bpor'].filter((name) => splits && (only === undefined || only.includes(name)))) {
+  // split into shards, each explored alone: together they see what dfs sees (dfs and graph: run what they run alone, exactly)
+  for (const name of ['dfs', 'bpor', 'graph'].filter((name) => splits && serial.has(name) && (only === undefined || only.includes(name)))) {
     const shards = await exploreShards(file, name, maxBound, mode);
     if (shards.some((shard) => shard.truncated)) continue;
     // a shard of bpor on workers must run what it runs on one
@@ -148,8 +151,8 @@ export async function checkSoundness(
       const differences = compare(what, within(dfs, bound), together);
       problems.push(...differences.problems);
       pastBug.push(...differences.pastBug);
-      if (name === 'dfs' && together.executions !== within(dfs, bound).executions)
-        problems.push(`${what}: ${together.executions} executions, serial ${within(dfs, bound).executions}`);
+      const alone = within(serial.get(name)!, bound);
+      if (name !== 'bpor' && together.executions !== alone.executions) problems.push(`${what}: ${together.executions} executions, serial ${alone.executions}`);
     }
   }
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, refused, runs };

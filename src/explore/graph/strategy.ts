@@ -19,18 +19,42 @@
 // revisits move the earlier lock past the later critical section, as for any
 // read-modify-write. No run ends with a thread parked on a lock it could take: a run where
 // a waiting thread's lock is never released is a deadlock, which the runtime reports.
+//
+// Bounded (Marmanis, Kokologiannakis, Vafeiadis, TACAS 2023): iteration k explores the graphs
+// whose fewest preemptions (preemptions.ts) are at most k + SLACK, and counts those that need
+// exactly k (fewer: counted in an earlier iteration; more: in a later one). A graph past
+// k + SLACK is not explored, nor anything below it: a run that passes it is cut at the first
+// event that does (the rest of the run is moot), and that event's alternatives are items, the
+// newest that stays within taking the place of what the run chose (it may be revisited, as a
+// maximal choice may: GenMC's findConsistentRf). The slack is what keeps every graph within k
+// reachable: its one parent may need more preemptions than it does. Failing runs are judged
+// the same way (failureCounts): a bug past the bound is shown in its own iteration, so the
+// first bug shown needs the fewest preemptions.
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
-import type { ExecutionView, Schedule, Strategy } from '../strategy.js';
+import type { Shard } from '../shard.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, spentAt } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
+import { GraphPreemptions } from './preemptions.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
-/** Worklist items: four ints each (what, event, with, cut). */
+/**
+ * Preemptions past the bound a graph may need and still be explored: a graph within the bound
+ * whose parent needs more is reached through it (one more measured enough at 2–5 threads:
+ * GenMC's min(U − 1, N − 2) loses graphs when main works, as WEFT_TEST bodies do).
+ */
+const SLACK = 1;
+
+/**
+ * Worklist items: four ints each (what, event, with, cut). A read-from or co item's `cut` is
+ * its group (0: none): the alternatives of an event whose own choice went past the bound, of
+ * which the first found within it (the newest) is taken as the maximal choice.
+ */
 const Item = {
   /** read `event` reads `with` (INIT: the initial value) */
   READ_FROM: 0,
@@ -52,7 +76,34 @@ interface Frame {
 
 export class GraphStrategy implements Strategy {
   readonly name = 'graph';
-  readonly bounded = false;
+  readonly bounded: boolean;
+  /** the iteration's bound */
+  private bound = 0;
+  /** the iteration met a graph needing more preemptions than its bound */
+  private pastBound = false;
+  /** the last run observed lies past the bound (not counted in this iteration) */
+  private runPastBound = false;
+  private readonly preemptions = new GraphPreemptions();
+  /** per event absorbed from the last run, the frame's item count once it was added */
+  private itemsAfter = new Int32Array(64);
+  /** steps of the schedule of the item last applied */
+  private linearised = 0;
+  /**
+   * `--shard`: the items taken outside every subtree (the first run's, and those met after a
+   * subtree is done) are dealt round robin; the subtree of this shard's item (its frame depth
+   * and position: what is pushed above it) is explored here, the others' are skipped.
+   */
+  private readonly shard: Shard | undefined;
+  private dealt = 0;
+  private splitDepth = -1;
+  private splitAt = 0;
+  /** per step of the last run, the preemptions it made up to there */
+  private spent = new Int32Array(64);
+  /** the last group of alternatives made, and the last whose maximal choice was taken */
+  private groups = 0;
+  private takenGroup = 0;
+  /** the last item applied took its group's maximal choice */
+  private tookGroup = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
   private started = false;
@@ -80,7 +131,9 @@ export class GraphStrategy implements Strategy {
   private written: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private expected: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
-  constructor() {
+  constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>) {
+    this.bounded = Number.isFinite(options.maxBound);
+    this.shard = options.shard;
     this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
   }
 
@@ -89,11 +142,28 @@ export class GraphStrategy implements Strategy {
   }
 
   beginBound(bound: number): boolean {
-    return bound === 0;
+    if (!this.bounded) return bound === 0;
+    // nothing needed more than the last bound: every graph was counted
+    if (bound > 0 && !this.pastBound) return false;
+    this.bound = bound;
+    this.pastBound = false;
+    this.started = false;
+    this.dealt = 0;
+    this.splitDepth = -1;
+    this.depth = 0;
+    this.frames[0]!.items = 0;
+    this.frames[0]!.graph.clear(this.locations.count);
+    return true;
   }
 
   beyondMaxBound(): boolean {
-    return false;
+    return this.bounded && this.pastBound;
+  }
+
+  /** A failing run counts (it is a bug to show) unless it needs more preemptions than the bound. */
+  failureCounts(execution: ExecutionView): boolean {
+    this.observe(execution);
+    return !this.runPastBound;
   }
 
   next(): Schedule | undefined {
@@ -109,17 +179,59 @@ export class GraphStrategy implements Strategy {
         this.depth--;
         continue;
       }
-      frame.items--;
-      const at = frame.items * ITEM;
+      const position = --frame.items;
+      const at = position * ITEM;
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
-      const valid = this.apply(frame, frame.work[at]!, frame.work[at + 1]!, frame.work[at + 2]!, frame.work[at + 3]!);
-      if (!valid) continue;
-      const steps = this.lineariser.linearise(this.frame.graph);
-      if (steps < 0) continue;
-      this.replayed = steps;
-      return { decisions: this.lineariser.decisions, length: steps };
+      const what = this.lastItem[0]!;
+      const event = this.lastItem[1]!;
+      const other = this.lastItem[2]!;
+      const cut = this.lastItem[3]!;
+      // a read-from or co item's cut is its group
+      const group = what === Item.READ_FROM || what === Item.CO_AFTER ? cut : 0;
+      if (this.shard && this.aboveSplit(position) && !this.owns(position)) {
+        // another shard's subtree; a group's maximal choice is still settled as there
+        if (group !== 0 && group !== this.takenGroup && this.explorable(frame, what, event, other, cut)) this.takenGroup = group;
+        frame.items = position;
+        continue;
+      }
+      if (!this.explorable(frame, what, event, other, cut)) continue;
+      this.tookGroup = group !== 0 && group !== this.takenGroup;
+      if (this.tookGroup) {
+        this.takenGroup = group;
+        frame.graph.addedMax[event] = 1;
+      }
+      this.replayed = this.linearised;
+      return { decisions: this.lineariser.decisions, length: this.linearised };
     }
+  }
+
+  /** Applies the item and linearises the graph it gives: false when that is not consistent or past the limit. */
+  private explorable(frame: Frame, what: number, event: number, other: number, cut: number): boolean {
+    if (!this.apply(frame, what, event, other, cut)) return false;
+    this.linearised = this.lineariser.linearise(this.frame.graph);
+    return this.linearised >= 0 && this.withinLimit(this.frame.graph, this.linearised);
+  }
+
+  /**
+   * Whether the item just taken from position `position` of the current frame lies outside
+   * the subtree this shard last took (then that subtree is done): every shard meets the same
+   * items there, in the same order.
+   */
+  private aboveSplit(position: number): boolean {
+    if (this.splitDepth < 0) return true;
+    if (this.depth > this.splitDepth || (this.depth === this.splitDepth && position >= this.splitAt)) return false;
+    this.splitDepth = -1;
+    return true;
+  }
+
+  /** Deals the item above the split to a shard, round robin; this shard's becomes the subtree it explores. */
+  private owns(position: number): boolean {
+    const shard = this.shard!;
+    if (this.dealt++ % shard.count !== shard.index - 1) return false;
+    this.splitDepth = this.depth;
+    this.splitAt = position;
+    return true;
   }
 
   /** Applies one item to `frame`: false when the graph it gives is not consistent (its items stay). */
@@ -144,6 +256,21 @@ export class GraphStrategy implements Strategy {
       default:
         return this.revisit(graph, event, other, cut);
     }
+  }
+
+  /** Whether the graph, linearised in `steps` steps, needs no more preemptions than the iteration explores (unbounded: always). */
+  private withinLimit(graph: Graph, steps: number): boolean {
+    if (!this.bounded) return true;
+    const limit = this.bound + SLACK;
+    const linearised = this.preemptions.ofOrder(graph, this.lineariser.stepEvent, steps);
+    if (linearised <= limit) return true;
+    if (this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
+      // run along the order found (within the limit): the run then spends less, and its own schedule vouches for more
+      this.lineariser.follow(graph, this.preemptions.bestOrder, steps);
+      return true;
+    }
+    this.pastBound = true;
+    return false;
   }
 
   /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
@@ -245,6 +372,7 @@ export class GraphStrategy implements Strategy {
 
   observe(execution: ExecutionView): boolean {
     this.viewBits(execution);
+    this.runPastBound = false;
     const graph = this.frame.graph;
     const replayed = Math.min(this.replayed, execution.steps);
     for (let step = 0; step < replayed; step++) {
@@ -256,6 +384,8 @@ export class GraphStrategy implements Strategy {
         this.depth = this.lastItemDepth;
         const [what, item, other, cut] = this.lastItem;
         this.push(this.frame, what!, item!, other!, cut!);
+        if (this.tookGroup) this.takenGroup = 0;
+        this.runPastBound = true;
         return false;
       }
       this.noteValues(graph, event, execution, step);
@@ -265,9 +395,84 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseSpinWaits(execution);
-    for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
+    const firstNew = graph.count;
+    const itemsBefore = this.frame.items;
+    if (this.itemsAfter.length < firstNew + execution.steps) this.itemsAfter = new Int32Array(2 * (firstNew + execution.steps));
+    for (let step = replayed; step < execution.steps; step++) {
+      this.absorb(graph, execution, step);
+      this.itemsAfter[graph.count - 1] = this.frame.items;
+    }
+    // the first run is every shard's: the first shard counts it
+    const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
+    if (!this.bounded) {
+      this.addWaitingLocks(graph, execution);
+      return counts;
+    }
+    // the run is a schedule of its graph and of every graph on the way: what it spent bounds theirs
+    this.spentBy(execution);
+    const past = this.firstPastLimit(graph, replayed, firstNew);
+    if (past !== NONE) {
+      this.cutAt(past, past === firstNew ? itemsBefore : this.itemsAfter[past - 1]!);
+      this.pastBound = this.runPastBound = true;
+      return false;
+    }
     this.addWaitingLocks(graph, execution);
-    return true;
+    const spent = this.spent[execution.steps - 1]!;
+    const fewest = spent < this.bound ? spent : this.preemptions.fewest(graph, this.bound, graph.count - 1, spent);
+    if (fewest > this.bound) this.pastBound = this.runPastBound = true;
+    return counts && fewest === this.bound;
+  }
+
+  /** Per step of the run, the preemptions it made up to that step. */
+  private spentBy(execution: ExecutionView): void {
+    if (this.spent.length < execution.steps) this.spent = new Int32Array(2 * execution.steps);
+    this.spent[0] = 0;
+    for (let step = 1; step < execution.steps; step++) this.spent[step] = this.spent[step - 1]! + spentAt('preemption', execution, step);
+  }
+
+  /**
+   * The first event absorbed from the run (from `firstNew` on) whose graph needs more
+   * preemptions than the iteration explores, or NONE. Up to the step where the run's own
+   * preemptions pass the limit, none does; past it, a gallop then a bisection (a graph never
+   * needs fewer than one it extends).
+   */
+  private firstPastLimit(graph: Graph, replayed: number, firstNew: number): number {
+    const limit = this.bound + SLACK;
+    const last = graph.count - 1;
+    let step = replayed;
+    while (step <= replayed + last - firstNew && this.spent[step]! <= limit) step++;
+    if (step > replayed + last - firstNew) return NONE;
+    /** the last event known within the limit, and the first known past it */
+    let within = firstNew + step - replayed - 1;
+    let past = NONE;
+    for (let gap = 1; past === NONE; gap *= 2) {
+      const probe = Math.min(within + gap, last);
+      if (this.preemptions.fewest(graph, limit, probe, this.spent[replayed + probe - firstNew]!) > limit) past = probe;
+      else if (probe === last) return NONE;
+      else within = probe;
+    }
+    while (past - within > 1) {
+      const middle = (within + past) >> 1;
+      if (this.preemptions.fewest(graph, limit, middle, this.spent[replayed + middle - firstNew]!) <= limit) within = middle;
+      else past = middle;
+    }
+    return past;
+  }
+
+  /**
+   * Ends the run's graph at `event`, which went past the bound: the later events' items go,
+   * and its own alternatives (from item `from` on) become a group whose newest within the
+   * bound stands for what the run chose.
+   */
+  private cutAt(event: number, from: number): void {
+    const frame = this.frame;
+    frame.items = this.itemsAfter[event]!;
+    frame.graph.cutAfter(event);
+    const group = ++this.groups;
+    for (let at = from * ITEM; at < frame.items * ITEM; at += ITEM) {
+      const what = frame.work[at]!;
+      if ((what === Item.READ_FROM || what === Item.CO_AFTER) && frame.work[at + 1] === event) frame.work[at + 3] = group;
+    }
   }
 
   /**
@@ -311,8 +516,7 @@ export class GraphStrategy implements Strategy {
         return;
       case Op.MAIN_RETURN:
       case Op.PROCESS_EXIT:
-        if (!this.othersFinished(graph, thread)) throw new UnsupportedHarnessError(`${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} while other threads run`);
-        graph.add(thread, Role.OTHER, op, NONE);
+        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError(`${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} before every other thread's end happens before it (join them first)`);
         return;
       case Op.THREAD_JOIN: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -448,13 +652,17 @@ export class GraphStrategy implements Strategy {
     }
   }
 
-  /** Whether every thread but `thread` has finished (main may then return). */
-  private othersFinished(graph: Graph, thread: number): boolean {
-    for (let event = 0; event < graph.count; event++) {
-      if (graph.op[event] !== Op.THREAD_CREATE) continue;
-      const child = graph.valueLow[event]!;
-      const last = graph.lastOf(child);
-      if (child !== thread && (last === NONE || graph.op[last] !== Op.THREAD_EXIT)) return false;
+  /**
+   * Whether every other thread's exit happens before `end` (main's return, an exit()): in
+   * every execution of the graph, they are done when it runs. Otherwise an execution where the
+   * process ends first has other events, which no graph here holds: refused.
+   */
+  private othersJoined(graph: Graph, end: number): boolean {
+    const before = this.prefixView.of(graph, end, false);
+    for (let thread = 0; thread < graph.threads; thread++) {
+      if (thread === graph.thread[end]) continue;
+      const last = graph.lastOf(thread);
+      if (last === NONE || graph.op[last] !== Op.THREAD_EXIT || !before.has(graph, last)) return false;
     }
     return true;
   }

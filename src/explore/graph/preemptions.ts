@@ -1,0 +1,316 @@
+// The fewest preemptions of an execution graph (Marmanis, Kokologiannakis, Vafeiadis, TACAS
+// 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
+// (the schedules that run it), of the switches away from a thread whose next event is in the
+// graph and could run there — as the runtime counts them: a lock of a held mutex or a join of
+// a running thread cannot run, anything else can. A thread whose next event the graph does
+// not hold counts as unable to run, so a graph never needs more than a graph that extends it:
+// what pruning by a bound relies on. A lock that a deadlocked run left waiting at the end
+// (strategy.ts: addWaitingLocks) never runs, but it is its thread's next event.
+//
+// Depth-first over prefix states (how many events of each thread have run, and which thread
+// ran last), the running thread first, keeping per state the fewest preemptions it was reached
+// with (exact keys: a collision could hide an order) and cutting orders that cannot beat the
+// best one found or the limit.
+import { MAX_THREADS, Op } from '../../addon/ops.js';
+import { grown, roomFor } from '../typed-arrays.js';
+import { type Graph, INIT, NONE, Role } from './graph.js';
+import { UnsupportedHarnessError } from './unsupported.js';
+
+/** prefix states remembered in one search: a graph that needs more is refused, never guessed */
+const STATE_LIMIT = 1 << 22;
+
+export class GraphPreemptions {
+  /** per event, its predecessors (what must run before it) as a range of `predecessors` */
+  private firstPredecessor = new Int32Array(65);
+  private predecessors = new Int32Array(256);
+  private edgeFrom = new Int32Array(256);
+  private edgeTo = new Int32Array(256);
+  /** per thread: the events that run (a waiting lock at the end does not), and how many have run */
+  private readonly length = new Int32Array(MAX_THREADS);
+  private readonly counts = new Int32Array(MAX_THREADS);
+  /** a state's key is the sum of counts × radix, times the thread count, plus the last thread (exact below 2^53) */
+  private readonly radix = new Float64Array(MAX_THREADS);
+  private numericKeys = true;
+  private readonly reached = new ReachedStates();
+  private readonly reachedByText = new Map<string, number>();
+  /** the search's frames: the thread that moved into the state, its counts key, the next candidate, the cost, and whether the mover could go on */
+  private mover = new Int32Array(64);
+  private countsKey = new Float64Array(64);
+  private tried = new Int32Array(64);
+  private cost = new Int32Array(64);
+  private moverCanRun = new Uint8Array(64);
+  /** the threads of the best schedule the last search found (when it found one below `achieved`), step by step */
+  bestOrder = new Int32Array(64);
+  /** per location, the locks of it that have run less its unlocks (a mutex: held when 1) */
+  private held = new Int32Array(16);
+  private threads = 0;
+  private upTo = 0;
+
+  /**
+   * The fewest preemptions of the events of `graph` added up to `upTo` (all: count - 1) when
+   * it is at most `limit`, else limit + 1. `achieved`: what some schedule of them needs (the
+   * search looks for fewer).
+   */
+  fewest(graph: Graph, limit: number, upTo = graph.count - 1, achieved = limit + 1): number {
+    this.upTo = upTo;
+    this.prepare(graph);
+    const threads = this.threads;
+    let remaining = 0;
+    for (let thread = 0; thread < threads; thread++) remaining += this.length[thread]!;
+    this.reached.clear();
+    this.reachedByText.clear();
+    let best = Math.min(limit + 1, achieved);
+    let depth = 0;
+    this.mover[0] = 0;
+    this.countsKey[0] = 0;
+    this.cost[0] = 0;
+    this.tried[0] = -1;
+    while (depth >= 0) {
+      const last = this.mover[depth]!;
+      if (this.tried[depth] === -1) {
+        if (remaining === 0) {
+          best = this.cost[depth]!;
+          for (let at = 1; at <= depth; at++) this.bestOrder[at - 1] = this.mover[at]!;
+          remaining++;
+          depth = this.pop(graph, depth);
+          continue;
+        }
+        this.tried[depth] = 0;
+        this.moverCanRun[depth] = this.canRun(graph, last) ? 1 : 0;
+      }
+      const candidate = this.tried[depth]!++;
+      if (candidate >= threads) {
+        remaining++;
+        depth = this.pop(graph, depth);
+        continue;
+      }
+      // the running thread first, then the others in id order
+      const thread = candidate === 0 ? last : candidate - 1 < last ? candidate - 1 : candidate;
+      if (!this.ready(graph, thread)) continue;
+      const cost = this.cost[depth]! + (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0);
+      if (cost >= best) continue;
+      this.step(graph, thread);
+      const countsKey = this.countsKey[depth]! + this.radix[thread]!;
+      // a state reached before at no greater cost has nothing new to offer
+      if (!this.firstReach(countsKey, thread, cost)) {
+        this.unstep(graph, thread);
+        continue;
+      }
+      if (++depth === this.mover.length) this.growStack();
+      remaining--;
+      this.mover[depth] = thread;
+      this.countsKey[depth] = countsKey;
+      this.cost[depth] = cost;
+      this.tried[depth] = -1;
+    }
+    return best;
+  }
+
+  /** The preemptions of the schedule that runs `graph`'s events in the order `events` gives. */
+  ofOrder(graph: Graph, events: Int32Array, count: number): number {
+    this.upTo = graph.count - 1;
+    this.counts.fill(0, 0, graph.threads);
+    this.clearHeld(graph);
+    let last = 0;
+    let cost = 0;
+    for (let step = 0; step < count; step++) {
+      const thread = graph.thread[events[step]!]!;
+      if (thread !== last && this.canRun(graph, last)) cost++;
+      this.step(graph, thread);
+      last = thread;
+    }
+    return cost;
+  }
+
+  /** Notes the state (counts, `last`) reached at `cost`: false when it was reached before at no greater cost. */
+  private firstReach(countsKey: number, last: number, cost: number): boolean {
+    if (this.numericKeys) return this.reached.lower(countsKey * this.threads + last, cost);
+    const key = `${this.counts.subarray(0, this.threads).join(',')};${last}`;
+    const seen = this.reachedByText.get(key);
+    if (seen !== undefined && seen <= cost) return false;
+    this.reachedByText.set(key, cost);
+    if (this.reachedByText.size > STATE_LIMIT) throw tooManyStates();
+    return true;
+  }
+
+  /** Leaves the state at `depth` (undoing the move into it); returns the depth below. */
+  private pop(graph: Graph, depth: number): number {
+    if (depth > 0) this.unstep(graph, this.mover[depth]!);
+    return depth - 1;
+  }
+
+  /** Per event its predecessors, per thread the events that run; counts zeroed, no mutex held. */
+  private prepare(graph: Graph): void {
+    const count = this.upTo + 1;
+    this.clearHeld(graph);
+    this.threads = graph.threads;
+    let product = 1;
+    for (let thread = 0; thread < graph.threads; thread++) {
+      let length = 0;
+      while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < count) length++;
+      const last = length === 0 ? NONE : graph.threadEvents[thread]![length - 1]!;
+      this.length[thread] = last !== NONE && waitsAtEnd(graph, last) ? length - 1 : length;
+      this.counts[thread] = 0;
+      this.radix[thread] = product;
+      product *= length + 1;
+    }
+    this.numericKeys = product * graph.threads < Number.MAX_SAFE_INTEGER;
+    if (this.edgeFrom.length < 4 * count) {
+      const size = roomFor(this.edgeFrom.length, 4 * count);
+      this.edgeFrom = grown(this.edgeFrom, size);
+      this.edgeTo = grown(this.edgeTo, size);
+      this.predecessors = grown(this.predecessors, size);
+    }
+    if (this.firstPredecessor.length < count + 1) this.firstPredecessor = grown(this.firstPredecessor, roomFor(this.firstPredecessor.length, count + 1));
+    let edges = 0;
+    for (let event = 0; event < count; event++) {
+      if (waitsAtEnd(graph, event)) continue;
+      const dependsOn = graph.dependsOn[event]!;
+      if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
+      if (graph.isWrite(event) && graph.coPrev[event] !== INIT) edges = this.edge(edges, graph.coPrev[event]!, event);
+      if (!graph.isRead(event)) continue;
+      const rf = graph.rf[event]!;
+      if (rf !== INIT) edges = this.edge(edges, rf, event);
+      // fr: before the write co-after the one it reads
+      const overwrite = graph.coAfter(rf, graph.location[event]!);
+      if (overwrite !== NONE && overwrite !== event && overwrite < count) edges = this.edge(edges, event, overwrite);
+    }
+    this.firstPredecessor.fill(0, 0, count + 1);
+    for (let i = 0; i < edges; i++) this.firstPredecessor[this.edgeTo[i]! + 1]!++;
+    for (let event = 0; event < count; event++) this.firstPredecessor[event + 1]! += this.firstPredecessor[event]!;
+    for (let i = 0; i < edges; i++) this.predecessors[this.firstPredecessor[this.edgeTo[i]!]!++] = this.edgeFrom[i]!;
+    for (let event = count; event > 0; event--) this.firstPredecessor[event] = this.firstPredecessor[event - 1]!;
+    this.firstPredecessor[0] = 0;
+  }
+
+  private clearHeld(graph: Graph): void {
+    const locations = graph.coLast.length;
+    if (this.held.length < locations) this.held = new Int32Array(locations);
+    else this.held.fill(0, 0, locations);
+  }
+
+  private edge(at: number, from: number, to: number): number {
+    this.edgeFrom[at] = from;
+    this.edgeTo[at] = to;
+    return at + 1;
+  }
+
+  private ran(graph: Graph, event: number): boolean {
+    return graph.index[event]! < this.counts[graph.thread[event]!]!;
+  }
+
+  /** Whether `thread`'s next event may go next: it runs, and what must precede it has run. */
+  private ready(graph: Graph, thread: number): boolean {
+    if (this.counts[thread]! >= this.length[thread]!) return false;
+    const event = graph.threadEvents[thread]![this.counts[thread]!]!;
+    for (let i = this.firstPredecessor[event]!; i < this.firstPredecessor[event + 1]!; i++) if (!this.ran(graph, this.predecessors[i]!)) return false;
+    return true;
+  }
+
+  /** Whether `thread` could go on in the current state: a switch away from it is a preemption. */
+  private canRun(graph: Graph, thread: number): boolean {
+    const index = this.counts[thread]!;
+    if (index >= graph.threadLength[thread]!) return false;
+    const event = graph.threadEvents[thread]![index]!;
+    if (event > this.upTo) return false;
+    const dependsOn = graph.dependsOn[event]!;
+    if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
+    return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!] === 0;
+  }
+
+  /** Runs `thread`'s next event (a lock or unlock changes what its mutex holds). */
+  private step(graph: Graph, thread: number): void {
+    const event = graph.threadEvents[thread]![this.counts[thread]!++]!;
+    const role = graph.role[event]!;
+    if (role === Role.LOCK) this.held[graph.location[event]!]!++;
+    else if (role === Role.UNLOCK) this.held[graph.location[event]!]!--;
+  }
+
+  /** Takes back `thread`'s last event run. */
+  private unstep(graph: Graph, thread: number): void {
+    const event = graph.threadEvents[thread]![--this.counts[thread]!]!;
+    const role = graph.role[event]!;
+    if (role === Role.LOCK) this.held[graph.location[event]!]!--;
+    else if (role === Role.UNLOCK) this.held[graph.location[event]!]!++;
+  }
+
+  private growStack(): void {
+    const size = this.mover.length * 2;
+    this.mover = grown(this.mover, size);
+    this.countsKey = grown(this.countsKey, size);
+    this.bestOrder = grown(this.bestOrder, size);
+    this.tried = grown(this.tried, size);
+    this.cost = grown(this.cost, size);
+    this.moverCanRun = grown(this.moverCanRun, size);
+  }
+}
+
+/** A lock that a deadlocked run left waiting: it reads the held lock, and never runs. */
+export function waitsAtEnd(graph: Graph, event: number): boolean {
+  if (graph.role[event] !== Role.LOCK) return false;
+  const rf = graph.rf[event]!;
+  return rf !== INIT && graph.role[rf] === Role.LOCK;
+}
+
+function tooManyStates(): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`bounding a graph whose schedules pass ${STATE_LIMIT} prefix states; use strategy optimal or an unbounded search`);
+}
+
+/**
+ * States reached, with the fewest preemptions each was reached with: an open-addressing
+ * table of numeric keys, emptied in constant time (a generation per search).
+ */
+class ReachedStates {
+  private keys = new Float64Array(1 << 12);
+  private costs = new Uint8Array(1 << 12);
+  private generations = new Uint32Array(1 << 12);
+  private generation = 1;
+  private size = 0;
+
+  clear(): void {
+    this.size = 0;
+    if (++this.generation === 0xffffffff) {
+      this.generations.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  /** Records `cost` for `key` unless it was reached at no greater cost (then false). */
+  lower(key: number, cost: number): boolean {
+    const mask = this.keys.length - 1;
+    let slot = hash(key) & mask;
+    while (this.generations[slot] === this.generation) {
+      if (this.keys[slot] === key) {
+        if (this.costs[slot]! <= cost) return false;
+        this.costs[slot] = cost;
+        return true;
+      }
+      slot = (slot + 1) & mask;
+    }
+    this.generations[slot] = this.generation;
+    this.keys[slot] = key;
+    this.costs[slot] = cost;
+    if (++this.size * 2 > this.keys.length) this.grow();
+    return true;
+  }
+
+  private grow(): void {
+    if (this.size > STATE_LIMIT) throw tooManyStates();
+    const keys = this.keys;
+    const costs = this.costs;
+    const generations = this.generations;
+    const current = this.generation;
+    this.keys = new Float64Array(keys.length * 2);
+    this.costs = new Uint8Array(keys.length * 2);
+    this.generations = new Uint32Array(keys.length * 2);
+    this.generation = 1;
+    this.size = 0;
+    for (let slot = 0; slot < keys.length; slot++) if (generations[slot] === current) this.lower(keys[slot]!, costs[slot]!);
+  }
+}
+
+function hash(key: number): number {
+  const low = key % 0x100000000;
+  const mixed = Math.imul((low ^ ((key - low) / 0x100000000)) | 0, 0x9e3779b1);
+  return (mixed ^ (mixed >>> 16)) >>> 0;
+}
