@@ -18,7 +18,7 @@ static inline int private_stack(const struct runtime *r, uintptr_t address) {
 
 static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
-  if (heap_contains(address)) return 1;
+  if (heap_contains(r, address)) return 1;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
   stack_share(r, owner); /* another thread's, or its own already shared */
@@ -47,10 +47,6 @@ static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t p
   if (!weft_rt->in_execution) return;
   if (write) write_step(address, size, pc);
   else read_step(address, size, pc);
-}
-
-static inline int in_arena(const struct runtime *r, uintptr_t address) {
-  return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base);
 }
 
 /* A counterexample's replay keeps the last plain accesses with their values. A write's
@@ -118,7 +114,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
   }
-  if (in_arena(r, address)) heap_check(address, size, pc);
+  if (heap_in_arena(r, address)) heap_check(address, size, pc);
   /* once every check passed: an access that fails the execution never runs */
   if (WEFT_UNLIKELY(logged)) {
     if (r->access_unwritten) access_log_complete(r);
