@@ -44,6 +44,12 @@ describe('heap addresses by allocating thread', () => {
     expect(blocks.map((block) => block.address)).toEqual(blocks.map((block) => block.address).sort((a, b) => a - b));
   });
 
+  it("names a worker's block after main's, though the worker allocated it first", async () => {
+    const test = (await checkAllInterleavings(FILE, { test: 'race_on_a_workers_block' })).tests[0]!;
+    expect(test.bug?.kind === 'race' && test.bug.race.variable).toBe('pair#2.second');
+    expect(test.bug?.heapObjects?.map((object) => [object.name, object.allocated?.line])).toEqual([['pair#1', 72], ['pair#2', 61]]);
+  });
+
   it("refuses a worker a block larger than its region, and gives main's larger one", async () => {
     const result = await checkAllInterleavings(FILE, { test: 'region_limits', strategy: 'dfs' });
     expect(result.tests[0]).toMatchObject({ name: 'region_limits', status: 'pass' });
