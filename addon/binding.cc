@@ -452,6 +452,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("faultAddress", r->fault_address);
     result.Set("libraryBase", r->library_base);
     result.Set("heapBase", r->heap_base);
+    result.Set("heapSize", r->heap_size);
     result.Set("raceAddress", r->race_address);
     result.Set("raceThread", r->race_thread);
     result.Set("racePc", r->race_pc);

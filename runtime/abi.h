@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 14
+#define WEFT_ABI_VERSION 15
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -111,7 +111,8 @@ struct weft_result {
   int32_t line;     /* from assert()/weft_assert: the source line */
   double fault_address;
   double library_base; /* to name globals: object addresses minus this are symbol values */
-  double heap_base;
+  double heap_base; /* the heap arena: heap_size bytes, a region per thread */
+  double heap_size;
   /* a data race: the address, and the earlier of the two accesses (the later one is
    * thread/pc above); access kinds: 1 = write */
   double race_address;

@@ -1,6 +1,7 @@
-/* The heap arena: the harness's malloc family is served by a bump allocator over one
- * fixed mapping, reset (and zeroed) before every execution, so allocations land at
- * the same addresses for the same schedule and nothing leaks between executions. */
+/* The heap arena: the harness's malloc family is served from one fixed mapping, a region
+ * per thread id, each a bump allocator (runtime.h: heap_region_start), reset (and zeroed)
+ * before every execution as far as used: a block's address depends only on its thread's
+ * own allocations, and nothing leaks between executions. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,9 +10,8 @@
 
 #include "runtime.h"
 
-#define ARENA_SIZE ((size_t)1 << 30)
 #define ALIGNMENT 16
-/* an execution that used more than this gives the pages back when the next starts */
+/* a region an execution used more of than this gives the pages back when the next starts */
 #define RELEASE_THRESHOLD ((size_t)64 << 20)
 
 struct block {
@@ -22,29 +22,28 @@ struct block {
 
 int heap_open(char *error, uint32_t error_size) {
   struct runtime *r = weft_rt;
-  void *arena = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE,
+  void *arena = mmap(NULL, HEAP_ARENA_SIZE, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (arena == MAP_FAILED) {
     snprintf(error, error_size, "cannot map the heap arena: %s", strerror(errno));
     return -1;
   }
-  r->heap_base = r->heap_top = r->heap_high_water = arena;
-  r->heap_end = (char *)arena + ARENA_SIZE;
+  r->heap_base = arena;
+  for (uint32_t region = 0; region < WEFT_MAX_THREADS; region++) r->heap_tops[region] = heap_region_start(region);
   return 0;
 }
 
+/* A region's top only grows during an execution: it is the region's high-water mark. */
 void heap_reset(void) {
   struct runtime *r = weft_rt;
-  if (r->heap_top > r->heap_high_water) r->heap_high_water = r->heap_top;
-  size_t used = (size_t)(r->heap_high_water - r->heap_base);
-  if (used > RELEASE_THRESHOLD) madvise(r->heap_base, used, MADV_DONTNEED);
-  else memset(r->heap_base, 0, used);
-  r->heap_top = r->heap_high_water = r->heap_base;
-}
-
-int heap_contains(uintptr_t address) {
-  struct runtime *r = weft_rt;
-  return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base);
+  for (uint32_t region = 0; region < r->heap_regions_used; region++) {
+    uintptr_t start = heap_region_start(region);
+    size_t used = r->heap_tops[region] - start;
+    if (used > RELEASE_THRESHOLD) madvise(r->heap_base + start, used, MADV_DONTNEED);
+    else memset(r->heap_base + start, 0, used);
+    r->heap_tops[region] = start;
+  }
+  r->heap_regions_used = 0;
 }
 
 static uint32_t code_offset(uintptr_t pc) { return pc ? (uint32_t)(pc - weft_rt->library_base) : 1; }
@@ -54,10 +53,14 @@ static void release(struct block *header, void *pointer, uintptr_t pc) {
   shadow_mark_heap((uintptr_t)pointer, header->size, HEAP_FREED);
 }
 
+/* From the current thread's region; past its end, no block (ENOMEM), as when memory runs out. */
 static void *allocate(size_t size, size_t alignment, uintptr_t pc) {
   struct runtime *r = weft_rt;
-  uintptr_t start = ((uintptr_t)r->heap_top + sizeof(struct block) + alignment - 1) & ~(alignment - 1);
-  if (size > (size_t)(r->heap_end - (char *)start)) {
+  uint32_t region = r->current;
+  uintptr_t base = (uintptr_t)r->heap_base;
+  uintptr_t end = base + heap_region_start(region + 1); /* the next region's start; the arena's end after the last */
+  uintptr_t start = (base + r->heap_tops[region] + sizeof(struct block) + alignment - 1) & ~(alignment - 1);
+  if (start > end || size > end - start) {
     errno = ENOMEM;
     return NULL;
   }
@@ -65,13 +68,23 @@ static void *allocate(size_t size, size_t alignment, uintptr_t pc) {
   header->size = size;
   header->alloc_pc = code_offset(pc);
   header->free_pc = 0;
-  r->heap_top = (char *)((start + size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1));
+  r->heap_tops[region] = ((start + size + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1)) - base;
+  if (region >= r->heap_regions_used) r->heap_regions_used = region + 1;
   spin_note_effect();
   shadow_mark_heap(start, size, HEAP_LIVE);
   return (void *)start;
 }
 
 static struct block *header_of(void *pointer) { return (struct block *)pointer - 1; }
+
+static uint32_t region_of(uintptr_t address) { return heap_region_of(address - (uintptr_t)weft_rt->heap_base); }
+
+/* An address free and realloc may read a block header before: in use, with room for a
+ * header below it in its region (the bytes before a region are another's, or not mapped). */
+static int may_start_block(uintptr_t address) {
+  uintptr_t offset = address - (uintptr_t)weft_rt->heap_base;
+  return heap_contains(weft_rt, address) && offset - heap_region_start(heap_region_of(offset)) >= sizeof(struct block);
+}
 
 static void report_block(const struct block *header, const void *start) {
   struct weft_result *result = &weft_rt->result;
@@ -81,41 +94,48 @@ static void report_block(const struct block *header, const void *start) {
   result->free_pc = header->free_pc;
 }
 
-/* The block an address is in or just past: back over unallocated cells (padding, the
- * next header), then to the first cell of the block. */
-static const struct block *block_near(uintptr_t address) {
+/* The block of `region` an address is in or just past (an address past the region's top
+ * as if at its last byte): back over unallocated cells (padding, the next header), then to
+ * the first cell of the block; never below the region's start. */
+static const struct block *block_near(uintptr_t address, uint32_t region) {
   const struct runtime *r = weft_rt;
+  uintptr_t start = (uintptr_t)r->heap_base + heap_region_start(region);
+  uintptr_t top = (uintptr_t)r->heap_base + r->heap_tops[region];
+  if (top == start) return NULL;
+  if (address >= top) address = top - 1;
   uintptr_t cell = address & ~(uintptr_t)(SHADOW_GRANULE - 1);
-  uintptr_t base = (uintptr_t)r->heap_base;
-  while (cell > base && shadow_heap_state(cell) == HEAP_UNALLOCATED) cell -= SHADOW_GRANULE;
+  while (cell > start && shadow_heap_state(cell) == HEAP_UNALLOCATED) cell -= SHADOW_GRANULE;
   uint8_t state = shadow_heap_state(cell);
   if (state == HEAP_UNALLOCATED) return NULL;
-  while (cell > base && shadow_heap_state(cell - SHADOW_GRANULE) == state) cell -= SHADOW_GRANULE;
+  while (cell > start && shadow_heap_state(cell - SHADOW_GRANULE) == state) cell -= SHADOW_GRANULE;
   return (const struct block *)cell - 1;
 }
 
 /* For reports about a heap address (a race, say): the block it is in, into the result. */
 void heap_describe(uintptr_t address) {
-  const struct runtime *r = weft_rt;
-  if (address - (uintptr_t)r->heap_base >= (uintptr_t)(r->heap_top - r->heap_base)) return;
+  if (!heap_contains(weft_rt, address)) return;
   if (shadow_heap_state(address) == HEAP_UNALLOCATED) return;
-  const struct block *block = block_near(address);
+  const struct block *block = block_near(address, region_of(address));
   if (block) report_block(block, block + 1);
 }
 
-/* The first block header at or after `at`, or NULL past the last block. Headers sit right
- * before their blocks and hold a non-zero allocation offset; the gaps that larger
- * alignments leave are zeros. */
+/* The first block header at or after `at` in its region or a later one, or NULL past the
+ * last block. Headers sit right before their blocks and hold a non-zero allocation offset;
+ * the gaps that larger alignments leave are zeros. */
 static const struct block *block_from(uintptr_t at) {
   const struct runtime *r = weft_rt;
-  for (; at + sizeof(struct block) <= (uintptr_t)r->heap_top; at += ALIGNMENT) {
-    const struct block *header = (const struct block *)at;
-    if (header->alloc_pc != 0) return header;
+  uintptr_t base = (uintptr_t)r->heap_base;
+  for (uint32_t region = region_of(at); region < r->heap_regions_used; at = base + heap_region_start(++region)) {
+    for (; at + sizeof(struct block) <= base + r->heap_tops[region]; at += ALIGNMENT) {
+      const struct block *header = (const struct block *)at;
+      if (header->alloc_pc != 0) return header;
+    }
   }
   return NULL;
 }
 
-/* The blocks of the last execution (live and freed), in address order. */
+/* The blocks of the last execution (live and freed), in address order: region by region,
+ * each thread's in its allocation order. */
 static const struct block *first_block(void) { return block_from((uintptr_t)weft_rt->heap_base); }
 
 static const struct block *next_block(const struct block *header) {
@@ -159,13 +179,12 @@ int heap_report_leaks(void) {
 
 /* Every access to the arena (drf and sc modes): inside a live block, or a memory bug. */
 void heap_check(uintptr_t address, uint32_t size, uintptr_t pc) {
-  const struct runtime *r = weft_rt;
   uintptr_t last = address + (size ? size : 1) - 1;
-  int outside = last >= (uintptr_t)r->heap_top;
+  int outside = !heap_contains(weft_rt, last);
   uint8_t first_state = outside ? HEAP_UNALLOCATED : shadow_heap_state(address);
   uint8_t last_state = outside ? HEAP_UNALLOCATED : shadow_heap_state(last);
   if (first_state == HEAP_LIVE && last_state == HEAP_LIVE) return;
-  const struct block *block = block_near(first_state == HEAP_LIVE ? last : address);
+  const struct block *block = block_near(first_state == HEAP_LIVE ? last : address, region_of(address));
   if (block) report_block(block, block + 1);
   if (first_state == HEAP_FREED || last_state == HEAP_FREED)
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "use after free: access to %p, inside a freed block", (void *)address);
@@ -188,7 +207,7 @@ WEFT_HIDDEN void *weft_calloc(size_t count, size_t size) {
  * come after it, once the free really happens: another thread may free the block while
  * this one waits there. */
 static void free_block(void *pointer, uintptr_t pc) {
-  if (!heap_contains((uintptr_t)pointer))
+  if (!may_start_block((uintptr_t)pointer))
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "invalid free of %p: not a heap block", pointer);
   struct block *header = header_of(pointer);
   uintptr_t address = (uintptr_t)pointer;
@@ -212,7 +231,7 @@ WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
   uintptr_t pc = WEFT_CALLER_PC();
   void *fresh = allocate(size, ALIGNMENT, pc);
   if (pointer && fresh) {
-    size_t kept = heap_contains((uintptr_t)pointer) ? header_of(pointer)->size : 0;
+    size_t kept = may_start_block((uintptr_t)pointer) ? header_of(pointer)->size : 0;
     if (kept > size) kept = size;
     memory_access(0, pointer, kept, pc);
     memcpy(fresh, pointer, kept);
@@ -225,8 +244,7 @@ WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
  * here, after its scheduling point (use after free, out of bounds). */
 void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc) {
   const struct runtime *r = weft_rt;
-  if (r && r->in_execution && address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base))
-    heap_check(address, size, pc);
+  if (r && r->in_execution && heap_in_arena(r, address)) heap_check(address, size, pc);
 }
 
 WEFT_HIDDEN void *weft_reallocarray(void *pointer, size_t count, size_t size) {

@@ -18,7 +18,7 @@ static inline int private_stack(const struct runtime *r, uintptr_t address) {
 
 static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
-  if (heap_contains(address)) return 1;
+  if (heap_contains(r, address)) return 1;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
   stack_share(r, owner); /* another thread's, or its own already shared */
@@ -47,10 +47,6 @@ static void step_anyway(int write, uintptr_t address, uint32_t size, uintptr_t p
   if (!weft_rt->in_execution) return;
   if (write) write_step(address, size, pc);
   else read_step(address, size, pc);
-}
-
-static inline int in_arena(const struct runtime *r, uintptr_t address) {
-  return address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_end - r->heap_base);
 }
 
 /* A counterexample's replay keeps the last plain accesses with their values. A write's
@@ -118,7 +114,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
   }
-  if (in_arena(r, address)) heap_check(address, size, pc);
+  if (heap_in_arena(r, address)) heap_check(address, size, pc);
   /* once every check passed: an access that fails the execution never runs */
   if (WEFT_UNLIKELY(logged)) {
     if (r->access_unwritten) access_log_complete(r);
@@ -137,6 +133,10 @@ static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t 
   else shared_access(r, write, address, size, pc);
 }
 
+/* A range is checked as one access of at most 4 GiB - 1 bytes: a larger one runs past every
+ * block and global all the same, where its size modulo 2^32 could fit in one. */
+static inline uint32_t range_size(size_t n) { return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX; }
+
 #define ACCESS_HOOKS(size)                                                                                    \
   WEFT_HIDDEN void __tsan_read##size(void *a) { on_access(0, a, size, WEFT_CALLER_PC()); }                    \
   WEFT_HIDDEN void __tsan_write##size(void *a) { on_access(1, a, size, WEFT_CALLER_PC()); }                   \
@@ -151,20 +151,20 @@ ACCESS_HOOKS(4)
 ACCESS_HOOKS(8)
 ACCESS_HOOKS(16)
 
-WEFT_HIDDEN void __tsan_read_range(void *a, unsigned long size) { on_access(0, a, (uint32_t)size, WEFT_CALLER_PC()); }
-WEFT_HIDDEN void __tsan_write_range(void *a, unsigned long size) { on_access(1, a, (uint32_t)size, WEFT_CALLER_PC()); }
+WEFT_HIDDEN void __tsan_read_range(void *a, unsigned long size) { on_access(0, a, range_size(size), WEFT_CALLER_PC()); }
+WEFT_HIDDEN void __tsan_write_range(void *a, unsigned long size) { on_access(1, a, range_size(size), WEFT_CALLER_PC()); }
 
 /* The compiler turns loops into memset/memcpy calls, which -fsanitize=thread does not
  * instrument: the harness's calls come here, and are checked as one access each. */
 WEFT_HIDDEN void *weft_memset(void *destination, int c, size_t n) {
-  if (n) on_access(1, destination, (uint32_t)n, WEFT_CALLER_PC());
+  if (n) on_access(1, destination, range_size(n), WEFT_CALLER_PC());
   return memset(destination, c, n);
 }
 
 static void copy_access(void *destination, const void *source, size_t n, uintptr_t pc) {
   if (!n) return;
-  on_access(0, (void *)source, (uint32_t)n, pc);
-  on_access(1, destination, (uint32_t)n, pc);
+  on_access(0, (void *)source, range_size(n), pc);
+  on_access(1, destination, range_size(n), pc);
 }
 
 WEFT_HIDDEN void *weft_memcpy(void *destination, const void *source, size_t n) {
@@ -187,5 +187,5 @@ WEFT_HIDDEN void __tsan_vptr_read(void **vptr) { (void)vptr; }
 /* A range a libc function called by the harness reads or writes (strings.c), checked as
  * one access like memset's and memcpy's. */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc) {
-  if (n) on_access(write, (void *)pointer, (uint32_t)n, pc);
+  if (n) on_access(write, (void *)pointer, range_size(n), pc);
 }

@@ -223,7 +223,9 @@ struct runtime {
   size_t stack_slot_size, stack_guard_size, stack_size; /* WEFT_STACK_* */
   uint32_t stacks_guarded; /* slots whose guard region is protected: those of threads ever started */
 
-  char *heap_base, *heap_top, *heap_end, *heap_high_water;
+  char *heap_base; /* the arena: a region per thread id (heap_region_start) */
+  uintptr_t heap_tops[WEFT_MAX_THREADS]; /* per region, the arena offset its blocks end at */
+  uint32_t heap_regions_used; /* 1 + the highest region with blocks this execution */
 
   unsigned char *snapshot;      /* initial bytes of [data_start, data_end) */
 
@@ -389,10 +391,30 @@ WEFT_HIDDEN void tls_thread_start(uint32_t thread);
 /* clock.c */
 WEFT_HIDDEN void clock_reset(void);
 
-/* heap.c */
+/* heap.c. The arena is a region per thread id, each its own bump allocator: a block's
+ * address depends only on its thread's own allocations, whatever other threads allocate
+ * and when (the explorer names memory locations by address). The test's main thread, T0,
+ * has the first and largest region; untouched pages of the others cost no memory. */
+#define HEAP_MAIN_REGION_SIZE ((uintptr_t)1 << 30)
+#define HEAP_THREAD_REGION_SIZE ((uintptr_t)1 << 26)
+#define HEAP_ARENA_SIZE (HEAP_MAIN_REGION_SIZE + (WEFT_MAX_THREADS - 1) * HEAP_THREAD_REGION_SIZE)
+/* arena offsets: where a thread's region starts, and the region an offset is in */
+static inline uintptr_t heap_region_start(uint32_t region) {
+  return region ? HEAP_MAIN_REGION_SIZE + (region - 1) * HEAP_THREAD_REGION_SIZE : 0;
+}
+static inline uint32_t heap_region_of(uintptr_t offset) {
+  return offset < HEAP_MAIN_REGION_SIZE ? 0 : 1 + (uint32_t)((offset - HEAP_MAIN_REGION_SIZE) / HEAP_THREAD_REGION_SIZE);
+}
+static inline int heap_in_arena(const struct runtime *r, uintptr_t address) {
+  return address - (uintptr_t)r->heap_base < HEAP_ARENA_SIZE;
+}
+/* in its region's allocated part (blocks, their headers, the padding between) */
+static inline int heap_contains(const struct runtime *r, uintptr_t address) {
+  uintptr_t offset = address - (uintptr_t)r->heap_base;
+  return offset < HEAP_ARENA_SIZE && offset < r->heap_tops[heap_region_of(offset)];
+}
 WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void heap_reset(void);
-WEFT_HIDDEN int heap_contains(uintptr_t address);
 WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);

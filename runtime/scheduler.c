@@ -337,7 +337,7 @@ int sched_cas_would_fail(const struct pending *pending) {
   struct runtime *r = weft_rt;
   uintptr_t start = pending->object, end = start + pending->size;
   int readable = (start - r->data_start < r->data_end - r->data_start && end <= r->data_end) ||
-                 (heap_contains(start) && heap_contains(end - 1));
+                 (heap_contains(r, start) && heap_contains(r, end - 1));
   if (!readable || pending->size > sizeof(uint64_t)) return 0;
   uint64_t now = 0, expected = pending->expected;
   memcpy(&now, (const void *)start, pending->size);

@@ -9,7 +9,7 @@
 
 #include "runtime.h"
 
-#define HEAP_SHADOW_BYTES (((size_t)1 << 30) / SHADOW_GRANULE * sizeof(struct shadow_cell))
+#define HEAP_SHADOW_BYTES (HEAP_ARENA_SIZE / SHADOW_GRANULE * sizeof(struct shadow_cell))
 
 static size_t data_cells(const struct runtime *r) {
   return (r->data_end - r->data_start + SHADOW_GRANULE - 1) / SHADOW_GRANULE;
@@ -34,12 +34,15 @@ int shadow_open(char *error, uint32_t error_size) {
   return 0;
 }
 
-/* Before heap_reset: the heap's shadow is cleared as far as the heap was used. */
+/* Before heap_reset: the heap's shadow is cleared as far as each region was used. */
 void shadow_reset(void) {
   struct runtime *r = weft_rt;
   memset(r->data_shadow, 0, data_cells(r) * sizeof(struct shadow_cell));
-  char *used = r->heap_top > r->heap_high_water ? r->heap_top : r->heap_high_water;
-  memset(r->heap_shadow, 0, (size_t)(used - r->heap_base + SHADOW_GRANULE - 1) / SHADOW_GRANULE * sizeof(struct shadow_cell));
+  for (uint32_t region = 0; region < r->heap_regions_used; region++) {
+    size_t first = heap_region_start(region) / SHADOW_GRANULE;
+    size_t end = (r->heap_tops[region] + SHADOW_GRANULE - 1) / SHADOW_GRANULE;
+    memset(&r->heap_shadow[first], 0, (end - first) * sizeof(struct shadow_cell));
+  }
   for (uint32_t t = 0; t < r->stack_shadowed; t++) {
     uint32_t from = r->stack_shadow_from[t];
     if (from == r->stack_cells) continue;
@@ -66,8 +69,7 @@ struct shadow_cell *shadow_cell_of(uintptr_t address) {
   struct runtime *r = weft_rt;
   if (address - r->data_start < r->data_end - r->data_start)
     return &r->data_shadow[(address - r->data_start) / SHADOW_GRANULE];
-  if (address - (uintptr_t)r->heap_base < (uintptr_t)(r->heap_top - r->heap_base))
-    return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
+  if (heap_contains(r, address)) return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
   return stack_cell_of(r, address);
 }
 

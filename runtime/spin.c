@@ -96,7 +96,7 @@ static int same_state(const struct runtime *r, const struct spin_anchor *earlier
 static int readable(const struct runtime *r, uintptr_t start, uint8_t size) {
   uintptr_t end = start + size, stacks = (uintptr_t)r->stacks;
   return (start - r->data_start < r->data_end - r->data_start && end <= r->data_end) ||
-         (heap_contains(start) && heap_contains(end - 1)) ||
+         (heap_contains(r, start) && heap_contains(r, end - 1)) ||
          (start - stacks < (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size &&
           end - stacks <= (uintptr_t)WEFT_MAX_THREADS * r->stack_slot_size);
 }

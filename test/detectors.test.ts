@@ -17,6 +17,7 @@ describe('memory errors, with allocation and free sites', () => {
     ['use_after_free', 'use after free: access to', 'allocated at fixtures/detectors/memory.c:9, freed at fixtures/detectors/memory.c:10', 11],
     ['out_of_bounds', 'heap access out of bounds', 'allocated at fixtures/detectors/memory.c:15)', 16],
     ['invalid_free', 'invalid free of', 'not the start of a heap block', 21],
+    ['free_of_the_arena_start', 'invalid free of', 'not a heap block', 43],
   ])('%s', async (name, kind, detail, line) => {
     const test = (await tests('detectors/memory.c', { test: name })).get(name)!;
     expect(test.bug).toMatchObject({ kind: 'memory', location: { file: 'fixtures/detectors/memory.c', line } });

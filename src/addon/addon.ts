@@ -74,7 +74,9 @@ export interface RunResult {
   message: string;
   faultAddress: number;
   libraryBase: number;
+  /** the heap arena: heapSize bytes from heapBase, a region per thread */
   heapBase: number;
+  heapSize: number;
   /** a data race: the address, and the earlier access (thread, code offset, write?) */
   raceAddress: number;
   raceThread: number;

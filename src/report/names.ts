@@ -1,6 +1,6 @@
 // Addresses -> names a user recognises: a global variable down to the struct field and
 // array element (bank.acct[3].lock, from the library's debug info), a heap block by what it
-// holds and its place in allocation order (node#2.next, block#1+8), a local in a thread's
+// holds and its place in address order (node#2.next, block#1+8), a local in a thread's
 // stack frame (b.z in main's frame), or a thread; from the library's symbol table and debug
 // info (debug-data.ts reads them).
 import type { StackFrame } from '../addon/addon.js';
@@ -38,7 +38,9 @@ export class AddressNamer {
   readonly info: DebugInfo;
 
   constructor(
-    library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number, private readonly heapBase: number,
+    library: { symbols: readonly DataSymbol[]; info: DebugInfo }, private readonly libraryBase: number,
+    /** the heap arena */
+    private readonly heap: { base: number; size: number },
     /** the execution's heap blocks, by address */
     private readonly heapBlocks: readonly HeapBlock[] = [],
     /** the frames of the stacks the runtime walked (a race, an assertion), each thread's innermost first */
@@ -67,7 +69,9 @@ export class AddressNamer {
 
   /**
    * A heap block's name: what it holds (its type, once a typed pointer to it was seen, else
-   * "block") numbered in allocation order among the blocks of that name: node#1, node#2.
+   * "block") numbered in address order among the blocks of that name: node#1, node#2. The
+   * arena has a region per thread, T0's first, each filled in allocation order: the numbers
+   * go thread by thread, and a block has the same one whichever thread allocated first.
    */
   label(block: HeapBlock): string {
     const base = (block: HeapBlock) => {
@@ -75,7 +79,6 @@ export class AddressNamer {
       return (type === undefined ? undefined : nameOfType(this.info, type)) ?? 'block';
     };
     const own = base(block);
-    // the arena hands out addresses in allocation order
     let number = 1;
     for (const other of this.heapBlocks) {
       if (other.address >= block.address) break;
@@ -107,7 +110,7 @@ export class AddressNamer {
       const element = Math.floor(inner / size);
       return this.within(`${label}${block.size >= 2 * size ? `[${element}]` : ''}`, type, inner - element * size, accessSize);
     }
-    if (address >= this.heapBase && address < this.heapBase + 2 ** 30) return { name: `heap+0x${(address - this.heapBase).toString(16)}` };
+    if (address >= this.heap.base && address < this.heap.base + this.heap.size) return { name: `heap+0x${(address - this.heap.base).toString(16)}` };
     const local = this.onStack(address, accessSize);
     if (local) return local;
     return { name: `0x${address.toString(16)}` };

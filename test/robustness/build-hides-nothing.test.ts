@@ -26,6 +26,7 @@ describe('string and memory functions are checked against heap bounds', () => {
     ['snprintf with a size larger than the block', 'char *p = malloc(16); snprintf(p, 64, "%s", "far too long for the block"); free(p);'],
     ['memset of 1 MB', 'char *p = malloc(16); memset(p, 0, 1 << 20); free(p);'],
     ['memcpy of 1 MB', 'static char big[1 << 20]; char *p = malloc(16); memcpy(p, big, sizeof big); free(p);'],
+    ['memset of 4 GiB', 'char *p = malloc(16); volatile size_t n = (size_t)1 << 32; memset(p, 0, n); free(p);'],
   ])('%s past the end of a 16-byte block', async (_, body) => {
     const test = (await checkAllInterleavings(program(body))).tests[0]!;
     expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: expect.stringMatching(/out of bounds/) } });
