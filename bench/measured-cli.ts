@@ -6,6 +6,8 @@ import { cliPath } from '../src/paths.js';
 
 export interface MeasuredCheck {
   executions: number | string;
+  /** runs abandoned as redundant or past the bound (not counted in executions) */
+  redundantRuns: number | string;
   strategy: string;
   guarantee: string;
   seconds: number;
@@ -18,9 +20,9 @@ export function measuredCheck(file: string, args: string[]): MeasuredCheck {
   const seconds = (performance.now() - started) / 1000;
   const peakMiB = Math.round(Number(run.stderr.trim().split('\n').pop()) / 1024);
   try {
-    const test = (JSON.parse(run.stdout) as { tests: { executions: number; strategy: string; guarantee: string }[] }).tests[0]!;
-    return { executions: test.executions, strategy: test.strategy, guarantee: test.guarantee, seconds, peakMiB };
+    const test = (JSON.parse(run.stdout) as { tests: { executions: number; redundantRuns?: number; strategy: string; guarantee: string }[] }).tests[0]!;
+    return { executions: test.executions, redundantRuns: test.redundantRuns ?? 0, strategy: test.strategy, guarantee: test.guarantee, seconds, peakMiB };
   } catch {
-    return { executions: '-', strategy: '-', guarantee: `exit ${run.status}: ${run.stderr.trim().split('\n')[0] ?? ''}`, seconds, peakMiB };
+    return { executions: '-', redundantRuns: '-', strategy: '-', guarantee: `exit ${run.status}: ${run.stderr.trim().split('\n')[0] ?? ''}`, seconds, peakMiB };
   }
 }

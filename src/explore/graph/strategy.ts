@@ -27,7 +27,9 @@
 // event that does (the rest of the run is moot), and that event's alternatives are items, the
 // newest that stays within taking the place of what the run chose (it may be revisited, as a
 // maximal choice may: GenMC's findConsistentRf). The slack is what keeps every graph within k
-// reachable: its one parent may need more preemptions than it does. Failing runs are judged
+// reachable: its one parent may need more preemptions than it does. A graph in the slack is
+// explored only if the graphs below it can do with fewer: when the events that none of them
+// can change (stablePrefix) already need more than k, none can. Failing runs are judged
 // the same way (failureCounts): a bug past the bound is shown in its own iteration, so the
 // first bug shown needs the fewest preemptions.
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
@@ -263,12 +265,16 @@ export class GraphStrategy implements Strategy {
     if (!this.bounded) return true;
     const limit = this.bound + SLACK;
     const linearised = this.preemptions.ofOrder(graph, this.lineariser.stepEvent, steps);
-    if (linearised <= limit) return true;
-    if (this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
+    if (linearised <= this.bound) return true;
+    let within = linearised <= limit;
+    if (!within && this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
       // run along the order found (within the limit): the run then spends less, and its own schedule vouches for more
       this.lineariser.follow(graph, this.preemptions.bestOrder, steps);
-      return true;
+      within = true;
     }
+    // in the slack: worth exploring only if a graph below can drop what puts it past the bound
+    const stable = within ? stablePrefix(graph) : 0;
+    if (within && (stable === 0 || this.preemptions.fewest(graph, this.bound, stable - 1) <= this.bound)) return true;
     this.pastBound = true;
     return false;
   }
@@ -685,6 +691,20 @@ function sameValue(size: number, lowA: number, highA: number, lowB: number, high
   if (size >= 8) return lowA === lowB && highA === highB;
   const mask = size >= 4 ? 0xffffffff : (1 << (8 * size)) - 1;
   return ((lowA ^ lowB) & mask) === 0;
+}
+
+/**
+ * How many events, from the first, every graph explored below `graph` keeps as they are: up to
+ * the first read that a revisit may change (revisitable, read maximally) or that reads a later
+ * write. The preemptions they need are a floor for every graph below.
+ */
+function stablePrefix(graph: Graph): number {
+  for (let event = 0; event < graph.count; event++) {
+    if (!graph.isRead(event)) continue;
+    const rf = graph.rf[event]!;
+    if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
+  }
+  return graph.count;
 }
 
 /** Whether a lock that reads `write` takes the lock (it reads the initial value or an unlock). */
