@@ -53,6 +53,24 @@ describe('graph: one execution per reads-from class', () => {
     expect(deadlock).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'deadlock', preemptions: 1 } });
   });
 
+  it('refuses main returning before a thread it never joined has ended (started or not): those executions hold other events', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <weft.h>
+static atomic_int x;
+static void *writer(void *unused) { (void)unused; atomic_store(&x, 1); return NULL; }
+WEFT_TEST(unjoined) {
+  pthread_t joined, left;
+  pthread_create(&joined, NULL, writer, NULL);
+  pthread_create(&left, NULL, writer, NULL);
+  pthread_join(joined, NULL);
+}
+`);
+    for (const maxBound of [0, Infinity])
+      await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound })).rejects.toThrow(/strategy graph does not support main returning before every other thread's end/);
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

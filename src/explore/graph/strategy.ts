@@ -665,12 +665,14 @@ export class GraphStrategy implements Strategy {
    */
   private othersJoined(graph: Graph, end: number): boolean {
     const before = this.prefixView.of(graph, end, false);
-    for (let thread = 0; thread < graph.threads; thread++) {
-      if (thread === graph.thread[end]) continue;
-      const last = graph.lastOf(thread);
+    for (let event = 0; event < graph.count; event++) {
+      // every thread but main is created, started or not
+      if (graph.op[event] !== Op.THREAD_CREATE || graph.valueLow[event] === graph.thread[end]) continue;
+      const last = graph.lastOf(graph.valueLow[event]!);
       if (last === NONE || graph.op[last] !== Op.THREAD_EXIT || !before.has(graph, last)) return false;
     }
-    return true;
+    // a thread but main ending the process: main is running
+    return graph.thread[end] === 0;
   }
 
   private viewBits(execution: ExecutionView): void {
