@@ -53,20 +53,25 @@ export function within(exploration: Exploration, bound: number): Observed {
 }
 
 // Async: the event loop gets a turn every ~50 ms (event-loop.ts).
+/**
+ * `classes`: fingerprint every counted execution's happens-before class (`classes`, `repeats`);
+ * the soundness check leaves it out where nothing reads them (its quadratic cost was half an
+ * oracle seed's time at four threads).
+ */
 export async function exploreAll(
-  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {}, shard?: Shard,
+  file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit = Infinity, maxSteps = 10_000, build: BuildOptions = {}, shard?: Shard, classes = true,
 ): Promise<Exploration> {
   const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
   try {
-    return await explore(harness, strategy, maxBound, mode, limit, maxSteps, shard);
+    return await explore(harness, strategy, maxBound, mode, limit, maxSteps, shard, classes);
   } finally {
     returnHarness(library, harness);
   }
 }
 
 async function explore(
-  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number, shard: Shard | undefined,
+  harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number, shard: Shard | undefined, classes: boolean,
 ): Promise<Exploration> {
   const trace = harness.trace();
   const explorer = createStrategy(strategy, { maxBound, ...(shard ? { shard } : {}) });
@@ -103,7 +108,6 @@ async function explore(
         restarts = explorer.restarts!;
         seen.classes = new Set();
       }
-      const fingerprint = happensBeforeClass(view, restarts > 0);
       if (!explorer.observe(view)) {
         seen.wasted++;
         continue;
@@ -114,10 +118,14 @@ async function explore(
         return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound, restarts };
       }
       seen.executions++;
-      if (seen.classes.has(fingerprint)) seen.repeats++;
-      seen.classes.add(fingerprint);
-      seen.coverage.add(coverageClass(view));
-      seen.readsFrom.add(readsFromClass(view));
+      if (classes) {
+        const fingerprint = happensBeforeClass(view, restarts > 0);
+        if (seen.classes.has(fingerprint)) seen.repeats++;
+        seen.classes.add(fingerprint);
+      }
+      const kept = observableSteps(view);
+      seen.coverage.add(coverageClass(view, kept));
+      seen.readsFrom.add(readsFromClass(view, kept));
       (outcome === Outcome.OK ? seen.finalStates : seen.bugs).add(behaviour);
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
@@ -183,8 +191,7 @@ const coverageFinder = new RaceFinder();
  * Only observable steps count (observableSteps): not one more turn of a spin, nor a start
  * that is its thread's only step.
  */
-export function coverageClass(execution: ExecutionView): string {
-  const kept = observableSteps(execution);
+export function coverageClass(execution: ExecutionView, kept = observableSteps(execution)): string {
   coverageFinder.find(kept, kept.steps, 0, () => {});
   const names = threadNames(kept);
   const width = coverageFinder.threadCount;
@@ -234,8 +241,7 @@ const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
  * index in that thread, data choices by their values too, so that equal names mean the
  * same step. Only observable steps count, as in coverageClass.
  */
-export function readsFromClass(execution: ExecutionView): string {
-  const kept = observableSteps(execution);
+export function readsFromClass(execution: ExecutionView, kept = observableSteps(execution)): string {
   const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();

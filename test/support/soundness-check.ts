@@ -85,10 +85,10 @@ export async function checkSoundness(
   const truncated: string[] = [];
   const refused: string[] = [];
   // bounded dfs past the cap (four or five threads that yield): the bounds it finished are the truth
-  const dfs = await exploreAll(file, 'dfs', maxBound, mode, STRATEGY_LIMIT, MAX_STEPS);
+  const dfs = await exploreAll(file, 'dfs', maxBound, mode, STRATEGY_LIMIT, MAX_STEPS, {}, undefined, false);
   const dfsFinished = dfs.truncated ? dfs.byBound.length - 2 : maxBound;
   if (dfs.truncated) truncated.push('dfs');
-  const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS);
+  const everything = await exploreAll(file, 'dfs', UNBOUNDED, mode, limit, MAX_STEPS, {}, undefined, false);
   const all = everything.truncated ? undefined : everything;
   const runs: Record<string, StrategyRuns> = { dfs: { executions: dfs.executions, wasted: 0 } };
   /** what each strategy explored alone, for its shards to match */
@@ -100,7 +100,7 @@ export async function checkSoundness(
     if (exhaustive === false) continue;
     let run: Exploration;
     try {
-      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, STRATEGY_LIMIT, MAX_STEPS);
+      run = await exploreAll(file, name, bounded ? maxBound : UNBOUNDED, mode, STRATEGY_LIMIT, MAX_STEPS, {}, undefined, ONE_EXECUTION_PER_CLASS.has(name));
     } catch (error) {
       // a strategy that refuses the harness says so to its user (hbcache: yields, more than 32 threads; graph: what it does not model)
       if (error instanceof UnsupportedHarnessError) refused.push(name);
@@ -160,7 +160,7 @@ export async function checkSoundness(
 
 async function exploreShards(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Promise<Exploration[]> {
   const shards: Exploration[] = [];
-  for (let index = 1; index <= SHARDS; index++) shards.push(await exploreAll(file, strategy, maxBound, mode, STRATEGY_LIMIT, MAX_STEPS, {}, { index, count: SHARDS }));
+  for (let index = 1; index <= SHARDS; index++) shards.push(await exploreAll(file, strategy, maxBound, mode, STRATEGY_LIMIT, MAX_STEPS, {}, { index, count: SHARDS }, false));
   return shards;
 }
 
