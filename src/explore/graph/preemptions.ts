@@ -48,8 +48,9 @@ export class GraphPreemptions {
 
   /**
    * The fewest preemptions of the events of `graph` added up to `upTo` (all: count - 1) when
-   * it is at most `limit`, else limit + 1. `achieved`: what some schedule of them needs (the
-   * search looks for fewer).
+   * it is at most `limit`, else limit + 1: of the graph they make alone, where nothing added
+   * later orders them (a write placed co-before one of them), so a floor for every graph that
+   * holds them as they are. `achieved`: what some schedule of them needs (the search looks for fewer).
    */
   fewest(graph: Graph, limit: number, upTo = graph.count - 1, achieved = limit + 1): number {
     this.upTo = upTo;
@@ -167,10 +168,11 @@ export class GraphPreemptions {
       if (waitsAtEnd(graph, event)) continue;
       const dependsOn = graph.dependsOn[event]!;
       if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
-      if (graph.isWrite(event) && graph.coPrev[event] !== INIT) edges = this.edge(edges, graph.coPrev[event]!, event);
+      // a write co-after one added later (placed before it) follows it only when that one is counted
+      if (graph.isWrite(event) && graph.coPrev[event] !== INIT && graph.coPrev[event]! < count) edges = this.edge(edges, graph.coPrev[event]!, event);
       if (!graph.isRead(event)) continue;
       const rf = graph.rf[event]!;
-      if (rf !== INIT) edges = this.edge(edges, rf, event);
+      if (rf !== INIT && rf < count) edges = this.edge(edges, rf, event);
       // fr: before the write co-after the one it reads
       const overwrite = graph.coAfter(rf, graph.location[event]!);
       if (overwrite !== NONE && overwrite !== event && overwrite < count) edges = this.edge(edges, event, overwrite);

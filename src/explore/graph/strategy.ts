@@ -203,6 +203,7 @@ export class GraphStrategy implements Strategy {
         this.takenGroup = group;
         frame.graph.addedMax[event] = 1;
       }
+      if (!this.mayReachBound(this.frame.graph)) continue;
       this.replayed = this.linearised;
       return { decisions: this.lineariser.decisions, length: this.linearised };
     }
@@ -266,15 +267,25 @@ export class GraphStrategy implements Strategy {
     const limit = this.bound + SLACK;
     const linearised = this.preemptions.ofOrder(graph, this.lineariser.stepEvent, steps);
     if (linearised <= this.bound) return true;
-    let within = linearised <= limit;
-    if (!within && this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
+    if (linearised <= limit) return true;
+    if (this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
       // run along the order found (within the limit): the run then spends less, and its own schedule vouches for more
       this.lineariser.follow(graph, this.preemptions.bestOrder, steps);
-      within = true;
+      return true;
     }
-    // in the slack: worth exploring only if a graph below can drop what puts it past the bound
-    const stable = within ? stablePrefix(graph) : 0;
-    if (within && (stable === 0 || this.preemptions.fewest(graph, this.bound, stable - 1) <= this.bound)) return true;
+    this.pastBound = true;
+    return false;
+  }
+
+  /**
+   * Whether a graph within the limit can lead to a graph within the bound: not when the events
+   * no graph below it can change (stablePrefix) need more. Asked once its events' flags are
+   * final (a group's maximal choice may be revisited).
+   */
+  private mayReachBound(graph: Graph): boolean {
+    if (!this.bounded) return true;
+    const stable = stablePrefix(graph);
+    if (stable === 0 || this.preemptions.fewest(graph, this.bound, stable - 1) <= this.bound) return true;
     this.pastBound = true;
     return false;
   }
