@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--jobs 2]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -20,8 +20,9 @@
 //
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
-// allows 65,530) after some 900 programs.
-import { spawnSync } from 'node:child_process';
+// allows 65,530) after some 900 programs. --jobs N runs N of them at once (the chunks are
+// then split so that every job has one); each chunk's findings print when it ends.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +120,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, chunk: { type: 'boolean' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -127,6 +128,7 @@ const bound = count(values.bound, 'bound', 3);
 const limit = count(values.limit, 'limit', 5_000);
 const padding = count(values.padding, 'padding', 0);
 const threads = count(values.threads, 'threads', 0);
+const jobs = Math.max(1, count(values.jobs, 'jobs', 1));
 if (threads === 1) {
   console.error('--threads: at least 2 (main and one more)');
   process.exit(2);
@@ -146,33 +148,51 @@ if (values.chunk) {
 
 const started = Date.now();
 const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
-for (let from = first; from < first + seeds; from += CHUNK) {
-  const size = Math.min(CHUNK, first + seeds - from);
+const chunkSize = Math.min(CHUNK, Math.ceil(seeds / jobs));
+const chunks: { from: number; size: number }[] = [];
+for (let from = first; from < first + seeds; from += chunkSize) chunks.push({ from, size: Math.min(chunkSize, first + seeds - from) });
+
+/** Runs one chunk in a child process; resolves with its totals, after printing its findings. */
+function runChunk({ from, size }: { from: number; size: number }): Promise<Totals> {
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
   if (values.spinlocks) args.push('--spinlocks');
   if (values['no-splits']) args.push('--no-splits');
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28,
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      const lines = output.trimEnd().split('\n');
+      const last = lines.at(-1) ?? '';
+      if (status !== 0 || !last.startsWith(TOTALS)) {
+        console.log(output);
+        console.error(`seeds ${from}-${from + size - 1}: the check failed (exit status ${status})`);
+        process.exit(2);
+      }
+      for (const line of lines.slice(0, -1)) console.log(line);
+      resolve(JSON.parse(last.slice(TOTALS.length)) as Totals);
+    });
   });
-  const lines = child.stdout.trimEnd().split('\n');
-  const last = lines.at(-1) ?? '';
-  if (child.status !== 0 || !last.startsWith(TOTALS)) {
-    console.log(child.stdout);
-    console.error(`seeds ${from}-${from + size - 1}: the check failed (exit status ${child.status})`);
-    process.exit(2);
-  }
-  for (const line of lines.slice(0, -1)) console.log(line);
-  const chunk = JSON.parse(last.slice(TOTALS.length)) as Totals;
-  totals.unsound.push(...chunk.unsound);
-  totals.pastBug.push(...chunk.pastBug);
-  totals.redundant.push(...chunk.redundant);
-  totals.restarted.push(...chunk.restarted);
-  totals.capped.push(...chunk.capped);
-  for (const [name, refused] of Object.entries(chunk.refused)) noteRefused(totals, name, refused);
-  totals.dfsTruncated += chunk.dfsTruncated;
-  add(totals.runs, chunk.runs);
 }
+
+let next = 0;
+async function worker(): Promise<void> {
+  while (next < chunks.length) {
+    const chunk = await runChunk(chunks[next++]!);
+    totals.unsound.push(...chunk.unsound);
+    totals.pastBug.push(...chunk.pastBug);
+    totals.redundant.push(...chunk.redundant);
+    totals.restarted.push(...chunk.restarted);
+    totals.capped.push(...chunk.capped);
+    for (const [name, refused] of Object.entries(chunk.refused)) noteRefused(totals, name, refused);
+    totals.dfsTruncated += chunk.dfsTruncated;
+    add(totals.runs, chunk.runs);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(jobs, chunks.length) }, worker));
+const byNumber = (a: number, b: number) => a - b;
+for (const list of [totals.unsound, totals.pastBug, totals.redundant, totals.restarted, totals.capped, ...Object.values(totals.refused)]) list.sort(byNumber);
 function listed(seeds: number[], what: string): string {
   return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
 }
