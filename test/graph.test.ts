@@ -44,7 +44,7 @@ describe('graph: one execution per reads-from class', () => {
     expect(await counts('graph', 3)).toMatchObject({ executions: 90, complete: true, guarantee: 'complete: every interleaving explored' });
   });
 
-  it('bounded: a bug met past the bound (in the slack) is shown at its own bound, with its fewest preemptions', async () => {
+  it('bounded: a bug met in a run past the bound is shown at its own bound, with its fewest preemptions', async () => {
     const atBound0 = (await checkAllInterleavings(fixture('lost_update.c'), { strategy: 'graph', mode: 'sc', maxBound: 0 })).tests[0]!;
     expect(atBound0).toMatchObject({ status: 'pass', complete: false, guarantee: 'all executions with ≤ 0 preemptions explored' });
     const test = (await checkAllInterleavings(fixture('lost_update.c'), { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;

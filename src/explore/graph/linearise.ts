@@ -1,6 +1,6 @@
 // A graph becomes a schedule: a topological order of po ∪ rf ∪ co ∪ fr ∪ create ∪ join
 // (Kahn's algorithm, keeping the running thread while it can go on, else the lowest thread
-// that can), or an order found elsewhere (a bounded search's, with the fewest preemptions). Run natively in that order, SC memory gives every read the write the graph says
+// that can). Run natively in that order, SC memory gives every read the write the graph says
 // it reads. No such order exists exactly when the graph is not SC-consistent (a cycle).
 import { Op } from '../../addon/ops.js';
 import { type Graph, INIT, Kind, NONE } from './graph.js';
@@ -64,18 +64,6 @@ export class Lineariser {
       this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
     }
     return count;
-  }
-
-  /** Orders the graph's events as `threads` says (step by step, the thread whose next event runs). */
-  follow(graph: Graph, threads: Int32Array, count: number): void {
-    this.reserve(count);
-    this.nextIndex.fill(0, 0, graph.threads);
-    for (let step = 0; step < count; step++) {
-      const thread = threads[step]!;
-      const event = graph.threadEvents[thread]![this.nextIndex[thread]!++]!;
-      this.stepEvent[step] = event;
-      this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : thread;
-    }
   }
 
   /** Records edge number `at`, from `from` to `to`; returns the number of edges. */

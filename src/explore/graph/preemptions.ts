@@ -39,8 +39,6 @@ export class GraphPreemptions {
   private tried = new Int32Array(64);
   private cost = new Int32Array(64);
   private moverCanRun = new Uint8Array(64);
-  /** the threads of the best schedule the last search found (when it found one below `achieved`), step by step */
-  bestOrder = new Int32Array(64);
   /** per location, the locks of it that have run less its unlocks (a mutex: held when 1) */
   private held = new Int32Array(16);
   private threads = 0;
@@ -71,7 +69,6 @@ export class GraphPreemptions {
       if (this.tried[depth] === -1) {
         if (remaining === 0) {
           best = this.cost[depth]!;
-          for (let at = 1; at <= depth; at++) this.bestOrder[at - 1] = this.mover[at]!;
           remaining++;
           depth = this.pop(graph, depth);
           continue;
@@ -105,22 +102,6 @@ export class GraphPreemptions {
       this.tried[depth] = -1;
     }
     return best;
-  }
-
-  /** The preemptions of the schedule that runs `graph`'s events in the order `events` gives. */
-  ofOrder(graph: Graph, events: Int32Array, count: number): number {
-    this.upTo = graph.count - 1;
-    this.counts.fill(0, 0, graph.threads);
-    this.clearHeld(graph);
-    let last = 0;
-    let cost = 0;
-    for (let step = 0; step < count; step++) {
-      const thread = graph.thread[events[step]!]!;
-      if (thread !== last && this.canRun(graph, last)) cost++;
-      this.step(graph, thread);
-      last = thread;
-    }
-    return cost;
   }
 
   /** Notes the state (counts, `last`) reached at `cost`: false when it was reached before at no greater cost. */
@@ -240,7 +221,6 @@ export class GraphPreemptions {
     const size = this.mover.length * 2;
     this.mover = grown(this.mover, size);
     this.countsKey = grown(this.countsKey, size);
-    this.bestOrder = grown(this.bestOrder, size);
     this.tried = grown(this.tried, size);
     this.cost = grown(this.cost, size);
     this.moverCanRun = grown(this.moverCanRun, size);

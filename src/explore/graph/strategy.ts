@@ -20,22 +20,21 @@
 // read-modify-write. No run ends with a thread parked on a lock it could take: a run where
 // a waiting thread's lock is never released is a deadlock, which the runtime reports.
 //
-// Bounded (Marmanis, Kokologiannakis, Vafeiadis, TACAS 2023): iteration k explores the graphs
-// whose fewest preemptions (preemptions.ts) are at most k + SLACK, and counts those that need
-// exactly k (fewer: counted in an earlier iteration; more: in a later one). A graph past
-// k + SLACK is not explored, nor anything below it: a run that passes it is cut at the first
-// event that does (the rest of the run is moot), and that event's alternatives are items, the
-// newest that stays within taking the place of what the run chose (it may be revisited, as a
-// maximal choice may: GenMC's findConsistentRf). The slack is what keeps every graph within k
-// reachable: its one parent may need more preemptions than it does. A graph in the slack is
-// explored only if the graphs below it can do with fewer: when the events that none of them
-// can change (stablePrefix) already need more than k, none can. Failing runs are judged
-// the same way (failureCounts): a bug past the bound is shown in its own iteration, so the
-// first bug shown needs the fewest preemptions.
+// Bounded: iteration k counts the graphs whose fewest preemptions (preemptions.ts) are
+// exactly k (fewer: counted in an earlier iteration; more: in a later one). A graph's one
+// parent may need more preemptions than it does (a revisit deletes what made the parent
+// need them), so a bound on the parent's would lose graphs; TACAS 2023 (Marmanis,
+// Kokologiannakis, Vafeiadis) explores a slack past the bound, proved where main only creates
+// threads. Here the pruning is exact instead: every graph explored below a graph keeps, as
+// they are, its events up to the first read a revisit may still change (stablePrefix), so
+// when those alone need more than k preemptions, nothing below is within k and it is not
+// explored; otherwise it is. Failing runs are judged the same way (failureCounts): a bug
+// that needs more than k is shown in its own iteration, so the first bug shown needs the
+// fewest preemptions.
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
-import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, spentAt } from '../strategy.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
@@ -45,18 +44,7 @@ import { GraphPreemptions } from './preemptions.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
-/**
- * Preemptions past the bound a graph may need and still be explored: a graph within the bound
- * whose parent needs more is reached through it (one more measured enough at 2–5 threads:
- * GenMC's min(U − 1, N − 2) loses graphs when main works, as WEFT_TEST bodies do).
- */
-const SLACK = 1;
-
-/**
- * Worklist items: four ints each (what, event, with, cut). A read-from or co item's `cut` is
- * its group (0: none): the alternatives of an event whose own choice went past the bound, of
- * which the first found within it (the newest) is taken as the maximal choice.
- */
+/** Worklist items: four ints each (what, event, with, cut). */
 const Item = {
   /** read `event` reads `with` (INIT: the initial value) */
   READ_FROM: 0,
@@ -86,8 +74,6 @@ export class GraphStrategy implements Strategy {
   /** the last run observed lies past the bound (not counted in this iteration) */
   private runPastBound = false;
   private readonly preemptions = new GraphPreemptions();
-  /** per event absorbed from the last run, the frame's item count once it was added */
-  private itemsAfter = new Int32Array(64);
   /** steps of the schedule of the item last applied */
   private linearised = 0;
   /**
@@ -99,13 +85,6 @@ export class GraphStrategy implements Strategy {
   private dealt = 0;
   private splitDepth = -1;
   private splitAt = 0;
-  /** per step of the last run, the preemptions it made up to there */
-  private spent = new Int32Array(64);
-  /** the last group of alternatives made, and the last whose maximal choice was taken */
-  private groups = 0;
-  private takenGroup = 0;
-  /** the last item applied took its group's maximal choice */
-  private tookGroup = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
   private started = false;
@@ -186,34 +165,14 @@ export class GraphStrategy implements Strategy {
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
       const what = this.lastItem[0]!;
-      const event = this.lastItem[1]!;
-      const other = this.lastItem[2]!;
-      const cut = this.lastItem[3]!;
-      // a read-from or co item's cut is its group
-      const group = what === Item.READ_FROM || what === Item.CO_AFTER ? cut : 0;
-      if (this.shard && this.aboveSplit(position) && !this.owns(position)) {
-        // another shard's subtree; a group's maximal choice is still settled as there
-        if (group !== 0 && group !== this.takenGroup && this.explorable(frame, what, event, other, cut)) this.takenGroup = group;
-        frame.items = position;
-        continue;
-      }
-      if (!this.explorable(frame, what, event, other, cut)) continue;
-      this.tookGroup = group !== 0 && group !== this.takenGroup;
-      if (this.tookGroup) {
-        this.takenGroup = group;
-        frame.graph.addedMax[event] = 1;
-      }
-      if (!this.mayReachBound(this.frame.graph)) continue;
+      // another shard's subtree
+      if (this.shard && this.aboveSplit(position) && !this.owns(position)) continue;
+      if (!this.apply(frame, what, this.lastItem[1]!, this.lastItem[2]!, this.lastItem[3]!) || !this.mayReachBound(this.frame.graph)) continue;
+      this.linearised = this.lineariser.linearise(this.frame.graph);
+      if (this.linearised < 0) continue;
       this.replayed = this.linearised;
       return { decisions: this.lineariser.decisions, length: this.linearised };
     }
-  }
-
-  /** Applies the item and linearises the graph it gives: false when that is not consistent or past the limit. */
-  private explorable(frame: Frame, what: number, event: number, other: number, cut: number): boolean {
-    if (!this.apply(frame, what, event, other, cut)) return false;
-    this.linearised = this.lineariser.linearise(this.frame.graph);
-    return this.linearised >= 0 && this.withinLimit(this.frame.graph, this.linearised);
   }
 
   /**
@@ -261,27 +220,7 @@ export class GraphStrategy implements Strategy {
     }
   }
 
-  /** Whether the graph, linearised in `steps` steps, needs no more preemptions than the iteration explores (unbounded: always). */
-  private withinLimit(graph: Graph, steps: number): boolean {
-    if (!this.bounded) return true;
-    const limit = this.bound + SLACK;
-    const linearised = this.preemptions.ofOrder(graph, this.lineariser.stepEvent, steps);
-    if (linearised <= this.bound) return true;
-    if (linearised <= limit) return true;
-    if (this.preemptions.fewest(graph, limit, graph.count - 1, linearised) <= limit) {
-      // run along the order found (within the limit): the run then spends less, and its own schedule vouches for more
-      this.lineariser.follow(graph, this.preemptions.bestOrder, steps);
-      return true;
-    }
-    this.pastBound = true;
-    return false;
-  }
-
-  /**
-   * Whether a graph within the limit can lead to a graph within the bound: not when the events
-   * no graph below it can change (stablePrefix) need more. Asked once its events' flags are
-   * final (a group's maximal choice may be revisited).
-   */
+  /** Whether a graph can lead to a graph within the bound: not when the events no graph below it can change (stablePrefix) need more. */
   private mayReachBound(graph: Graph): boolean {
     if (!this.bounded) return true;
     const stable = stablePrefix(graph);
@@ -401,7 +340,6 @@ export class GraphStrategy implements Strategy {
         this.depth = this.lastItemDepth;
         const [what, item, other, cut] = this.lastItem;
         this.push(this.frame, what!, item!, other!, cut!);
-        if (this.tookGroup) this.takenGroup = 0;
         this.runPastBound = true;
         return false;
       }
@@ -412,84 +350,19 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseSpinWaits(execution);
-    const firstNew = graph.count;
-    const itemsBefore = this.frame.items;
-    if (this.itemsAfter.length < firstNew + execution.steps) this.itemsAfter = new Int32Array(2 * (firstNew + execution.steps));
-    for (let step = replayed; step < execution.steps; step++) {
-      this.absorb(graph, execution, step);
-      this.itemsAfter[graph.count - 1] = this.frame.items;
-    }
+    for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
     if (!this.bounded) {
       this.addWaitingLocks(graph, execution);
       return counts;
     }
-    // the run is a schedule of its graph and of every graph on the way: what it spent bounds theirs
-    this.spentBy(execution);
-    const past = this.firstPastLimit(graph, replayed, firstNew);
-    if (past !== NONE) {
-      this.cutAt(past, past === firstNew ? itemsBefore : this.itemsAfter[past - 1]!);
-      this.pastBound = this.runPastBound = true;
-      return false;
-    }
     this.addWaitingLocks(graph, execution);
-    const spent = this.spent[execution.steps - 1]!;
+    // the run is a schedule of its graph: what it spent bounds what the graph needs
+    const spent = countSpent('preemption', execution);
     const fewest = spent < this.bound ? spent : this.preemptions.fewest(graph, this.bound, graph.count - 1, spent);
     if (fewest > this.bound) this.pastBound = this.runPastBound = true;
     return counts && fewest === this.bound;
-  }
-
-  /** Per step of the run, the preemptions it made up to that step. */
-  private spentBy(execution: ExecutionView): void {
-    if (this.spent.length < execution.steps) this.spent = new Int32Array(2 * execution.steps);
-    this.spent[0] = 0;
-    for (let step = 1; step < execution.steps; step++) this.spent[step] = this.spent[step - 1]! + spentAt('preemption', execution, step);
-  }
-
-  /**
-   * The first event absorbed from the run (from `firstNew` on) whose graph needs more
-   * preemptions than the iteration explores, or NONE. Up to the step where the run's own
-   * preemptions pass the limit, none does; past it, a gallop then a bisection (a graph never
-   * needs fewer than one it extends).
-   */
-  private firstPastLimit(graph: Graph, replayed: number, firstNew: number): number {
-    const limit = this.bound + SLACK;
-    const last = graph.count - 1;
-    let step = replayed;
-    while (step <= replayed + last - firstNew && this.spent[step]! <= limit) step++;
-    if (step > replayed + last - firstNew) return NONE;
-    /** the last event known within the limit, and the first known past it */
-    let within = firstNew + step - replayed - 1;
-    let past = NONE;
-    for (let gap = 1; past === NONE; gap *= 2) {
-      const probe = Math.min(within + gap, last);
-      if (this.preemptions.fewest(graph, limit, probe, this.spent[replayed + probe - firstNew]!) > limit) past = probe;
-      else if (probe === last) return NONE;
-      else within = probe;
-    }
-    while (past - within > 1) {
-      const middle = (within + past) >> 1;
-      if (this.preemptions.fewest(graph, limit, middle, this.spent[replayed + middle - firstNew]!) <= limit) within = middle;
-      else past = middle;
-    }
-    return past;
-  }
-
-  /**
-   * Ends the run's graph at `event`, which went past the bound: the later events' items go,
-   * and its own alternatives (from item `from` on) become a group whose newest within the
-   * bound stands for what the run chose.
-   */
-  private cutAt(event: number, from: number): void {
-    const frame = this.frame;
-    frame.items = this.itemsAfter[event]!;
-    frame.graph.cutAfter(event);
-    const group = ++this.groups;
-    for (let at = from * ITEM; at < frame.items * ITEM; at += ITEM) {
-      const what = frame.work[at]!;
-      if ((what === Item.READ_FROM || what === Item.CO_AFTER) && frame.work[at + 1] === event) frame.work[at + 3] = group;
-    }
   }
 
   /**
