@@ -161,6 +161,18 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
   return { ...shape, threads, operationsPerThread: threads === 2 ? 2 : 1, ...wide };
 }
 
+/**
+ * The shape with only what the graph engine models (src/explore/graph/): atomics, plain
+ * accesses, mutexes, create and join (every thread joined), choices and thread exits; so that
+ * the oracle compares it on every seed instead of the few it does not refuse.
+ */
+export function withinGraphEngine(shape: ProgramShape): ProgramShape {
+  return {
+    ...shape, lock: shape.lock === 'none' ? 'none' : 'mutex', spin: false, condition: false, barrier: false, semaphoreHandOff: false,
+    free: false, mainEnd: 'join', tryLocks: false, timed: false, spinLock: false, once: false, yields: false, longRun: false, spinlock: null,
+  };
+}
+
 const SEQ = '__ATOMIC_SEQ_CST';
 /** the steps a long run adds: past the explorer's first per-node arrays (FIRST_NODES) */
 const LONG_RUN = 300;

@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--jobs 2]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--graph-shapes] [--jobs 2]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -9,6 +9,8 @@
 // leaves out hbcache, which explores at most HB_MAX_THREADS threads.
 // --spinlocks gives every program a spinlock of its own (ProgramShape.spinlock: exchange,
 // compare-exchange or test-and-set, with sched_yield in its loop or not, by seed).
+// --graph-shapes keeps only what the graph engine models (withinGraphEngine), so that it is
+// compared on every seed rather than refusing most.
 // --no-splits leaves out the shard and worker splits of dfs and bpor (checked against the
 // whole search): they cost several times the strategies' own runs at 4 and 5 threads.
 // --threads N gives every program N threads, main included (the generator draws 2 or 3,
@@ -31,7 +33,7 @@ import { parseArgs } from 'node:util';
 
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
-import { randomProgram, randomShape, spinlockShape, withThreads } from './random-programs.js';
+import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './random-programs.js';
 import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
@@ -71,6 +73,8 @@ interface Programs {
   spinlocks: boolean;
   /** compare shard and worker splits too */
   splits: boolean;
+  /** only what the graph engine models */
+  graphShapes: boolean;
 }
 
 async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
@@ -78,7 +82,8 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
   const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
     const drawn = randomShape(seed);
-    const shape = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
+    const threaded = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
+    const shape = programs.graphShapes ? withinGraphEngine(threaded) : threaded;
     if (programs.spinlocks) shape.spinlock = spinlockShape(seed);
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
@@ -120,7 +125,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, 'graph-shapes': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -141,7 +146,9 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only, { padding, threads, spinlocks: values.spinlocks === true, splits: values['no-splits'] !== true });
+  const totals = await checkSeeds(first, seeds, bound, limit, only, {
+    padding, threads, spinlocks: values.spinlocks === true, splits: values['no-splits'] !== true, graphShapes: values['graph-shapes'] === true,
+  });
   console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
@@ -158,6 +165,7 @@ function runChunk({ from, size }: { from: number; size: number }): Promise<Total
   if (only) args.push('--strategies', only.join(','));
   if (values.spinlocks) args.push('--spinlocks');
   if (values['no-splits']) args.push('--no-splits');
+  if (values['graph-shapes']) args.push('--graph-shapes');
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
@@ -201,7 +209,7 @@ const refusals = Object.entries(totals.refused).map(([name, refused]) => `${name
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
-  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}${values['no-splits'] ? ' (no splits)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
+  `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}${values['no-splits'] ? ' (no splits)' : ''}${values['graph-shapes'] ? ' (what the graph engine models)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
     `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ` +
     `${refusals === '' ? '' : `programs refused: ${refusals}; `}${perStrategy}; ` +
