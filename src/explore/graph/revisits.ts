@@ -120,7 +120,7 @@ export class Revisits {
    * The maximality test (GenMC: isMaximalExtension): `write` may revisit `read` only if every
    * event the revisit deletes (added after `read`, not before `write`) and `read` itself were
    * added maximally — reading the co-latest write, placed co-last, not revisited by a deleted
-   * write — so that exactly one graph reaches the revisited one.
+   * write, a choice taking the run's own value — so that exactly one graph reaches the revisited one.
    */
   private maximal(graph: Graph, read: number, write: number): boolean {
     if (graph.kind[write] !== Kind.RMW) {
@@ -130,8 +130,9 @@ export class Revisits {
     for (let event = read; event < graph.count; event++) {
       if (event !== read && this.kept(graph, event, read)) continue;
       const kind = graph.kind[event]!;
-      if (kind === Kind.OTHER) continue;
+      // a choice taken other than as the run took it is no maximal extension either
       if (graph.addedMax[event] === 0) return false;
+      if (kind === Kind.OTHER) continue;
       const location = graph.location[event]!;
       const base = kind === Kind.WRITE ? event : graph.rf[event]!;
       for (let later = graph.coAfter(base, location); later !== NONE; later = graph.coNext[later]!)

@@ -214,6 +214,8 @@ export class GraphStrategy implements Strategy {
       case Item.CHOOSE:
         graph.cutAfter(event);
         graph.valueLow[event] = other;
+        // not the run's own choice: a revisit may not delete it (revisits.ts: maximal)
+        graph.addedMax[event] = 0;
         return true;
       default:
         return this.revisit(graph, event, other, cut);
