@@ -374,7 +374,7 @@ export class Graph {
     }
     for (let event = 0; event < this.count; event++) {
       const rf = this.rf[event]!;
-      if (keep[event] === 1 && rf !== INIT && rf > event) to.readsFrom(mapped[event]!, mapped[rf]!);
+      if (keep[event] !== 0 && rf !== INIT && rf > event) to.readsFrom(mapped[event]!, mapped[rf]!);
     }
     // co: the kept writes of each location in this graph's co order, each appended last
     for (let location = 0; location < locations; location++)

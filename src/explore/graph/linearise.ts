@@ -50,14 +50,26 @@ export class Lineariser {
     this.firstEdge[0] = 0;
 
     this.nextIndex.fill(0, 0, graph.threads);
+    // the newest event goes last when it can: its thread may go on with a choice (weft_choose),
+    // which it makes with no scheduling point, so the run must not switch away from it before;
+    // held back with the step its choices follow, which they follow at once (Kahn's keeps the thread)
+    let newest = count - 1;
+    while (newest > 0 && graph.op[newest] === Op.CHOOSE && graph.thread[newest - 1] === graph.thread[newest]) newest--;
     let current = 0;
+    let emittedNewest = false;
     for (let step = 0; step < count; step++) {
-      let event = this.readyIn(graph, current);
+      const held = emittedNewest ? NONE : newest;
+      let event = this.readyIn(graph, current, held);
       for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
-        event = this.readyIn(graph, thread);
+        event = this.readyIn(graph, thread, held);
+        if (event !== NONE) current = thread;
+      }
+      for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
+        event = this.readyIn(graph, thread, NONE);
         if (event !== NONE) current = thread;
       }
       if (event === NONE) return -1;
+      if (event === newest) emittedNewest = true;
       this.nextIndex[current]!++;
       for (let i = this.firstEdge[event]!; i < this.firstEdge[event + 1]!; i++) this.waiting[this.successors[i]!]!--;
       this.stepEvent[step] = event;
@@ -73,10 +85,10 @@ export class Lineariser {
     return at + 1;
   }
 
-  /** The next event of `thread` if nothing it waits for is still out of the order. */
-  private readyIn(graph: Graph, thread: number): number {
+  /** The next event of `thread` if nothing it waits for is still out of the order, and it is not `held` back. */
+  private readyIn(graph: Graph, thread: number, held: number): number {
     const event = graph.eventAt(thread, this.nextIndex[thread]!);
-    return event !== NONE && this.waiting[event] === 0 ? event : NONE;
+    return event !== NONE && event !== held && this.waiting[event] === 0 ? event : NONE;
   }
 
   private reserve(events: number): void {

@@ -205,14 +205,15 @@ export class GraphStrategy implements Strategy {
         graph.cutAfter(event);
         return this.readFrom(frame, event, other, false);
       case Item.CO_AFTER:
-        graph.cutAfter(event);
+        // the store's thread goes on as before: the choices it made right after it stay, to be made again
+        this.cutAfterChoices(frame, event);
         graph.unplace(event);
         graph.placeAfter(event, other);
         graph.addedMax[event] = 0;
         this.pushRevisits(frame, event);
         return true;
       case Item.CHOOSE:
-        graph.cutAfter(event);
+        this.cutAfterChoices(frame, event);
         graph.valueLow[event] = other;
         // not the run's own choice: a revisit may not delete it (revisits.ts: maximal)
         graph.addedMax[event] = 0;
@@ -233,7 +234,10 @@ export class GraphStrategy implements Strategy {
 
   /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
   private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
-    graph.cutAfter(cut);
+    // the choices the revisiting write's thread made right after it go with it (no scheduling point between)
+    let last = cut;
+    while (last + 1 < graph.count && glued(graph, last + 1)) last++;
+    graph.cutAfter(last);
     const prefix = this.prefixView.of(graph, write, false);
     if (this.mapped.length < graph.count) {
       this.mapped = new Int32Array(graph.count * 2);
@@ -245,8 +249,15 @@ export class GraphStrategy implements Strategy {
     const kept = child.graph;
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock
     const waits = graph.role[read] === Role.LOCK && !frees(graph, write);
-    for (let event = 0; event < graph.count; event++) this.keep[event] = event < read || (event === read && !waits) || prefix.has(graph, event) ? 1 : 0;
+    for (let event = 0; event < graph.count; event++) {
+      const keep = event < read || (event === read && !waits) || prefix.has(graph, event);
+      // a choice right after a kept step is made natively before anything else runs: kept, to be made again (not after
+      // the revisited read, whose thread may go another way once it reads another value)
+      const choice = !keep && glued(graph, event) && event - 1 !== read && this.keep[event - 1] !== 0;
+      this.keep[event] = keep ? 1 : choice ? CHOSEN_AGAIN : 0;
+    }
     graph.copyInto(kept, this.keep, this.mapped, this.locations.count);
+    for (let event = 0; event < graph.count; event++) if (this.keep[event] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[event]!);
     // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
     for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
     if (waits) return true;
@@ -256,6 +267,27 @@ export class GraphStrategy implements Strategy {
     let latest = kept.coLast[kept.location[revisited]!]!;
     if (latest === revisited) latest = kept.coPrev[revisited]!;
     return this.readFrom(child, revisited, revisiting, latest === revisiting);
+  }
+
+  /**
+   * Cuts the graph after `event` and the choices its thread made right after it, which it
+   * makes again natively before anything else runs: each takes its first value again, the
+   * others as items.
+   */
+  private cutAfterChoices(frame: Frame, event: number): void {
+    const graph = frame.graph;
+    let last = event;
+    while (last + 1 < graph.count && glued(graph, last + 1)) last++;
+    graph.cutAfter(last);
+    for (let choice = event + 1; choice <= last; choice++) this.chooseAgain(frame, choice);
+  }
+
+  /** A choice kept by a revisit takes its first value again, the others as items: every value is explored below it. */
+  private chooseAgain(frame: Frame, choice: number): void {
+    const graph = frame.graph;
+    graph.valueLow[choice] = 0;
+    graph.addedMax[choice] = 1;
+    for (let other = graph.size[choice]! - 1; other > 0; other--) this.push(frame, Item.CHOOSE, choice, other, 0);
   }
 
   /**
@@ -421,6 +453,7 @@ export class GraphStrategy implements Strategy {
         const event = graph.add(thread, Role.OTHER, op, NONE);
         const value = execution.value[step]!;
         graph.valueLow[event] = value;
+        graph.size[event] = execution.object[step]!;
         for (let other = execution.object[step]! - 1; other >= 0; other--) if (other !== value) this.push(frame, Item.CHOOSE, event, other, 0);
         return;
       }
@@ -539,8 +572,9 @@ export class GraphStrategy implements Strategy {
       const previous = this.lastStep[thread]!;
       this.lastStep[thread] = step;
       if (previous < 0 || hasFlag(op, OpFlag.WAITS)) continue;
+      // a choice is no scheduling point: its step's set holds its own thread alone
       for (let between = previous + 1; between < step; between++)
-        if (!has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`spin loops and atomic sections (thread ${thread} was set aside before step ${step})`);
+        if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`spin loops and atomic sections (thread ${thread} was set aside before step ${step})`);
     }
   }
 
@@ -593,6 +627,14 @@ function stablePrefix(graph: Graph): number {
     if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
   }
   return graph.count;
+}
+
+/** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
+const CHOSEN_AGAIN = 2;
+
+/** Whether `event` is a choice made right after its thread's step before it (weft_choose: no scheduling point between). */
+function glued(graph: Graph, event: number): boolean {
+  return graph.op[event] === Op.CHOOSE && event > 0 && graph.thread[event - 1] === graph.thread[event] && graph.index[event] === graph.index[event - 1]! + 1;
 }
 
 /** Whether a lock that reads `write` takes the lock (it reads the initial value or an unlock). */
