@@ -103,6 +103,8 @@ const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 
  * run's (109, drawn within what the engine models: the same graph reached twice).
  */
 const THREE_THREAD_SEEDS: [number, boolean][] = [[45, false], [56, false], [178, false], [363, false], [109, true]];
+/** Four-thread programs drawn within what the engine models: a chain of revisits across threads. */
+const FOUR_THREAD_SEEDS = [1, 2, 3];
 
 describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs where it claims completeness)', () => {
   it.each(THREE_THREAD_SEEDS)('seed %i, three threads (within what the engine models: %s)', async (seed, graphShape) => {
@@ -110,6 +112,15 @@ describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs wh
     const shape = graphShape ? withinGraphEngine(threaded) : threaded;
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}_3${graphShape ? '_graph' : ''}.c`);
     const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000, ['graph']);
+    expect(result.problems).toEqual([]);
+    expect(result.redundant).toEqual([]);
+  });
+
+  it.each(FOUR_THREAD_SEEDS)('seed %i, four threads within what the engine models', async (seed) => {
+    const shape = withinGraphEngine(withThreads(randomShape(seed), 4));
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}_4_graph.c`);
+    const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000, ['graph']);
+    expect(result.refused).toEqual([]);
     expect(result.problems).toEqual([]);
     expect(result.redundant).toEqual([]);
   });
