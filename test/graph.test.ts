@@ -103,8 +103,8 @@ const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 
  * run's (109, drawn within what the engine models: the same graph reached twice).
  */
 const THREE_THREAD_SEEDS: [number, boolean][] = [[45, false], [56, false], [178, false], [363, false], [109, true]];
-/** Four-thread programs drawn within what the engine models: a chain of revisits across threads; a race that a failing run reaches only with a preemption (198: a failing run stops every thread, each with a step it could have taken). */
-const FOUR_THREAD_SEEDS = [1, 2, 3, 198];
+/** Four-thread programs drawn within what the engine models: a chain of revisits across threads. */
+const FOUR_THREAD_SEEDS = [1, 2, 3];
 
 describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs where it claims completeness)', () => {
   it.each(THREE_THREAD_SEEDS)('seed %i, three threads (within what the engine models: %s)', async (seed, graphShape) => {

@@ -41,11 +41,6 @@ export class Locations {
     return this.ids.get(address * 4 + KEY_MUTEX) ?? this.added(address * 4 + KEY_MUTEX, address, 0);
   }
 
-  /** The mutex at `address` if a graph event touched it, else NONE (-1). */
-  knownMutex(address: number): number {
-    return this.ids.get(address * 4 + KEY_MUTEX) ?? -1;
-  }
-
   threadNumbering(): number {
     return this.ids.get(THREAD_NUMBERING_KEY) ?? this.added(THREAD_NUMBERING_KEY, 0, 0);
   }

@@ -16,18 +16,6 @@ import { grown, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
-/** What a thread was about to do past the graph's events when its run stopped. */
-export const Pending = {
-  /** nothing: it ended, or the graph is not a run's end */
-  NONE: 0,
-  /** a step that can always run */
-  STEP: 1,
-  /** a lock: it can run while its mutex (a location, or NONE: one the graph never touched) is free */
-  LOCK: 2,
-  /** a join: it can run once the joined thread's exit (an event, or NONE: not in the graph) ran */
-  JOIN: 3,
-} as const;
-
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
 const STATE_LIMIT = 1 << 22;
 
@@ -51,11 +39,6 @@ export class GraphPreemptions {
   private tried = new Int32Array(64);
   private cost = new Int32Array(64);
   private moverCanRun = new Uint8Array(64);
-  /** per thread, what it was about to do when a failing run stopped (Pending), and its mutex's location or joined thread's exit */
-  private readonly pendingKind = new Uint8Array(MAX_THREADS);
-  private readonly pendingArgument = new Int32Array(MAX_THREADS);
-  /** the thread every counted schedule ends with, or NONE */
-  private finalThread = NONE;
   /** per location, the locks of it that have run less its unlocks (a mutex: held when 1) */
   private held = new Int32Array(16);
   private threads = 0;
@@ -85,7 +68,7 @@ export class GraphPreemptions {
       const last = this.mover[depth]!;
       if (this.tried[depth] === -1) {
         if (remaining === 0) {
-          if (this.finalThread === NONE || last === this.finalThread) best = this.cost[depth]!;
+          best = this.cost[depth]!;
           remaining++;
           depth = this.pop(graph, depth);
           continue;
@@ -210,46 +193,12 @@ export class GraphPreemptions {
   /** Whether `thread` could go on in the current state: a switch away from it is a preemption. */
   private canRun(graph: Graph, thread: number): boolean {
     const index = this.counts[thread]!;
-    if (index >= graph.threadLength[thread]!) return this.pendingRuns(graph, thread);
+    if (index >= graph.threadLength[thread]!) return false;
     const event = graph.threadEvents[thread]![index]!;
     if (event > this.upTo) return false;
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
     return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!] === 0;
-  }
-
-  /**
-   * A run that failed stopped every thread: what one was about to do when it stopped is its
-   * next step (pending), so a switch away from it is a preemption when that step could run.
-   */
-  setPending(thread: number, kind: number, argument = NONE): void {
-    this.pendingKind[thread] = kind;
-    this.pendingArgument[thread] = argument;
-  }
-
-  /** The run failed in `thread` right after its last step (no scheduling point between): every schedule of it ends there. */
-  setFinal(thread: number): void {
-    this.finalThread = thread;
-  }
-
-  /** No thread has a step pending past the graph (a run that ended, or a prefix of one), and any may end it. */
-  clearPending(): void {
-    this.pendingKind.fill(Pending.NONE);
-    this.finalThread = NONE;
-  }
-
-  private pendingRuns(graph: Graph, thread: number): boolean {
-    const argument = this.pendingArgument[thread]!;
-    switch (this.pendingKind[thread]) {
-      case Pending.STEP:
-        return true;
-      case Pending.LOCK:
-        return argument === NONE || argument >= this.held.length || this.held[argument] === 0;
-      case Pending.JOIN:
-        return argument !== NONE && argument <= this.upTo && this.ran(graph, argument);
-      default:
-        return false;
-    }
   }
 
   /** Runs `thread`'s next event (a lock or unlock changes what its mutex holds). */

@@ -40,7 +40,7 @@ import { grown } from '../typed-arrays.js';
 import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
-import { GraphPreemptions, Pending } from './preemptions.js';
+import { GraphPreemptions } from './preemptions.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
@@ -394,27 +394,9 @@ export class GraphStrategy implements Strategy {
     this.addWaitingLocks(graph, execution);
     // the run is a schedule of its graph: what it spent bounds what the graph needs
     const spent = countSpent('preemption', execution);
-    if (execution.outcome !== Outcome.OK) this.notePending(graph, execution);
     const fewest = spent < this.bound ? spent : this.preemptions.fewest(graph, this.bound, graph.count - 1, spent);
-    this.preemptions.clearPending();
     if (fewest > this.bound) this.pastBound = this.runPastBound = true;
     return counts && fewest === this.bound;
-  }
-
-  /** What each thread of a failing run was about to do when it stopped (preemptions.ts: Pending). */
-  private notePending(graph: Graph, execution: ExecutionView): void {
-    // it failed in the thread that ran last, before that thread's next scheduling point (a deadlock: in none)
-    if (execution.outcome !== Outcome.DEADLOCK) this.preemptions.setFinal(execution.thread[execution.steps - 1]!);
-    for (let thread = 0; thread < graph.threads; thread++) {
-      if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
-      const op = execution.pendingOp[thread]!;
-      const object = execution.pendingObject[thread]!;
-      if (op === Op.MUTEX_LOCK) this.preemptions.setPending(thread, Pending.LOCK, this.locations.knownMutex(object));
-      else if (op === Op.THREAD_JOIN) {
-        const exit = graph.lastOf(object);
-        this.preemptions.setPending(thread, Pending.JOIN, exit !== NONE && graph.op[exit] === Op.THREAD_EXIT ? exit : NONE);
-      } else this.preemptions.setPending(thread, Pending.STEP);
-    }
   }
 
   /**
