@@ -3,7 +3,7 @@
 // coherence order (co) per location kept as a doubly linked list. Typed arrays that grow by
 // doubling, so that adding an event allocates nothing; a backward revisit copies a restricted
 // graph into another Graph object that is reused (graph-frames.ts).
-import { MAX_THREADS } from '../../addon/ops.js';
+import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { grown, roomFor } from '../typed-arrays.js';
 
 /** What an event does in the graph. */
@@ -329,6 +329,63 @@ export class Graph {
       this.threadLength[this.thread[event]!]!--;
     }
     this.count = stamp + 1;
+  }
+
+  /**
+   * The order the graph imposes on its first `count` events, as pairs (from[i], to[i]), at most
+   * four per event (room for 4 × count): a start after its create, a join after the exit it
+   * waits for, co, rf, and fr (a read before the write co-after the one it reads). An order
+   * that an event past `count` imposes, and a lock that waits at the end, are left out.
+   * Returns the number of pairs.
+   */
+  orderEdges(count: number, from: Int32Array, to: Int32Array): number {
+    let edges = 0;
+    for (let event = 0; event < count; event++) {
+      if (this.waitsAtEnd(event)) continue;
+      const dependsOn = this.dependsOn[event]!;
+      if (dependsOn !== NONE) {
+        from[edges] = dependsOn;
+        to[edges++] = event;
+      }
+      // a write co-after one added later (placed before it) follows it only when that one is counted
+      const coPrev = this.coPrev[event]!;
+      if (this.isWrite(event) && coPrev !== INIT && coPrev < count) {
+        from[edges] = coPrev;
+        to[edges++] = event;
+      }
+      if (!this.isRead(event)) continue;
+      const rf = this.rf[event]!;
+      // a read-modify-write's rf is its co predecessor
+      if (rf !== INIT && rf < count && this.kind[event] !== Kind.RMW) {
+        from[edges] = rf;
+        to[edges++] = event;
+      }
+      const overwrite = this.coAfter(rf, this.location[event]!);
+      if (overwrite !== NONE && overwrite !== event && overwrite < count) {
+        from[edges] = event;
+        to[edges++] = overwrite;
+      }
+    }
+    return edges;
+  }
+
+  /** A lock that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads the held lock, and never runs. */
+  waitsAtEnd(event: number): boolean {
+    if (this.role[event] !== Role.LOCK) return false;
+    const rf = this.rf[event]!;
+    return rf !== INIT && this.role[rf] === Role.LOCK;
+  }
+
+  /** Whether `event` is a choice its thread made right after its step before it (weft_choose: no scheduling point between). */
+  isGluedChoice(event: number): boolean {
+    return this.op[event] === Op.CHOOSE && event > 0 && this.thread[event - 1] === this.thread[event] && this.index[event] === this.index[event - 1]! + 1;
+  }
+
+  /** `event`, or the last of the choices its thread made right after it. */
+  lastGluedAfter(event: number): number {
+    let last = event;
+    while (last + 1 < this.count && this.isGluedChoice(last + 1)) last++;
+    return last;
   }
 
   /** The write co-before `write` (INIT when first). */

@@ -3,7 +3,7 @@
 // that can). Run natively in that order, SC memory gives every read the write the graph says
 // it reads. No such order exists exactly when the graph is not SC-consistent (a cycle).
 import { Op } from '../../addon/ops.js';
-import { type Graph, INIT, Kind, NONE } from './graph.js';
+import { type Graph, NONE } from './graph.js';
 import { grown, roomFor } from '../typed-arrays.js';
 
 export class Lineariser {
@@ -25,18 +25,7 @@ export class Lineariser {
   linearise(graph: Graph): number {
     const count = graph.count;
     this.reserve(count);
-    let edges = 0;
-    for (let event = 0; event < count; event++) {
-      const dependsOn = graph.dependsOn[event]!;
-      if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
-      if (graph.isWrite(event) && graph.coPrev[event]! !== INIT) edges = this.edge(edges, graph.coPrev[event]!, event);
-      if (!graph.isRead(event)) continue;
-      const rf = graph.rf[event]!;
-      if (rf !== INIT && graph.kind[event] !== Kind.RMW) edges = this.edge(edges, rf, event); // an RMW's rf is its co predecessor
-      // fr: before the write co-after the one it reads
-      const overwrite = graph.coAfter(rf, graph.location[event]!);
-      if (overwrite !== NONE && overwrite !== event) edges = this.edge(edges, event, overwrite);
-    }
+    const edges = graph.orderEdges(count, this.edgeFrom, this.edgeTo);
     // successors by source (counting sort), and what each event waits for
     this.firstEdge.fill(0, 0, count + 1);
     this.waiting.fill(0, 0, count);
@@ -54,7 +43,7 @@ export class Lineariser {
     // which it makes with no scheduling point, so the run must not switch away from it before;
     // held back with the step its choices follow, which they follow at once (Kahn's keeps the thread)
     let newest = count - 1;
-    while (newest > 0 && graph.op[newest] === Op.CHOOSE && graph.thread[newest - 1] === graph.thread[newest]) newest--;
+    while (newest > 0 && graph.isGluedChoice(newest)) newest--;
     let current = 0;
     let emittedNewest = false;
     for (let step = 0; step < count; step++) {
@@ -76,13 +65,6 @@ export class Lineariser {
       this.decisions[step] = graph.op[event] === Op.CHOOSE ? graph.valueLow[event]! : graph.thread[event]!;
     }
     return count;
-  }
-
-  /** Records edge number `at`, from `from` to `to`; returns the number of edges. */
-  private edge(at: number, from: number, to: number): number {
-    this.edgeFrom[at] = from;
-    this.edgeTo[at] = to;
-    return at + 1;
   }
 
   /** The next event of `thread` if nothing it waits for is still out of the order, and it is not `held` back. */

@@ -13,7 +13,7 @@
 // best one found or the limit.
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { grown, roomFor } from '../typed-arrays.js';
-import { type Graph, INIT, NONE, Role } from './graph.js';
+import { type Graph, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
@@ -131,7 +131,7 @@ export class GraphPreemptions {
       let length = 0;
       while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < count) length++;
       const last = length === 0 ? NONE : graph.threadEvents[thread]![length - 1]!;
-      this.length[thread] = last !== NONE && waitsAtEnd(graph, last) ? length - 1 : length;
+      this.length[thread] = last !== NONE && graph.waitsAtEnd(last) ? length - 1 : length;
       this.counts[thread] = 0;
       this.radix[thread] = product;
       product *= length + 1;
@@ -144,20 +144,7 @@ export class GraphPreemptions {
       this.predecessors = grown(this.predecessors, size);
     }
     if (this.firstPredecessor.length < count + 1) this.firstPredecessor = grown(this.firstPredecessor, roomFor(this.firstPredecessor.length, count + 1));
-    let edges = 0;
-    for (let event = 0; event < count; event++) {
-      if (waitsAtEnd(graph, event)) continue;
-      const dependsOn = graph.dependsOn[event]!;
-      if (dependsOn !== NONE) edges = this.edge(edges, dependsOn, event);
-      // a write co-after one added later (placed before it) follows it only when that one is counted
-      if (graph.isWrite(event) && graph.coPrev[event] !== INIT && graph.coPrev[event]! < count) edges = this.edge(edges, graph.coPrev[event]!, event);
-      if (!graph.isRead(event)) continue;
-      const rf = graph.rf[event]!;
-      if (rf !== INIT && rf < count) edges = this.edge(edges, rf, event);
-      // fr: before the write co-after the one it reads
-      const overwrite = graph.coAfter(rf, graph.location[event]!);
-      if (overwrite !== NONE && overwrite !== event && overwrite < count) edges = this.edge(edges, event, overwrite);
-    }
+    const edges = graph.orderEdges(count, this.edgeFrom, this.edgeTo);
     this.firstPredecessor.fill(0, 0, count + 1);
     for (let i = 0; i < edges; i++) this.firstPredecessor[this.edgeTo[i]! + 1]!++;
     for (let event = 0; event < count; event++) this.firstPredecessor[event + 1]! += this.firstPredecessor[event]!;
@@ -170,12 +157,6 @@ export class GraphPreemptions {
     const locations = graph.coLast.length;
     if (this.held.length < locations) this.held = new Int32Array(locations);
     else this.held.fill(0, 0, locations);
-  }
-
-  private edge(at: number, from: number, to: number): number {
-    this.edgeFrom[at] = from;
-    this.edgeTo[at] = to;
-    return at + 1;
   }
 
   private ran(graph: Graph, event: number): boolean {
@@ -225,13 +206,6 @@ export class GraphPreemptions {
     this.cost = grown(this.cost, size);
     this.moverCanRun = grown(this.moverCanRun, size);
   }
-}
-
-/** A lock that a deadlocked run left waiting: it reads the held lock, and never runs. */
-export function waitsAtEnd(graph: Graph, event: number): boolean {
-  if (graph.role[event] !== Role.LOCK) return false;
-  const rf = graph.rf[event]!;
-  return rf !== INIT && graph.role[rf] === Role.LOCK;
 }
 
 function tooManyStates(): UnsupportedHarnessError {

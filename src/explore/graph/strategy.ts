@@ -74,8 +74,6 @@ export class GraphStrategy implements Strategy {
   /** the last run observed lies past the bound (not counted in this iteration) */
   private runPastBound = false;
   private readonly preemptions = new GraphPreemptions();
-  /** steps of the schedule of the item last applied */
-  private linearised = 0;
   /**
    * `--shard`: the items taken outside every subtree (the first run's, and those met after a
    * subtree is done) are dealt round robin; the subtree of this shard's item (its frame depth
@@ -168,10 +166,10 @@ export class GraphStrategy implements Strategy {
       // another shard's subtree
       if (this.shard && this.aboveSplit(position) && !this.owns(position)) continue;
       if (!this.apply(frame, what, this.lastItem[1]!, this.lastItem[2]!, this.lastItem[3]!) || !this.mayReachBound(this.frame.graph)) continue;
-      this.linearised = this.lineariser.linearise(this.frame.graph);
-      if (this.linearised < 0) continue;
-      this.replayed = this.linearised;
-      return { decisions: this.lineariser.decisions, length: this.linearised };
+      const steps = this.lineariser.linearise(this.frame.graph);
+      if (steps < 0) continue;
+      this.replayed = steps;
+      return { decisions: this.lineariser.decisions, length: steps };
     }
   }
 
@@ -235,9 +233,7 @@ export class GraphStrategy implements Strategy {
   /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
   private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
     // the choices the revisiting write's thread made right after it go with it (no scheduling point between)
-    let last = cut;
-    while (last + 1 < graph.count && glued(graph, last + 1)) last++;
-    graph.cutAfter(last);
+    graph.cutAfter(graph.lastGluedAfter(cut));
     const prefix = this.prefixView.of(graph, write, false);
     if (this.mapped.length < graph.count) {
       this.mapped = new Int32Array(graph.count * 2);
@@ -253,7 +249,7 @@ export class GraphStrategy implements Strategy {
       const keep = event < read || (event === read && !waits) || prefix.has(graph, event);
       // a choice right after a kept step is made natively before anything else runs: kept, to be made again (not after
       // the revisited read, whose thread may go another way once it reads another value)
-      const choice = !keep && glued(graph, event) && event - 1 !== read && this.keep[event - 1] !== 0;
+      const choice = !keep && graph.isGluedChoice(event) && event - 1 !== read && this.keep[event - 1] !== 0;
       this.keep[event] = keep ? 1 : choice ? CHOSEN_AGAIN : 0;
     }
     graph.copyInto(kept, this.keep, this.mapped, this.locations.count);
@@ -276,8 +272,7 @@ export class GraphStrategy implements Strategy {
    */
   private cutAfterChoices(frame: Frame, event: number): void {
     const graph = frame.graph;
-    let last = event;
-    while (last + 1 < graph.count && glued(graph, last + 1)) last++;
+    const last = graph.lastGluedAfter(event);
     graph.cutAfter(last);
     for (let choice = event + 1; choice <= last; choice++) this.chooseAgain(frame, choice);
   }
@@ -631,11 +626,6 @@ function stablePrefix(graph: Graph): number {
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
 const CHOSEN_AGAIN = 2;
-
-/** Whether `event` is a choice made right after its thread's step before it (weft_choose: no scheduling point between). */
-function glued(graph: Graph, event: number): boolean {
-  return graph.op[event] === Op.CHOOSE && event > 0 && graph.thread[event - 1] === graph.thread[event] && graph.index[event] === graph.index[event - 1]! + 1;
-}
 
 /** Whether a lock that reads `write` takes the lock (it reads the initial value or an unlock). */
 function frees(graph: Graph, write: number): boolean {
