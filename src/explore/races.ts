@@ -36,6 +36,8 @@ export class RaceFinder {
   private entryStep = new Int32Array(0);
   private entryAccess = new Uint8Array(0);
   private entryPrevious = new Int32Array(0);
+  /** per entry, the newest entry before it on its object that is not a read: a read races with no read, and a spin reads thousands of times */
+  private entryPreviousNonRead = new Int32Array(0);
   private entryObject = new Float64Array(0);
   private entriesBefore = new Int32Array(0); // per step: entries made by the steps before it
   private entries = 0;
@@ -63,6 +65,7 @@ export class RaceFinder {
     this.entryStep = new Int32Array(size * 2);
     this.entryAccess = new Uint8Array(size * 2);
     this.entryPrevious = new Int32Array(size * 2);
+    this.entryPreviousNonRead = new Int32Array(size * 2);
     this.entryObject = new Float64Array(size * 2);
     this.entriesBefore = new Int32Array(size + 1);
     this.analysed = 0;
@@ -101,6 +104,8 @@ export class RaceFinder {
       for (let t = 0; t < width; t++) threadClock[mine + t] = clocks[own + t]!;
       this.lastOfThread[thread] = i;
     }
+    // the next execution may share all of this one: rewinding to its end must keep every entry
+    this.entriesBefore[steps] = this.entries;
     this.analysed = steps;
   }
 
@@ -183,10 +188,15 @@ export class RaceFinder {
     this.entryStep[entry] = i;
     this.entryAccess[entry] = access;
     this.entryPrevious[entry] = head;
+    this.entryPreviousNonRead[entry] = this.nonReadFrom(head);
     this.entryObject[entry] = object;
     this.newest.set(object, entry);
   }
 
+  /** entry `e` when it is not a read, else the newest non-read before it (-1: none) */
+  private nonReadFrom(e: number): number {
+    return e >= 0 && this.entryAccess[e] === Access.READ ? this.entryPreviousNonRead[e]! : e;
+  }
 
   private raceWithEntries(execution: ExecutionView, i: number, thread: number, head: number, access: Access, object: number, op: number): void {
     const own = i * this.width;
@@ -203,7 +213,8 @@ export class RaceFinder {
         if (this.scratch[other]! < this.clocks[j * this.width + other]!) this.noteRace(j);
       }
     }
-    for (let e = head; e >= 0; e = this.entryPrevious[e]!) {
+    const reads = access === Access.READ;
+    for (let e = reads ? this.nonReadFrom(head) : head; e >= 0; e = reads ? this.entryPreviousNonRead[e]! : this.entryPrevious[e]!) {
       const j = this.entryStep[e]!;
       const earlier = this.entryAccess[e] as Access;
       if (execution.thread[j] === thread || !conflicts(earlier, access) || this.ordered(execution, j, own)) continue;
