@@ -1,5 +1,5 @@
 // More random-program soundness seeds than npm test runs:
-//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--graph-shapes] [--jobs 2]
+//   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--graph-shapes] [--jobs 2] [--seed-minutes 20]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
 // --limit executions are compared at bounds 0..bound only (counted in the summary).
@@ -23,7 +23,9 @@
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
 // allows 65,530) after some 900 programs. --jobs N runs N of them at once (the chunks are
-// then split so that every job has one); each chunk's findings print when it ends.
+// then split so that every job has one). A chunk hands over each seed's findings and totals
+// as the seed ends; --seed-minutes M (default 20): a seed without a result after M minutes
+// is a hang, counted unsound, and the seeds after it go on in a new chunk.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,11 +36,13 @@ import { parseArgs } from 'node:util';
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
 import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './random-programs.js';
-import { type Soundness, checkSoundness, type StrategyRuns } from './soundness-check.js';
+import { checkSoundness, type StrategyRuns } from './soundness-check.js';
 
 const CHUNK = 250;
-/** how a chunk's child process hands its totals to the parent: the last line of its output */
+/** how a chunk's child process hands a seed's totals to the parent: a line after its findings */
 const TOTALS = 'soundness totals: ';
+/** how a chunk tells the parent which seed it starts (the parent's clock for --seed-minutes) */
+const STARTED = 'soundness seed: ';
 
 interface Totals {
   seeds: number;
@@ -77,36 +81,54 @@ interface Programs {
   graphShapes: boolean;
 }
 
-async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<Totals> {
+function emptyTotals(): Totals {
+  return { seeds: 0, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
+}
+
+/** Checks each seed and prints its findings, then its totals (TOTALS); seeds run in this process. */
+async function checkSeeds(first: number, seeds: number, bound: number, limit: number, only: string[] | undefined, programs: Programs): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-'));
-  const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
   for (let seed = first; seed < first + seeds; seed++) {
+    console.log(`${STARTED}${seed}`);
+    const totals = emptyTotals();
+    totals.seeds = 1;
     const drawn = randomShape(seed);
     const threaded = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
     const shape = programs.graphShapes ? withinGraphEngine(threaded) : threaded;
     if (programs.spinlocks) shape.spinlock = spinlockShape(seed);
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
-    let result: Soundness;
     try {
-      result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only, programs.splits);
+      const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', bound, limit, only, programs.splits);
+      if (result.dfsTruncated) totals.dfsTruncated++;
+      add(totals.runs, result.runs);
+      const lines = [...result.problems, ...result.pastBug.map((line) => `past a bug: ${line}`), ...result.redundant.map((line) => `redundant: ${line}`)];
+      if (lines.length > 0) console.log(`seed ${seed} (${file}):\n  ${lines.join('\n  ')}`);
+      if (result.problems.length > 0) totals.unsound.push(seed);
+      else if (result.pastBug.length > 0) totals.pastBug.push(seed);
+      if (result.redundant.length > 0) totals.redundant.push(seed);
+      if (result.restarted.length > 0) totals.restarted.push(seed);
+      if (result.truncated.length > 0) totals.capped.push(seed);
+      for (const name of result.refused) noteRefused(totals, name, [seed]);
     } catch (error) {
       totals.unsound.push(seed);
       console.log(`seed ${seed} (${file}):\n  the check failed: ${(error as Error).message}`);
-      continue;
     }
-    if (result.dfsTruncated) totals.dfsTruncated++;
-    add(totals.runs, result.runs);
-    const lines = [...result.problems, ...result.pastBug.map((line) => `past a bug: ${line}`), ...result.redundant.map((line) => `redundant: ${line}`)];
-    if (lines.length > 0) console.log(`seed ${seed} (${file}):\n  ${lines.join('\n  ')}`);
-    if (result.problems.length > 0) totals.unsound.push(seed);
-    else if (result.pastBug.length > 0) totals.pastBug.push(seed);
-    if (result.redundant.length > 0) totals.redundant.push(seed);
-    if (result.restarted.length > 0) totals.restarted.push(seed);
-    if (result.truncated.length > 0) totals.capped.push(seed);
-    for (const name of result.refused) noteRefused(totals, name, [seed]);
+    console.log(`${TOTALS}${JSON.stringify(totals)}`);
   }
-  return totals;
+}
+
+/** Adds one chunk's (or seed's) totals to `into`. */
+function merge(into: Totals, from: Totals): void {
+  into.seeds += from.seeds;
+  into.unsound.push(...from.unsound);
+  into.pastBug.push(...from.pastBug);
+  into.redundant.push(...from.redundant);
+  into.restarted.push(...from.restarted);
+  into.capped.push(...from.capped);
+  for (const [name, refused] of Object.entries(from.refused)) noteRefused(into, name, refused);
+  into.dfsTruncated += from.dfsTruncated;
+  add(into.runs, from.runs);
 }
 
 function noteRefused(totals: Totals, name: string, seeds: number[]): void {
@@ -125,7 +147,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, 'graph-shapes': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, 'graph-shapes': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' }, 'seed-minutes': { type: 'string' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -134,6 +156,7 @@ const limit = count(values.limit, 'limit', 5_000);
 const padding = count(values.padding, 'padding', 0);
 const threads = count(values.threads, 'threads', 0);
 const jobs = Math.max(1, count(values.jobs, 'jobs', 1));
+const seedMinutes = Math.max(1, count(values['seed-minutes'], 'seed-minutes', 20));
 if (threads === 1) {
   console.error('--threads: at least 2 (main and one more)');
   process.exit(2);
@@ -146,57 +169,67 @@ if (unknown.length > 0) {
 }
 
 if (values.chunk) {
-  const totals = await checkSeeds(first, seeds, bound, limit, only, {
+  await checkSeeds(first, seeds, bound, limit, only, {
     padding, threads, spinlocks: values.spinlocks === true, splits: values['no-splits'] !== true, graphShapes: values['graph-shapes'] === true,
   });
-  console.log(`${TOTALS}${JSON.stringify(totals)}`);
   process.exit(0);
 }
 
 const started = Date.now();
-const totals: Totals = { seeds, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
+const totals = emptyTotals();
 const chunkSize = Math.min(CHUNK, Math.ceil(seeds / jobs));
 const chunks: { from: number; size: number }[] = [];
 for (let from = first; from < first + seeds; from += chunkSize) chunks.push({ from, size: Math.min(chunkSize, first + seeds - from) });
 
-/** Runs one chunk in a child process; resolves with its totals, after printing its findings. */
-function runChunk({ from, size }: { from: number; size: number }): Promise<Totals> {
+/**
+ * Runs one chunk in a child process, printing each seed's findings and adding its totals
+ * as it ends. A seed past --seed-minutes stops the chunk; the seeds after it run in another.
+ */
+async function runChunk({ from, size }: { from: number; size: number }): Promise<void> {
   const args = ['--seeds', `${size}`, '--first', `${from}`, '--bound', `${bound}`, '--limit', `${limit}`, '--padding', `${padding}`, '--threads', `${threads}`, '--chunk'];
   if (only) args.push('--strategies', only.join(','));
   if (values.spinlocks) args.push('--spinlocks');
   if (values['no-splits']) args.push('--no-splits');
   if (values['graph-shapes']) args.push('--graph-shapes');
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
-  return new Promise((resolve) => {
-    child.on('close', (status) => {
-      const lines = output.trimEnd().split('\n');
-      const last = lines.at(-1) ?? '';
-      if (status !== 0 || !last.startsWith(TOTALS)) {
-        console.log(output);
-        console.error(`seeds ${from}-${from + size - 1}: the check failed (exit status ${status})`);
-        process.exit(2);
-      }
-      for (const line of lines.slice(0, -1)) console.log(line);
-      resolve(JSON.parse(last.slice(TOTALS.length)) as Totals);
-    });
+  let seed = from;
+  let done = 0;
+  let hung = false;
+  let watchdog: NodeJS.Timeout | undefined;
+  let pending = '';
+  const onLine = (line: string): void => {
+    if (line.startsWith(STARTED)) {
+      seed = Number(line.slice(STARTED.length));
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, seedMinutes * 60_000);
+    } else if (line.startsWith(TOTALS)) {
+      merge(totals, JSON.parse(line.slice(TOTALS.length)) as Totals);
+      done++;
+    } else console.log(line);
+  };
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    const lines = (pending + text).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) onLine(line);
   });
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(watchdog);
+  if (pending !== '') onLine(pending);
+  if (hung) {
+    console.log(`seed ${seed}:\n  no result in ${seedMinutes} min: a hang (its chunk was stopped there)`);
+    merge(totals, { ...emptyTotals(), seeds: 1, unsound: [seed] });
+    if (seed + 1 < from + size) await runChunk({ from: seed + 1, size: from + size - seed - 1 });
+    return;
+  }
+  if (status !== 0 || done !== size) {
+    console.error(`seeds ${from}-${from + size - 1}: the check failed at seed ${seed} (exit status ${status})`);
+    process.exit(2);
+  }
 }
 
 let next = 0;
 async function worker(): Promise<void> {
-  while (next < chunks.length) {
-    const chunk = await runChunk(chunks[next++]!);
-    totals.unsound.push(...chunk.unsound);
-    totals.pastBug.push(...chunk.pastBug);
-    totals.redundant.push(...chunk.redundant);
-    totals.restarted.push(...chunk.restarted);
-    totals.capped.push(...chunk.capped);
-    for (const [name, refused] of Object.entries(chunk.refused)) noteRefused(totals, name, refused);
-    totals.dfsTruncated += chunk.dfsTruncated;
-    add(totals.runs, chunk.runs);
-  }
+  while (next < chunks.length) await runChunk(chunks[next++]!);
 }
 await Promise.all(Array.from({ length: Math.min(jobs, chunks.length) }, worker));
 const byNumber = (a: number, b: number) => a - b;
