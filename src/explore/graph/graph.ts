@@ -5,6 +5,7 @@
 // graph into another Graph object that is reused (graph-frames.ts).
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { grown, roomFor } from '../typed-arrays.js';
+import type { Locations } from './locations.js';
 
 /** What an event does in the graph. */
 export const Kind = {
@@ -29,10 +30,15 @@ export const Role = {
   UPDATE: 3,
   /** a compare-exchange: a read-modify-write when it reads what it expects, else a read */
   CAS: 4,
-  /** a mutex lock: reads a free lock (init or an unlock) and takes it; a lock is never an event while held */
+  /**
+   * an acquisition (a mutex or spin lock, sem_wait): reads a write that leaves a unit (a free
+   * lock, a semaphore above 0) and takes one; never an event while none is left
+   */
   LOCK: 5,
-  /** a mutex unlock: writes the lock free */
+  /** a mutex or spin unlock: writes the lock free (one unit) */
   UNLOCK: 6,
+  /** sem_post: a read-modify-write that adds a unit */
+  POST: 7,
 } as const;
 
 /** The initial value of a location: rf of a read that reads it. */
@@ -43,6 +49,8 @@ export const NONE = -1;
 const FIRST_EVENTS = 64;
 
 export class Graph {
+  constructor(private readonly locations: Locations) {}
+
   count = 0;
   thread = new Uint16Array(FIRST_EVENTS);
   /** position in its thread */
@@ -69,7 +77,7 @@ export class Graph {
   addedMax = new Uint8Array(FIRST_EVENTS);
   /** may still be backward-revisited (false once in the prefix of a revisiting write) */
   revisitable = new Uint8Array(FIRST_EVENTS);
-  /** writes: the value written (low, high 32 bits); a choice: the value chosen */
+  /** writes: the value written (low, high 32 bits; a lock's: the units it leaves); a choice: the value chosen */
   valueLow = new Uint32Array(FIRST_EVENTS);
   valueHigh = new Uint32Array(FIRST_EVENTS);
   /** a compare-exchange: the value it expects */
@@ -369,11 +377,14 @@ export class Graph {
     return edges;
   }
 
-  /** A lock that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads the held lock, and never runs. */
+  /** An acquisition that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads a write that leaves no unit, and never runs. */
   waitsAtEnd(event: number): boolean {
-    if (this.role[event] !== Role.LOCK) return false;
-    const rf = this.rf[event]!;
-    return rf !== INIT && this.role[rf] === Role.LOCK;
+    return this.role[event] === Role.LOCK && this.units(this.rf[event]!, this.location[event]!) === 0;
+  }
+
+  /** The units a lock's write (INIT: its initial value) leaves for acquisitions to take. */
+  units(write: number, location: number): number {
+    return write === INIT ? this.locations.initLowOf(location) : this.valueLow[write]!;
   }
 
   /** Whether `event` is a choice its thread made right after its step before it (weft_choose: no scheduling point between). */

@@ -1,11 +1,13 @@
 // The locations a graph's memory events touch, numbered for the graph's per-location arrays:
-// memory addresses, mutexes (apart from data at the same address) and the runtime's thread
-// numbering (a create takes the next number: creates are read-modify-writes of it). Kept for
-// the whole exploration: a location's number and initial value never change.
+// memory addresses, locks (mutexes, spin locks and semaphores, apart from data at the same
+// address) and the runtime's thread numbering (a create takes the next number: creates are
+// read-modify-writes of it). Kept for the whole exploration: a location's number and initial
+// value never change. A lock's value is the units an acquisition may take: a mutex starts
+// with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it).
 import { UnsupportedHarnessError } from './unsupported.js';
 
 const KEY_DATA = 0;
-const KEY_MUTEX = 1;
+const KEY_LOCK = 1;
 const THREAD_NUMBERING_KEY = 2;
 
 export class Locations {
@@ -37,8 +39,18 @@ export class Locations {
     return this.added(key, address, size);
   }
 
+  /** A mutex or spin lock: one unit, free at first. */
   mutex(address: number): number {
-    return this.ids.get(address * 4 + KEY_MUTEX) ?? this.added(address * 4 + KEY_MUTEX, address, 0);
+    const known = this.ids.get(address * 4 + KEY_LOCK);
+    if (known !== undefined) return known;
+    const id = this.added(address * 4 + KEY_LOCK, address, 0);
+    this.noteInit(id, 1, 0);
+    return id;
+  }
+
+  /** A semaphore: its initial count is noted by the first step of it that runs (`found`, the count that step found, when nothing ran before it). */
+  semaphore(address: number): number {
+    return this.ids.get(address * 4 + KEY_LOCK) ?? this.added(address * 4 + KEY_LOCK, address, 0);
   }
 
   threadNumbering(): number {

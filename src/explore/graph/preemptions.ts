@@ -1,11 +1,12 @@
 // The fewest preemptions of an execution graph (Marmanis, Kokologiannakis, Vafeiadis, TACAS
 // 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
 // (the schedules that run it), of the switches away from a thread whose next event is in the
-// graph and could run there — as the runtime counts them: a lock of a held mutex or a join of
-// a running thread cannot run, anything else can. A thread whose next event the graph does
-// not hold counts as unable to run, so a graph never needs more than a graph that extends it:
-// what pruning by a bound relies on. A lock that a deadlocked run left waiting at the end
-// (strategy.ts: addWaitingLocks) never runs, but it is its thread's next event.
+// graph and could run there — as the runtime counts them: an acquisition with no unit left (a
+// held mutex, a semaphore at 0) or a join of a running thread cannot run, anything else can.
+// A thread whose next event the graph does not hold counts as unable to run, so a graph never
+// needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
+// deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
+// its thread's next event.
 //
 // Depth-first over prefix states (how many events of each thread have run, and which thread
 // ran last), the running thread first, keeping per state the fewest preemptions it was reached
@@ -13,7 +14,7 @@
 // best one found or the limit.
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { grown, roomFor } from '../typed-arrays.js';
-import { type Graph, NONE, Role } from './graph.js';
+import { type Graph, INIT, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
@@ -39,7 +40,7 @@ export class GraphPreemptions {
   private tried = new Int32Array(64);
   private cost = new Int32Array(64);
   private moverCanRun = new Uint8Array(64);
-  /** per location, the locks of it that have run less its unlocks (a mutex: held when 1) */
+  /** per location, the units its acquisitions took less those its unlocks and posts gave (a mutex: held when 1) */
   private held = new Int32Array(16);
   private threads = 0;
   private upTo = 0;
@@ -179,7 +180,7 @@ export class GraphPreemptions {
     if (event > this.upTo) return false;
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
-    return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!] === 0;
+    return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!]! < graph.units(INIT, graph.location[event]!);
   }
 
   /** Runs `thread`'s next event (a lock or unlock changes what its mutex holds). */
@@ -187,7 +188,7 @@ export class GraphPreemptions {
     const event = graph.threadEvents[thread]![this.counts[thread]!++]!;
     const role = graph.role[event]!;
     if (role === Role.LOCK) this.held[graph.location[event]!]!++;
-    else if (role === Role.UNLOCK) this.held[graph.location[event]!]!--;
+    else if (role === Role.UNLOCK || role === Role.POST) this.held[graph.location[event]!]!--;
   }
 
   /** Takes back `thread`'s last event run. */
@@ -195,7 +196,7 @@ export class GraphPreemptions {
     const event = graph.threadEvents[thread]![--this.counts[thread]!]!;
     const role = graph.role[event]!;
     if (role === Role.LOCK) this.held[graph.location[event]!]!--;
-    else if (role === Role.UNLOCK) this.held[graph.location[event]!]!++;
+    else if (role === Role.UNLOCK || role === Role.POST) this.held[graph.location[event]!]!++;
   }
 
   private growStack(): void {

@@ -8,8 +8,9 @@
 // (backward revisits, revisits.ts). A backward revisit starts a frame of its own (a copy of
 // the graph restricted to what it keeps); forward ones cut the frame's graph back.
 //
-// Mutexes: a lock is a read-modify-write of the mutex that reads a free lock (the initial
-// value or an unlock) and takes it; an attempt on a held lock is no event, its thread waits
+// Mutexes (and spin locks, and semaphores: a lock's value is the units it has, and sem_post
+// a read-modify-write that adds one): a lock is a read-modify-write of the mutex that reads a
+// free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no event, its thread waits
 // until the next write of the mutex, the holder's unlock (GenMC's removeCASReadIfBlocks and
 // checkReconsiderReadOpts): the runtime keeps it waiting natively. So a revisit that would
 // make a lock read a held lock deletes the read instead (its thread tries again past the
@@ -113,7 +114,7 @@ export class GraphStrategy implements Strategy {
   constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>) {
     this.bounded = Number.isFinite(options.maxBound);
     this.shard = options.shard;
-    this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
+    this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
   }
 
   private get frame(): Frame {
@@ -239,12 +240,12 @@ export class GraphStrategy implements Strategy {
       this.mapped = new Int32Array(graph.count * 2);
       this.keep = new Uint8Array(graph.count * 2);
     }
-    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(), work: new Int32Array(64), items: 0 });
+    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
     const child = this.frames[++this.depth]!;
     child.items = 0;
     const kept = child.graph;
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock
-    const waits = graph.role[read] === Role.LOCK && !frees(graph, write);
+    const waits = graph.role[read] === Role.LOCK && graph.units(write, graph.location[read]!) === 0;
     for (let event = 0; event < graph.count; event++) {
       const keep = event < read || (event === read && !waits) || prefix.has(graph, event);
       // a choice right after a kept step is made natively before anything else runs: kept, to be made again (not after
@@ -297,7 +298,7 @@ export class GraphStrategy implements Strategy {
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
-    let writes = role === Role.UPDATE || role === Role.LOCK;
+    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST;
     if (role === Role.CAS) {
       const location = graph.location[read]!;
       if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
@@ -313,6 +314,7 @@ export class GraphStrategy implements Strategy {
       return true;
     }
     graph.kind[read] = Kind.RMW;
+    this.noteUnits(graph, read);
     graph.placeAfter(read, write);
     this.pushRevisits(frame, read);
     return this.revisits.pendingRmw(graph, read) === NONE;
@@ -404,10 +406,11 @@ export class GraphStrategy implements Strategy {
    */
   private addWaitingLocks(graph: Graph, execution: ExecutionView): void {
     for (let thread = 0; thread < graph.threads; thread++) {
-      if (execution.threadState[thread] !== ThreadState.RUNNABLE || execution.pendingOp[thread] !== Op.MUTEX_LOCK) continue;
-      const location = this.locations.mutex(execution.pendingObject[thread]!);
-      const holder = graph.coLast[location]!;
-      if (holder !== NONE && graph.role[holder] === Role.LOCK) this.addRead(this.frame, thread, Role.LOCK, Op.MUTEX_LOCK, location);
+      const op = execution.pendingOp[thread]!;
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE || (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT)) continue;
+      // a semaphore nothing ran on yet is at its initial count, and a wait on it waits: 0
+      const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, 0);
+      if (graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
     }
   }
 
@@ -459,18 +462,26 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, event);
         return;
       }
-      case Op.MUTEX_LOCK: {
-        const location = this.locations.mutex(execution.object[step]!);
+      case Op.MUTEX_LOCK:
+      case Op.SPIN_LOCK:
+      case Op.SEM_WAIT:
+      case Op.SEM_POST: {
+        const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         const holder = graph.coLast[location]!;
-        if (holder !== NONE && graph.role[holder] === Role.LOCK) throw new UnsupportedHarnessError('a recursive mutex locked twice');
-        this.addWrite(frame, this.addRead(frame, thread, Role.LOCK, op, location));
+        if (op !== Op.SEM_WAIT && op !== Op.SEM_POST && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
         return;
       }
-      case Op.MUTEX_UNLOCK: {
+      case Op.MUTEX_UNLOCK:
+      case Op.SPIN_UNLOCK: {
         const event = graph.add(thread, Role.UNLOCK, op, this.locations.mutex(execution.object[step]!));
+        graph.valueLow[event] = 1;
         this.addWrite(frame, event);
         return;
       }
+      case Op.SEM_GETVALUE:
+        this.addRead(frame, thread, Role.LOAD, op, this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!));
+        return;
       case Op.ATOMIC_LOAD:
       case Op.PLAIN_READ:
       case Op.ATOMIC_CAS_FAIL: {
@@ -512,9 +523,27 @@ export class GraphStrategy implements Strategy {
     const count = this.revisits.coherentWrites(graph, event, this.candidates);
     for (let i = 0; i < count - 1; i++) {
       const write = this.candidates[i]!;
-      if (role !== Role.LOCK || frees(graph, write)) this.push(frame, Item.READ_FROM, event, write, 0);
+      if (role !== Role.LOCK || graph.units(write, location) > 0) this.push(frame, Item.READ_FROM, event, write, 0);
     }
+    this.noteUnits(graph, event);
     return event;
+  }
+
+  /** The units an acquisition or post leaves, from those of the write it reads. */
+  private noteUnits(graph: Graph, event: number): void {
+    const role = graph.role[event]!;
+    if (role !== Role.LOCK && role !== Role.POST) return;
+    const units = graph.units(graph.rf[event]!, graph.location[event]!);
+    // an acquisition that finds none waits (waitsAtEnd): it writes nothing
+    if (role === Role.POST || units > 0) graph.valueLow[event] = role === Role.POST ? units + 1 : units - 1;
+  }
+
+  /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found). */
+  private lockLocation(graph: Graph, op: number, object: number, found: number): number {
+    if (op !== Op.SEM_WAIT && op !== Op.SEM_POST && op !== Op.SEM_GETVALUE) return this.locations.mutex(object);
+    const location = this.locations.semaphore(object);
+    if (!this.locations.knowsInit(location) && graph.coLast[location] === NONE) this.locations.noteInit(location, found, 0);
+    return location;
   }
 
   /**
@@ -626,8 +655,3 @@ function stablePrefix(graph: Graph): number {
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
 const CHOSEN_AGAIN = 2;
-
-/** Whether a lock that reads `write` takes the lock (it reads the initial value or an unlock). */
-function frees(graph: Graph, write: number): boolean {
-  return write === INIT || graph.role[write] === Role.UNLOCK;
-}
