@@ -73,6 +73,32 @@ WEFT_TEST(unjoined) {
       await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound })).rejects.toThrow(/strategy graph does not support main returning before every other thread's end/);
   });
 
+  it('refuses a weft_choose right after a read that another thread must write after, by name, never as nondeterminism', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <weft.h>
+static atomic_int x;
+static int seen, chosen;
+static void *writer(void *unused) { (void)unused; atomic_store(&x, 1); return NULL; }
+static void *reader(void *unused) {
+  (void)unused;
+  seen = atomic_load(&x);
+  chosen = weft_choose(2);
+  return NULL;
+}
+WEFT_TEST(choice_after_read) {
+  pthread_t w, r;
+  pthread_create(&w, NULL, writer, NULL);
+  pthread_create(&r, NULL, reader, NULL);
+  pthread_join(w, NULL);
+  pthread_join(r, NULL);
+}
+`);
+    await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity })).rejects.toThrow(/strategy graph does not support weft_choose right after a read that another thread's write must follow/);
+    expect((await checkAllInterleavings(file, { strategy: 'optimal', maxBound: Infinity })).tests[0]).toMatchObject({ status: 'pass', executions: 4 });
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

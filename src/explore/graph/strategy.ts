@@ -106,6 +106,8 @@ export class GraphStrategy implements Strategy {
   private lastItemDepth = 0;
   /** a compare-exchange revisited to read an initial value not known yet (guessed to fail), or NONE */
   private guessedCas = NONE;
+  /** a read given another write by the last item, whose thread's choices right after it were cut, or NONE */
+  private choicesCut = NONE;
   /** the exact bits of the trace's values, as 32-bit halves (views made once per trace buffer) */
   private bits: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private written: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
@@ -169,6 +171,9 @@ export class GraphStrategy implements Strategy {
       if (!this.apply(frame, what, this.lastItem[1]!, this.lastItem[2]!, this.lastItem[3]!) || !this.mayReachBound(this.frame.graph)) continue;
       const steps = this.lineariser.linearise(this.frame.graph);
       if (steps < 0) continue;
+      // its thread makes those choices natively right after it, where the schedule would go on with another thread
+      if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut)
+        throw new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${this.frame.graph.thread[this.choicesCut]})`);
       this.replayed = steps;
       return { decisions: this.lineariser.decisions, length: steps };
     }
@@ -199,8 +204,11 @@ export class GraphStrategy implements Strategy {
   private apply(frame: Frame, what: number, event: number, other: number, cut: number): boolean {
     const graph = frame.graph;
     this.guessedCas = NONE;
+    this.choicesCut = NONE;
     switch (what) {
       case Item.READ_FROM:
+        // its thread's choices right after it go too: it may go another way now
+        this.choicesCut = graph.lastGluedAfter(event) > event ? event : NONE;
         graph.cutAfter(event);
         return this.readFrom(frame, event, other, false);
       case Item.CO_AFTER:
