@@ -99,6 +99,12 @@ WEFT_TEST(choice_after_read) {
     expect((await checkAllInterleavings(file, { strategy: 'optimal', maxBound: Infinity })).tests[0]).toMatchObject({ status: 'pass', executions: 4 });
   });
 
+  it('refuses, by name, choices a failing run stopped before, once their read is given a write another thread must follow', async () => {
+    const result = await checkSoundness(fixture('graph/choice_after_failing_read.c'), 'sc', 3, 5_000, ['graph'], false);
+    expect(result.problems).toEqual([]);
+    expect(result.refused).toEqual(['graph']);
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

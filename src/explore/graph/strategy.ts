@@ -106,7 +106,7 @@ export class GraphStrategy implements Strategy {
   private lastItemDepth = 0;
   /** a compare-exchange revisited to read an initial value not known yet (guessed to fail), or NONE */
   private guessedCas = NONE;
-  /** a read given another write by the last item, whose thread's choices right after it were cut, or NONE */
+  /** a read given another write by the last item (a read-from or a revisit), whose thread's choices right after it were cut, or NONE */
   private choicesCut = NONE;
   /** the exact bits of the trace's values, as 32-bit halves (views made once per trace buffer) */
   private bits: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
@@ -172,8 +172,7 @@ export class GraphStrategy implements Strategy {
       const steps = this.lineariser.linearise(this.frame.graph);
       if (steps < 0) continue;
       // its thread makes those choices natively right after it, where the schedule would go on with another thread
-      if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut)
-        throw new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${this.frame.graph.thread[this.choicesCut]})`);
+      if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut) throw choiceAfterRead(this.frame.graph.thread[this.choicesCut]!);
       this.replayed = steps;
       return { decisions: this.lineariser.decisions, length: steps };
     }
@@ -268,6 +267,8 @@ export class GraphStrategy implements Strategy {
     if (waits) return true;
     const revisited = this.mapped[read]!;
     const revisiting = this.mapped[write]!;
+    // its thread's choices right after it were left out: it may go another way now
+    if (graph.lastGluedAfter(read) > read) this.choicesCut = revisited;
     // read maximally: `write` is the co-latest write (the revisited read's own write aside)
     let latest = kept.coLast[kept.location[revisited]!]!;
     if (latest === revisited) latest = kept.coPrev[revisited]!;
@@ -373,6 +374,8 @@ export class GraphStrategy implements Strategy {
     for (let step = 0; step < replayed; step++) {
       const event = this.lineariser.stepEvent[step]!;
       if (!this.replays(graph, event, execution, step)) {
+        // a choice the graph does not hold (the read before it was given another write, where a failing run had stopped)
+        if (execution.op[step] === Op.CHOOSE && graph.op[event] !== Op.CHOOSE) throw choiceAfterRead(execution.thread[step]!);
         if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
@@ -659,6 +662,15 @@ function stablePrefix(graph: Graph): number {
     if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
   }
   return graph.count;
+}
+
+/**
+ * A thread makes a weft_choose right after its read, with no scheduling point between, where
+ * a schedule of the graph goes on with another thread (the read must precede another thread's
+ * write): no schedule replays that graph.
+ */
+function choiceAfterRead(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
 }
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
