@@ -105,6 +105,13 @@ WEFT_TEST(choice_after_read) {
     expect(result.refused).toEqual(['graph']);
   });
 
+  it('a choice given another value whose thread then goes another way before its next choices: every graph, no divergence', async () => {
+    const result = await checkSoundness(fixture('graph/choice_changes_path.c'), 'sc', 3, 5_000, ['graph']);
+    expect(result.refused).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.redundant).toEqual([]);
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

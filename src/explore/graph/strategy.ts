@@ -104,6 +104,10 @@ export class GraphStrategy implements Strategy {
   /** the last item applied, to apply again once a guessed initial value turned out wrong */
   private readonly lastItem = new Int32Array(ITEM);
   private lastItemDepth = 0;
+  /** the worklist's length in that frame once the item was taken: what applying it pushed lies past it */
+  private lastItemPosition = 0;
+  /** a choice given another value by the last item, whose thread's choices right after it were kept, or NONE */
+  private keptChoicesAfter = NONE;
   /** a compare-exchange revisited to read an initial value not known yet (guessed to fail), or NONE */
   private guessedCas = NONE;
   /** a read given another write by the last item (a read-from or a revisit), whose thread's choices right after it were cut, or NONE */
@@ -165,6 +169,7 @@ export class GraphStrategy implements Strategy {
       const at = position * ITEM;
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
+      this.lastItemPosition = position;
       const what = this.lastItem[0]!;
       // another shard's subtree
       if (this.shard && this.aboveSplit(position) && !this.owns(position)) continue;
@@ -204,6 +209,7 @@ export class GraphStrategy implements Strategy {
     const graph = frame.graph;
     this.guessedCas = NONE;
     this.choicesCut = NONE;
+    this.keptChoicesAfter = NONE;
     switch (what) {
       case Item.READ_FROM:
         // its thread's choices right after it go too: it may go another way now
@@ -219,7 +225,13 @@ export class GraphStrategy implements Strategy {
         this.pushRevisits(frame, event);
         return true;
       case Item.CHOOSE:
-        this.cutAfterChoices(frame, event);
+        // the choices right after it are kept, to be made again; unless the run showed that its
+        // thread goes another way with this value (cut: 1, observe)
+        if (cut === 1) graph.cutAfter(event);
+        else {
+          this.cutAfterChoices(frame, event);
+          if (graph.lastGluedAfter(event) > event) this.keptChoicesAfter = event;
+        }
         graph.valueLow[event] = other;
         // not the run's own choice: a revisit may not delete it (revisits.ts: maximal)
         graph.addedMax[event] = 0;
@@ -376,6 +388,14 @@ export class GraphStrategy implements Strategy {
       if (!this.replays(graph, event, execution, step)) {
         // a choice the graph does not hold (the read before it was given another write, where a failing run had stopped)
         if (execution.op[step] === Op.CHOOSE && graph.op[event] !== Op.CHOOSE) throw choiceAfterRead(execution.thread[step]!);
+        if (this.keptChoicesAfter !== NONE && event > this.keptChoicesAfter && event <= graph.lastGluedAfter(this.keptChoicesAfter)) {
+          // with its new value the choice's thread does something else before those choices: the same item again, cutting them
+          this.depth = this.lastItemDepth;
+          this.frame.items = this.lastItemPosition;
+          this.push(this.frame, Item.CHOOSE, this.lastItem[1]!, this.lastItem[2]!, 1);
+          this.runPastBound = true;
+          return false;
+        }
         if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
