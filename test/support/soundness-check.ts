@@ -11,7 +11,9 @@
 // gone wrong even where the program's output cannot tell (two readers inside a read
 // section at once were missed that way until the generator counted them). The table's
 // finer fingerprint counts executions of a class already run, which the strategies that
-// promise one execution per class must not have.
+// promise one execution per class must not have. At a bound where both dfs and the strategy
+// saw a bug, their differences are listed apart (past a bug): a search stops at its first
+// bug, which is compared at the lowest bound where either saw one.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
 import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
@@ -187,7 +189,8 @@ function compare(what: string, truth: Observed, seen: Observed): { problems: str
   for (const [kind, dfsSet, otherSet] of kinds) {
     const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
     const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));
-    if (onlyOther.length > 0) problems.push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
+    // where both saw a bug, a search stops at the first (the one shown): what either sees past it is promised to no one
+    if (onlyOther.length > 0) (truth.bugs.size > 0 && seen.bugs.size > 0 ? pastBug : problems).push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
     // no bug at all is reported above
     if (onlyDfs.length === 0 || (kind === 'bugs' && otherSet.size === 0)) continue;
     const line = `${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}`;
