@@ -163,8 +163,9 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 
 /**
  * The shape with only what the graph engine models (src/explore/graph/): atomics, plain
- * accesses, mutexes, spin locks, semaphores, create and join (every thread joined), choices and thread exits; so that
- * the oracle compares it on every seed instead of the few it does not refuse.
+ * accesses, mutexes, spin locks, semaphores, create and join (every thread joined), choices
+ * and thread exits; so that the oracle compares it on every seed instead of the few it does
+ * not refuse.
  */
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {

@@ -183,20 +183,18 @@ export class GraphPreemptions {
     return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!]! < graph.units(INIT, graph.location[event]!);
   }
 
-  /** Runs `thread`'s next event (a lock or unlock changes what its mutex holds). */
+  /** Runs `thread`'s next event (an acquisition, unlock or post changes the units its lock has taken). */
   private step(graph: Graph, thread: number): void {
     const event = graph.threadEvents[thread]![this.counts[thread]!++]!;
-    const role = graph.role[event]!;
-    if (role === Role.LOCK) this.held[graph.location[event]!]!++;
-    else if (role === Role.UNLOCK || role === Role.POST) this.held[graph.location[event]!]!--;
+    const taken = unitsTaken(graph, event);
+    if (taken !== 0) this.held[graph.location[event]!]! += taken;
   }
 
   /** Takes back `thread`'s last event run. */
   private unstep(graph: Graph, thread: number): void {
     const event = graph.threadEvents[thread]![--this.counts[thread]!]!;
-    const role = graph.role[event]!;
-    if (role === Role.LOCK) this.held[graph.location[event]!]!--;
-    else if (role === Role.UNLOCK || role === Role.POST) this.held[graph.location[event]!]!++;
+    const taken = unitsTaken(graph, event);
+    if (taken !== 0) this.held[graph.location[event]!]! -= taken;
   }
 
   private growStack(): void {
@@ -207,6 +205,12 @@ export class GraphPreemptions {
     this.cost = grown(this.cost, size);
     this.moverCanRun = grown(this.moverCanRun, size);
   }
+}
+
+/** The units of its lock an event takes: 1 for an acquisition, -1 for an unlock or a post, 0 for any other event. */
+function unitsTaken(graph: Graph, event: number): number {
+  const role = graph.role[event]!;
+  return role === Role.LOCK ? 1 : role === Role.UNLOCK || role === Role.POST ? -1 : 0;
 }
 
 function tooManyStates(): UnsupportedHarnessError {

@@ -10,8 +10,8 @@
 //
 // Mutexes (and spin locks, and semaphores: a lock's value is the units it has, and sem_post
 // a read-modify-write that adds one): a lock is a read-modify-write of the mutex that reads a
-// free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no event, its thread waits
-// until the next write of the mutex, the holder's unlock (GenMC's removeCASReadIfBlocks and
+// free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no
+// event, its thread waits until the next write of the mutex, the holder's unlock (GenMC's removeCASReadIfBlocks and
 // checkReconsiderReadOpts): the runtime keeps it waiting natively. So a revisit that would
 // make a lock read a held lock deletes the read instead (its thread tries again past the
 // unlock, reading what is co-latest then, with its own alternatives), and a lock never
@@ -390,20 +390,12 @@ export class GraphStrategy implements Strategy {
         if (execution.op[step] === Op.CHOOSE && graph.op[event] !== Op.CHOOSE) throw choiceAfterRead(execution.thread[step]!);
         if (this.keptChoicesAfter !== NONE && event > this.keptChoicesAfter && event <= graph.lastGluedAfter(this.keptChoicesAfter)) {
           // with its new value the choice's thread does something else before those choices: the same item again, cutting them
-          this.depth = this.lastItemDepth;
-          this.frame.items = this.lastItemPosition;
-          this.push(this.frame, Item.CHOOSE, this.lastItem[1]!, this.lastItem[2]!, 1);
-          this.runPastBound = true;
-          return false;
+          return this.retryLastItem(1);
         }
         if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
-        this.depth = this.lastItemDepth;
-        const [what, item, other, cut] = this.lastItem;
-        this.push(this.frame, what!, item!, other!, cut!);
-        this.runPastBound = true;
-        return false;
+        return this.retryLastItem(this.lastItem[3]!);
       }
       this.noteValues(graph, event, execution, step);
       if (graph.op[event] === Op.THREAD_CREATE) {
@@ -425,6 +417,18 @@ export class GraphStrategy implements Strategy {
     const fewest = spent < this.bound ? spent : this.preemptions.fewest(graph, this.bound, graph.count - 1, spent);
     if (fewest > this.bound) this.pastBound = this.runPastBound = true;
     return counts && fewest === this.bound;
+  }
+
+  /**
+   * The last item goes back on its frame's worklist, with `cut`, in place of what applying it
+   * pushed: the run showed what that application had to guess. The run is not counted.
+   */
+  private retryLastItem(cut: number): false {
+    this.depth = this.lastItemDepth;
+    this.frame.items = this.lastItemPosition;
+    this.push(this.frame, this.lastItem[0]!, this.lastItem[1]!, this.lastItem[2]!, cut);
+    this.runPastBound = true;
+    return false;
   }
 
   /**
@@ -499,7 +503,7 @@ export class GraphStrategy implements Strategy {
       case Op.SEM_POST: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         const holder = graph.coLast[location]!;
-        if (op !== Op.SEM_WAIT && op !== Op.SEM_POST && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        if (!isSemaphoreOp(op) && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
         this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
         return;
       }
@@ -571,7 +575,7 @@ export class GraphStrategy implements Strategy {
 
   /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found). */
   private lockLocation(graph: Graph, op: number, object: number, found: number): number {
-    if (op !== Op.SEM_WAIT && op !== Op.SEM_POST && op !== Op.SEM_GETVALUE) return this.locations.mutex(object);
+    if (!isSemaphoreOp(op)) return this.locations.mutex(object);
     const location = this.locations.semaphore(object);
     if (!this.locations.knowsInit(location) && graph.coLast[location] === NONE) this.locations.noteInit(location, found, 0);
     return location;
@@ -691,6 +695,11 @@ function stablePrefix(graph: Graph): number {
  */
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
+}
+
+/** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
+function isSemaphoreOp(op: number): boolean {
+  return op === Op.SEM_WAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
 }
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
