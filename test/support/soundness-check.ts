@@ -11,9 +11,10 @@
 // gone wrong even where the program's output cannot tell (two readers inside a read
 // section at once were missed that way until the generator counted them). The table's
 // finer fingerprint counts executions of a class already run, which the strategies that
-// promise one execution per class must not have. At a bound where both dfs and the strategy
-// saw a bug, their differences are listed apart (past a bug): a search stops at its first
-// bug, which is compared at the lowest bound where either saw one.
+// promise one execution per class must not have. A search stops at its first bug, so where
+// both dfs and the strategy saw a bug, their other differences are listed apart (past a
+// bug); but a bug only the strategy sees stays a problem at the first bound where it saw
+// any: it may be the one shown, claiming fewer preemptions than it needs.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
 import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
@@ -117,11 +118,11 @@ export async function checkSoundness(
       // a bounded run cut short is still compared at the bounds it finished
       if (!bounded) continue;
     }
-    const check = (what: string, seen: Observed, truth: Observed) => {
-      let differences = compare(`${name} ${what}`, truth, seen);
+    const check = (what: string, seen: Observed, truth: Observed, bugBefore: boolean) => {
+      let differences = compare(`${name} ${what}`, truth, seen, bugBefore);
       // a claim to have seen everything, checked where dfs within the bound could not show it wrong
       if (differences.problems.length + differences.pastBug.length === 0 && seen.complete && all)
-        differences = compare(`${name} ${what} claims complete; unbounded dfs`, all, seen);
+        differences = compare(`${name} ${what} claims complete; unbounded dfs`, all, seen, bugBefore);
       problems.push(...differences.problems);
       pastBug.push(...differences.pastBug);
       if (seen.executions > truth.executions && bounded) redundant.push(`${name} ${what}: ${seen.executions} executions, dfs ${truth.executions}`);
@@ -130,11 +131,11 @@ export async function checkSoundness(
     if (bounded) {
       // a run cut short: its last snapshot is the bound it did not finish
       const lastFinished = Math.min(run.truncated ? run.byBound.length - 2 : maxBound, dfsFinished);
-      for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound));
+      for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound), bound > 0 && within(run, bound - 1).bugs.size > 0);
       // split among workers (parallel.ts), it must run what the serial search runs
       if (name === 'bpor' && splits && !run.truncated)
         problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS), maxBound));
-    } else if (all) check('unbounded', run, all);
+    } else if (all) check('unbounded', run, all, false);
   }
   // split into shards, each explored alone: together they see what dfs sees (dfs and graph: run what they run alone, exactly)
   for (const name of ['dfs', 'bpor', 'graph'].filter((name) => splits && serial.has(name) && (only === undefined || only.includes(name)))) {
@@ -150,7 +151,8 @@ export async function checkSoundness(
     for (let bound = 0; bound <= dfsFinished; bound++) {
       const together = joined(shards.map((shard) => within(shard, bound)));
       const what = `${name} in ${SHARDS} shards bound ${bound}`;
-      const differences = compare(what, within(dfs, bound), together);
+      const bugBefore = bound > 0 && shards.some((shard) => within(shard, bound - 1).bugs.size > 0);
+      const differences = compare(what, within(dfs, bound), together, bugBefore);
       problems.push(...differences.problems);
       pastBug.push(...differences.pastBug);
       const alone = within(serial.get(name)!, bound);
@@ -177,7 +179,8 @@ function joined(parts: Observed[]): Observed {
 }
 
 /** The behaviours one side saw and the other did not, with an example of each. */
-function compare(what: string, truth: Observed, seen: Observed): { problems: string[]; pastBug: string[] } {
+/** `bugBefore`: the strategy saw a bug at a lower bound (that one is shown, and was compared there). */
+function compare(what: string, truth: Observed, seen: Observed, bugBefore: boolean): { problems: string[]; pastBug: string[] } {
   const problems: string[] = [];
   const pastBug: string[] = [];
   const example = (items: string[]) => (items.length > 0 ? ` (e.g. ${JSON.stringify(items[0]!.slice(0, 300))})` : '');
@@ -189,8 +192,10 @@ function compare(what: string, truth: Observed, seen: Observed): { problems: str
   for (const [kind, dfsSet, otherSet] of kinds) {
     const onlyDfs = [...dfsSet].filter((x) => !otherSet.has(x));
     const onlyOther = [...otherSet].filter((x) => !dfsSet.has(x));
-    // where both saw a bug, a search stops at the first (the one shown): what either sees past it is promised to no one
-    if (onlyOther.length > 0) (truth.bugs.size > 0 && seen.bugs.size > 0 ? pastBug : problems).push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
+    // where both saw a bug, a search stops at the first (the one shown): what either sees past it is promised to no one;
+    // a bug of its own is past it only when it had seen one at a lower bound
+    const past = truth.bugs.size > 0 && seen.bugs.size > 0 && (kind !== 'bugs' || bugBefore);
+    if (onlyOther.length > 0) (past ? pastBug : problems).push(`${what}: ${kind}: ${onlyOther.length} seen only by it${example(onlyOther)}`);
     // no bug at all is reported above
     if (onlyDfs.length === 0 || (kind === 'bugs' && otherSet.size === 0)) continue;
     const line = `${what}: ${kind}: ${onlyDfs.length} seen only by dfs${example(onlyDfs)}`;
