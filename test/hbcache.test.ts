@@ -8,7 +8,9 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/compile/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
-import { type Strategy, liveView, viewRun } from '../src/explore/strategy.js';
+import { type Strategy, copyOfView, liveView, viewRun } from '../src/explore/strategy.js';
+import { ContextBounds } from '../src/explore/context-bound.js';
+import { Deadline, HB_MAX_THREADS, HbExecution } from '../src/explore/hb-state.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { yieldEvery50Ms } from './support/event-loop.js';
 import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
@@ -51,6 +53,13 @@ describe('root causes the random-program oracle found', () => {
     }
   });
 
+  it('write_locks.c: at bounds 0-1, the classes dfs runs within each bound, no fewer and no more', async () => {
+    const file = fixture('hbcache/write_locks.c');
+    const dfs = await exploreAll(file, 'dfs', 1, 'sc', Infinity, 10_000, {}, undefined, false);
+    const hbcache = await exploreAll(file, 'hbcache', 1, 'sc', Infinity, 10_000, {}, undefined, false);
+    for (let bound = 0; bound <= 1; bound++) expect(within(hbcache, bound).coverage).toEqual(within(dfs, bound).coverage);
+  });
+
   it.each(['spin_reorder.c', 'spin_aside.c'])('%s: runs, sees the bugs and final states dfs sees at bounds 0-3, runs no class twice', async (file) => {
     const dfs = await exploreAll(fixture(`hbcache/${file}`), 'dfs', 3, 'sc');
     const hbcache = await exploreAll(fixture(`hbcache/${file}`), 'hbcache', 3, 'sc');
@@ -59,6 +68,37 @@ describe('root causes the random-program oracle found', () => {
     for (let bound = 0; bound <= 3; bound++) {
       expect(within(hbcache, bound).bugs).toEqual(within(dfs, bound).bugs);
       expect(within(hbcache, bound).finalStates).toEqual(within(dfs, bound).finalStates);
+    }
+  });
+});
+
+describe('context bounds of states whose predecessors one lookup computes', () => {
+  it('independent_steps.c: the bound of the last state, looked up first, is the one its prefixes give', async () => {
+    const library = buildHarness(fixture('hbcache/independent_steps.c')).library;
+    const harness = borrowHarness(library);
+    try {
+      const trace = harness.trace();
+      // sequentially consistent: every write is a step
+      const outcome = harness.run(0, new Uint16Array(0), 0, 10_000, 1, 0, new Float64Array([0, 1]), undefined);
+      const view = copyOfView(trace, trace.status[0]!, outcome);
+      const run = new HbExecution();
+      run.load(view);
+      const state = { counts: new Int32Array(HB_MAX_THREADS), hashA: 0, hashB: 0 };
+      // step by step, each lookup computes a few new rows
+      const stepwise = new ContextBounds(new Deadline(Number.POSITIVE_INFINITY));
+      // the last state looked up: before main's return, main enabled
+      const last = view.steps - 1;
+      for (let steps = 0; steps <= last; steps++) {
+        run.prefix(steps, state);
+        for (let thread = 0; thread < run.width; thread++) stepwise.of(run, state, thread);
+      }
+      const expected = Array.from({ length: run.width }, (_, thread) => stepwise.of(run, state, thread));
+      // at once: one lookup computes the rows of every prefix (some 11^4 of them), growing the table
+      const atOnce = new ContextBounds(new Deadline(Number.POSITIVE_INFINITY));
+      expect(Array.from({ length: run.width }, (_, thread) => atOnce.of(run, state, thread))).toEqual(expected);
+      expect(expected[0]).toBe(0);
+    } finally {
+      returnHarness(library, harness);
     }
   });
 });

@@ -58,7 +58,9 @@ export class ContextBounds {
 
   /** CB(state, thread) for the downset `state` of `execution` (DISABLED when it cannot step). */
   of(execution: HbExecution, state: Downset, thread: number): number {
-    return this.values[this.entry(execution, state.counts, state.hashA, state.hashB) + thread]!;
+    // entry() may grow (replace) the rows: read them only after it returns
+    const row = this.entry(execution, state.counts, state.hashA, state.hashB);
+    return this.values[row + thread]!;
   }
 
   /** The state's row, when it is computed and still valid; else -1. */

@@ -62,6 +62,9 @@ const OBSERVED_CAP = 1 << 18;
 /** ops a thread may be unable to take in some state (its first step needs its creation) */
 const mayBlock = (op: number) => hasFlag(op, OpFlag.WAITS | OpFlag.STARTS_THREAD);
 
+/** a lock one holder at a time takes, waiting while it is held: a mutex, spin lock or rwlock's write lock */
+const isExclusiveLock = (op: number) => hasFlag(op, OpFlag.LOCK) && hasFlag(op, OpFlag.WAITS) && !hasFlag(op, OpFlag.SHARED);
+
 export class HbExecution {
   steps = 0;
   /** threads that appear (or are created) in the execution */
@@ -423,7 +426,7 @@ export class HbExecution {
     // the object is as it was when this execution took the step
     if (step >= 0 && this.predecessorsIn(counts, step)) return true;
     const object = step >= 0 ? this.view.object[step]! : this.view.pendingObject[thread]!;
-    if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK) return this.isFree(counts, object);
+    if (isExclusiveLock(op)) return this.isFree(counts, object);
     if (op === Op.SEM_WAIT) {
       const value = this.semaphoreValue(counts, object);
       return value < 0 ? undefined : value > 0;
@@ -453,7 +456,7 @@ export class HbExecution {
     if (included === 0) return true;
     const last = this.writes.get(object)![included - 1]!;
     const op = this.view.op[last]!;
-    return op === Op.MUTEX_UNLOCK || op === Op.SPIN_UNLOCK || (op === Op.COND_WAIT && objectOf(op, this.view.object[last]!) !== object);
+    return hasFlag(op, OpFlag.UNLOCK) || (op === Op.COND_WAIT && objectOf(op, this.view.object[last]!) !== object);
   }
 
   /**
