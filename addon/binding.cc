@@ -453,6 +453,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("libraryBase", r->library_base);
     result.Set("heapBase", r->heap_base);
     result.Set("heapSize", r->heap_size);
+    result.Set("stacksBase", r->stacks_base);
+    result.Set("stacksSize", r->stacks_size);
     result.Set("raceAddress", r->race_address);
     result.Set("raceThread", r->race_thread);
     result.Set("racePc", r->race_pc);

@@ -1,4 +1,4 @@
-// bpor on 1, 2, … worker processes (--workers): wall time and speedup on searches that
+// bpor and graph on 1, 2, … worker processes (--workers): wall time and speedup on searches that
 // finish (the executions must be the same for every worker count), executions per second
 // on one that cannot finish in its budget. Each run is a real `weft check` process; each
 // cell is the median of RUNS runs (a shared 2-core machine varies by a third run to run).
@@ -10,9 +10,11 @@ import { measuredCheck } from './measured-cli.js';
 import { printTable } from './table.js';
 
 const harnesses = [
-  { file: 'por/locked_increments.c', args: ['--cflags', '-DTHREADS=3 -DINCREMENTS=3', '--mode', 'sc', '--max-bound', '4'], label: '3 × 3 locked increments, bound 4' },
-  { file: 'seeds/work_stealing_queue.c', args: ['--cflags', '-DSIZE=4', '--max-bound', '5'], label: 'work-stealing queue (size 4), bound 5' },
-  { file: 'por/readers_writer.c', args: ['--cflags', '-DREADERS=6', '--max-bound', '3', '--time-budget-ms', '20000'], label: '6 readers + 1 writer, bound 3, 20 s budget (cannot finish)' },
+  { strategy: 'bpor', file: 'por/locked_increments.c', args: ['--cflags', '-DTHREADS=3 -DINCREMENTS=3', '--mode', 'sc', '--max-bound', '4'], label: '3 × 3 locked increments, bound 4' },
+  { strategy: 'bpor', file: 'seeds/work_stealing_queue.c', args: ['--cflags', '-DSIZE=4', '--max-bound', '5'], label: 'work-stealing queue (size 4), bound 5' },
+  { strategy: 'bpor', file: 'por/readers_writer.c', args: ['--cflags', '-DREADERS=6', '--max-bound', '3', '--time-budget-ms', '20000'], label: '6 readers + 1 writer, bound 3, 20 s budget (cannot finish)' },
+  { strategy: 'graph', file: 'por/locked_increments.c', args: ['--cflags', '-DTHREADS=4 -DINCREMENTS=3', '--max-bound', 'unbounded'], label: '4 × 3 locked increments, unbounded' },
+  { strategy: 'graph', file: 'por/locked_increments.c', args: ['--cflags', '-DTHREADS=4 -DINCREMENTS=3', '--max-bound', '2'], label: '4 × 3 locked increments, bound 2' },
 ];
 
 const RUNS = 3;
@@ -23,15 +25,15 @@ export async function parallelBench(): Promise<void> {
   for (const harness of harnesses) {
     let alone = 0;
     for (const workers of counts) {
-      const runs = Array.from({ length: RUNS }, () => measuredCheck(fixture(harness.file), ['--strategy', 'bpor', '--workers', String(workers), ...harness.args]));
+      const runs = Array.from({ length: RUNS }, () => measuredCheck(fixture(harness.file), ['--strategy', harness.strategy, '--workers', String(workers), ...harness.args]));
       // the median by executions per second (by time, where the executions are the same)
       const rate = (run: (typeof runs)[number]) => (typeof run.executions === 'number' ? run.executions / run.seconds : 0);
       const run = runs.sort((a, b) => rate(a) - rate(b))[Math.floor(RUNS / 2)]!;
       if (workers === 1) alone = run.seconds;
       const perSecond = typeof run.executions === 'number' ? withThousands(Math.round(run.executions / run.seconds)) : '-';
-      rows.push([harness.label, workers, run.executions, run.seconds.toFixed(2), (alone / run.seconds).toFixed(2), perSecond, run.peakMiB]);
+      rows.push([harness.label, harness.strategy, workers, run.executions, run.seconds.toFixed(2), (alone / run.seconds).toFixed(2), perSecond, run.peakMiB]);
     }
   }
-  printTable(`bpor on worker processes (${availableParallelism()} cores; median of ${RUNS} runs; peak RSS: the weft process alone)`,
-    ['harness', 'workers', 'executions', 'seconds', 'speedup', 'executions/s', 'peak RSS (MB)'], rows);
+  printTable(`bpor and graph on worker processes (${availableParallelism()} cores; median of ${RUNS} runs; peak RSS: the weft process alone)`,
+    ['harness', 'strategy', 'workers', 'executions', 'seconds', 'speedup', 'executions/s', 'peak RSS (MB)'], rows);
 }

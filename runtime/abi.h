@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 15
+#define WEFT_ABI_VERSION 16
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -113,6 +113,8 @@ struct weft_result {
   double library_base; /* to name globals: object addresses minus this are symbol values */
   double heap_base; /* the heap arena: heap_size bytes, a region per thread */
   double heap_size;
+  double stacks_base; /* the threads' stacks (main's too): stacks_size bytes, a slot per thread */
+  double stacks_size;
   /* a data race: the address, and the earlier of the two accesses (the later one is
    * thread/pc above); access kinds: 1 = write */
   double race_address;

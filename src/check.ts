@@ -15,6 +15,7 @@ import type { BoundKind, Strategy } from './explore/strategy.js';
 import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
+import { isSplitStrategy } from './explore/subtree-host.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
@@ -343,9 +344,9 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
     ...search.runOptions, ...progressOf(search), maxBound, maxExecutions: executionBudget(settings, strategy) - search.executionsBefore,
     timeBudgetMs: deadline - performance.now(), ...(turns ? { interlude: turns.interlude } : {}), ...(estimates ? { onBoundStart: estimates.onBoundStart } : {}),
   };
-  const parallel = strategy.name === 'bpor' && settings.workers > 1;
+  const parallel = isSplitStrategy(strategy.name) && settings.workers > 1;
   const run: SearchResult = parallel
-    ? await driveParallel(harness, options, { count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs, ...(settings.shard ? { shard: settings.shard } : {}) })
+    ? await driveParallel(harness, options, { strategy: strategy.name, count: settings.workers, library: search.library, hangTimeoutMs: settings.hangTimeoutMs, ...(settings.shard ? { shard: settings.shard } : {}) })
     : await drive(harness, strategy, options);
   run.strategy = strategy.name;
   if (run.failure) {

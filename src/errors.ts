@@ -53,7 +53,8 @@ export class WeftError extends Error {
     this.code = code;
     const classes: string[] = [];
     for (let made: unknown = new.target; typeof made === 'function' && made !== Error; made = Object.getPrototypeOf(made)) classes.push(made.name);
-    Object.defineProperty(this, madeAs, { value: classes }); // not enumerable: not shown with the error
+    // not enumerable: not shown with the error; configurable: an error received from another process takes the sender's (receivedError)
+    Object.defineProperty(this, madeAs, { value: classes, configurable: true });
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -67,4 +68,26 @@ export class OptionError extends WeftError {
     super(code, message);
     this.name = 'OptionError';
   }
+}
+
+/** A WeftError as one process sends it to another (a worker's refusal: explore/parallel.ts). */
+export interface SentError {
+  code: WeftErrorCode;
+  message: string;
+  name: string;
+  exitStatus: number;
+  classes: readonly string[];
+}
+
+export function sentError(error: WeftError): SentError {
+  return { code: error.code, message: error.message, name: error.name, exitStatus: error.exitStatus, classes: error[madeAs] };
+}
+
+/** The error another process sent, as the classes it was made as (instanceof holds for each). */
+export function receivedError(sent: SentError): WeftError {
+  const error = new WeftError(sent.code, sent.message);
+  error.name = sent.name;
+  Object.defineProperty(error, 'exitStatus', { value: sent.exitStatus });
+  Object.defineProperty(error, madeAs, { value: sent.classes });
+  return error;
 }

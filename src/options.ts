@@ -230,14 +230,15 @@ export const optionSchema = {
   },
   workers: {
     kind: wholeNumber(1, MAX_WORKERS), cli: { flag: '--workers' }, commands: checkOnly, inFile: true, inPlugin: true,
-    description: '`bpor`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself; ' +
+    description: '`bpor`, `graph`, and the default\'s bounded search: explore each bound on this many worker processes, each running the harness itself ' +
+      '(a worker that runs out of work takes some from another: `bpor` a choice nearest the root, `graph` the oldest pending alternative with its graph); ' +
       'the executions, the guarantee and the bug found (one with the fewest preemptions) are those of one worker. ' +
       `Default: the cores, up to ${DEFAULT_MAX_WORKERS}, less those Vitest's own workers use (at least 1). The other strategies run on one`,
   },
   shard: {
     kind: shardKind, cli: { flag: '--shard' }, commands: checkOnly, inFile: false, inPlugin: false,
     description: 'explore only shard i of n of the search tree, for n machines to split one exploration; `weft merge` joins their `--json` reports into one result. ' +
-      `Strategies ${strategiesWithShards.map((name) => `\`${name}\``).join(', ')} (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` explores its shard on \`workers\` processes. ` +
+      `Strategies ${strategiesWithShards.map((name) => `\`${name}\``).join(', ')} (the default becomes \`${shardStrategy}\`: optimal DPOR does not split); \`bpor\` and \`graph\` explore their shard on \`workers\` processes. ` +
       'A `dfs` or `bpor` shard explores the subtrees a stable hash of their first two deviations from the runtime\'s default policy gives it (the runs above them: every shard); `dfs`\'s shards together run the serial executions, `bpor`\'s may run more. ' +
       'A `graph` shard explores the subtrees of the alternatives of the first run dealt to it round robin; its shards together run exactly the serial executions',
   },

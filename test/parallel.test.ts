@@ -1,4 +1,4 @@
-// bpor on several worker processes (src/explore/parallel.ts): the search split into
+// bpor and graph on several worker processes (src/explore/parallel.ts): the search split into
 // subtrees runs exactly what the serial search runs, bound by bound; a bug, a crash, a
 // hang, a budget and a worker that dies are reported as a user expects.
 import { spawn } from 'node:child_process';
@@ -37,11 +37,39 @@ describe('bpor split into subtrees, taking turns drawn from a seed', () => {
   });
 });
 
+/** What the graph engine models: mutexes, semaphores and spin locks, choices that change a thread's path, joins, main's own work. */
+const graphSplitFixtures: [string, string[], 'sc' | 'drf'][] = [
+  ['por/locked_increments.c', ['-DTHREADS=3'], 'drf'],
+  ['graph/semaphores_spin_locks.c', [], 'drf'],
+  ['graph/choice_changes_path.c', [], 'sc'],
+  ['graph/choice_deleted_by_revisit.c', [], 'sc'],
+  ['soundness/counting_reads.c', [], 'drf'],
+  ['soundness/four_threads_loads_stores.c', [], 'sc'],
+];
+
+describe('graph split into items, taking turns drawn from a seed', () => {
+  it.each(graphSplitFixtures)('%s: the executions and classes of the serial search at every bound and unbounded, on any turns', async (name, cflags, mode) => {
+    const file = fixture(name);
+    for (const maxBound of [MAX_BOUND, Number.POSITIVE_INFINITY]) {
+      const serial = await exploreAll(file, 'graph', maxBound, mode, Number.POSITIVE_INFINITY, 10_000, { cflags });
+      for (const seed of [1, 2]) {
+        const split = await exploreInSubtrees(file, 3, seed, maxBound, mode, 10_000, { cflags }, Number.POSITIVE_INFINITY, undefined, 'graph');
+        expect(split.given, 'items given away').toBeGreaterThan(0);
+        expect(splitDifferences(serial, split, Number.isFinite(maxBound) ? maxBound : 0)).toEqual([]);
+      }
+    }
+  });
+});
+
 describe('a budget shared out among workers', () => {
-  it.each([1, 37, 500])('stops at %i executions exactly, on any turns', async (budget) => {
-    for (const seed of [1, 2, 3]) {
-      const split = await exploreInSubtrees(fixture('por/locked_increments.c'), 3, seed, 4, 'sc', 10_000, { cflags: ['-DTHREADS=3'] }, budget);
-      expect(split.budgetStop, `seed ${seed}`).toBe(budget);
+  it.each([1, 37, 500])('stops at %i executions exactly, on any turns (bpor and graph)', async (budget) => {
+    for (const strategy of ['bpor', 'graph'] as const) {
+      for (const seed of [1, 2, 3]) {
+        // graph: 552 executions within bound 3 (3 × 2 increments: 90 in all)
+        const cflags = strategy === 'graph' ? ['-DTHREADS=3', '-DINCREMENTS=3'] : ['-DTHREADS=3'];
+        const split = await exploreInSubtrees(fixture('por/locked_increments.c'), 3, seed, 4, 'sc', 10_000, { cflags }, budget, undefined, strategy);
+        expect(split.budgetStop, `${strategy} seed ${seed}`).toBe(budget);
+      }
     }
   });
 });
@@ -59,6 +87,32 @@ describe('weft check --workers', () => {
     expect(two.executions).toBe(one.executions);
     expect(two.redundantRuns).toBe(one.redundantRuns);
     expect(two.guarantee).toBe(one.guarantee);
+  });
+
+  it.each(['bound 3', 'unbounded'])('graph, %s: runs the executions of one worker, with the same guarantee', (bound) => {
+    const [one, two] = ['1', '2'].map((workers) => {
+      const run = runCli([...lockedIncrements, '--strategy', 'graph', '--max-bound', bound === 'unbounded' ? 'unbounded' : '3', '--workers', workers]);
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).tests[0];
+    });
+    expect(one).toMatchObject({ status: 'pass', strategy: 'graph' });
+    expect(two.executions).toBe(one.executions);
+    expect(two.redundantRuns).toBe(one.redundantRuns);
+    expect(two.guarantee).toBe(one.guarantee);
+  });
+
+  it('graph: finds a bug with the fewest preemptions on workers, as on one', () => {
+    const run = runCli(['check', fixture('lost_update.c'), '--mode', 'sc', '--strategy', 'graph', '--workers', '2', '--json']);
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout).tests[0]).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
+  });
+
+  it('graph: a harness it does not model is refused on workers with the message one worker gives, exit 2', () => {
+    const refusal = (workers: string) => runCli(['check', fixture('soundness/one_signal_two_waiters.c'), '--strategy', 'graph', '--workers', workers]);
+    const [one, two] = [refusal('1'), refusal('2')];
+    expect(two.status).toBe(2);
+    expect(two.stderr).toBe(one.stderr);
+    expect(two.stderr).toContain('strategy graph does not support wait');
   });
 
   it('finds a bug with the fewest preemptions, and its replay string replays it', () => {

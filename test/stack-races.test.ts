@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
+import { absoluteLocation, relativeLocation } from '../src/report/replay.js';
+import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
+import { buildHarness } from '../src/compile/compile.js';
 import { fixture, runCli } from './support/harness.js';
 
 const at = (file: string, line: number) => ({ location: { file: `fixtures/stack/${file}`, line } });
@@ -55,6 +58,24 @@ describe('data races on memory a thread\'s stack shares', () => {
     expect(test.bug).toMatchObject({ kind: 'assertion', message: '*v == 1', ...at('racy_frames.c', 53) });
     // the failing read names the local it read, in its frame
     expect(test.bug?.steps.at(-1)).toMatchObject({ thread: 1, target: 'v in sc_reader_sees_old_value\'s frame', value: 0 });
+  });
+
+  it('a local on a stack is found again in a process that maps the stacks elsewhere (replay strings, worker processes)', () => {
+    const library = buildHarness(fixture('stack/shared_box.c')).library;
+    const harness = borrowHarness(library);
+    try {
+      const here = harness.result();
+      expect(here.stacksSize).toBeGreaterThan(0);
+      const local = here.stacksBase + 4096 + 12;
+      const elsewhere = { ...here, stacksBase: here.stacksBase + 2 ** 30, heapBase: here.heapBase - 2 ** 28 };
+      expect(relativeLocation(local, here)).toBe('s4108');
+      expect(absoluteLocation(relativeLocation(local, here), elsewhere)).toBe(local + 2 ** 30);
+      // globals and the heap as before
+      expect(absoluteLocation(relativeLocation(here.libraryBase + 64, here), elsewhere)).toBe(here.libraryBase + 64);
+      expect(absoluteLocation(relativeLocation(here.heapBase + 8, here), elsewhere)).toBe(here.heapBase + 8 - 2 ** 28);
+    } finally {
+      returnHarness(library, harness);
+    }
   });
 
   it('replays a race on a stack exactly, its local named again', () => {

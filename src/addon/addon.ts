@@ -77,6 +77,9 @@ export interface RunResult {
   /** the heap arena: heapSize bytes from heapBase, a region per thread */
   heapBase: number;
   heapSize: number;
+  /** the threads' stacks (main's too): stacksSize bytes from stacksBase, a slot per thread */
+  stacksBase: number;
+  stacksSize: number;
   /** a data race: the address, and the earlier access (thread, code offset, write?) */
   raceAddress: number;
   raceThread: number;

@@ -1,7 +1,9 @@
 // The coordinator of a parallel exploration: which worker holds which subtree (subtree.ts),
 // where a subtree's backtracking above it and its end go (the subtree it came from), and
 // who gives work to an idle worker. It holds no search state of its own: a worker asked to
-// give work away gives the choice nearest the root of one of its subtrees.
+// give work away gives the choice nearest the root of one of its subtrees (graph: the oldest
+// pending item).
+import type { SentError } from '../errors.js';
 import { type CoordinatorMessage, type HostMessage, LOW_ALLOWANCE } from './subtree-host.js';
 import type { Subtree } from './subtree.js';
 import type { Shard } from './shard.js';
@@ -16,6 +18,8 @@ interface Placement {
   /** the subtree it was given away from (-1: the whole iteration), and the node there */
   parent: number;
   node: number;
+  /** the parent waits for its end (bpor's does; a graph item's subtree owes its parent nothing) */
+  awaited: boolean;
 }
 
 export class Coordinator {
@@ -38,6 +42,8 @@ export class Coordinator {
   beyondBound = false;
   bug: number[] | undefined;
   unexplorable: { outcome: number; message: string } | undefined;
+  /** a worker's search refused the harness */
+  refused: SentError | undefined;
   /** the execution budget not yet allowed to a worker, and per worker what it was allowed and counted */
   private unallowed: number;
   private readonly allowed: number[];
@@ -69,7 +75,7 @@ export class Coordinator {
 
   /** Whether the iteration ended: done, a bug, or a harness that cannot be explored. */
   get over(): boolean {
-    return this.finished || this.bug !== undefined || this.unexplorable !== undefined;
+    return this.finished || this.bug !== undefined || this.unexplorable !== undefined || this.refused !== undefined;
   }
 
   onMessage(host: number, message: HostMessage): void {
@@ -86,11 +92,12 @@ export class Coordinator {
         break;
       }
       case 'done': {
-        const { parent, node } = this.placed.get(message.id)!;
+        const { parent, node, awaited } = this.placed.get(message.id)!;
         this.placed.delete(message.id);
         if (message.beyondBound) this.beyondBound = true;
-        if (parent >= 0) this.post(this.placed.get(parent)!.host, { kind: 'subtree-done', id: parent, node });
-        else this.finished = true;
+        if (awaited) this.post(this.placed.get(parent)!.host, { kind: 'subtree-done', id: parent, node });
+        // the whole iteration: bpor's first subtree ends last, graph's may end before those it gave away
+        if (this.placed.size === 0) this.finished = true;
         break;
       }
       case 'gave':
@@ -114,6 +121,9 @@ export class Coordinator {
         break;
       case 'unexplorable':
         this.unexplorable ??= { outcome: message.outcome, message: message.message };
+        break;
+      case 'refused':
+        this.refused ??= message.error;
         break;
     }
     this.emptyHanded = false;
@@ -141,7 +151,7 @@ export class Coordinator {
   private place(parent: number, subtree: Subtree): void {
     const id = this.nextId++;
     this.unplaced.push({ id, subtree });
-    this.placed.set(id, { host: -1, parent, node: subtree.prefix.length - 1 });
+    this.placed.set(id, { host: -1, parent, node: subtree.prefix.length - 1, awaited: parent >= 0 && subtree.graph === undefined });
   }
 
   /** Gives unplaced subtrees to idle workers; asks for more while a worker is idle. */

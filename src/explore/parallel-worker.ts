@@ -4,11 +4,13 @@
 // messages. Between searches it waits for the next one (the processes are reused).
 import { type NativeHarness, openHarness } from '../addon/addon.js';
 import { absoluteLocation } from '../report/replay.js';
-import { type CoordinatorMessage, type HostMessage, type RunOptions, SubtreeHost } from './subtree-host.js';
+import { type CoordinatorMessage, type HostMessage, type RunOptions, type SplitStrategy, SubtreeHost, subtreeSearches } from './subtree-host.js';
 
 /** The first message of a search: what to load and how to run it. */
 export interface WorkerSetup {
   kind: 'setup';
+  /** the strategy whose search is split */
+  strategy: SplitStrategy;
   library: string;
   hangTimeoutMs: number;
   options: RunOptions;
@@ -33,7 +35,7 @@ process.on('message', (message: WorkerSetup | CoordinatorMessage) => {
     harness.setHangTimeout(message.hangTimeoutMs);
     const bases = harness.result();
     const visible = Float64Array.from(message.visible, (location) => absoluteLocation(location, bases));
-    host = new SubtreeHost(harness, { ...message.options, visible }, send);
+    host = new SubtreeHost(harness, { ...message.options, visible }, subtreeSearches(message.strategy, bases), send);
     void explore(host);
   } else if (message.kind === 'stop') {
     host?.handle(message);

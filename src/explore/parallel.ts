@@ -1,6 +1,6 @@
-// bpor on several cores: worker processes (parallel-worker.ts) explore subtrees of each
-// bound's search (subtree.ts) that a coordinator (coordinator.ts) hands out and routes
-// between them. What bpor explores does not depend on the order (subtree.ts), so the
+// bpor or graph on several cores: worker processes (parallel-worker.ts) explore subtrees of
+// each bound's search (subtree.ts) that a coordinator (coordinator.ts) hands out and routes
+// between them. What either explores does not depend on the order (subtree.ts), so the
 // executions are those of the serial search, bound by bound; a bound's iteration ends in
 // every worker before the next starts, so a bug found has the fewest preemptions. A
 // failing execution is run again here, on this process's harness, to be reported as a
@@ -8,14 +8,14 @@
 // then ends them.
 import { type ChildProcess, fork } from 'node:child_process';
 import type { NativeHarness } from '../addon/addon.js';
-import { WeftError } from '../errors.js';
+import { WeftError, receivedError } from '../errors.js';
 import { parallelWorkerPath } from '../paths.js';
 import { Coordinator } from './coordinator.js';
 import { type DriveOptions, type Exploration, type FailingExecution, type StopReason, UnexplorableHarnessError } from './driver.js';
 import { replaySchedule } from './replay.js';
 import { relativeLocation } from '../report/replay.js';
 import type { WorkerSetup } from './parallel-worker.js';
-import type { HostMessage } from './subtree-host.js';
+import type { HostMessage, SplitStrategy } from './subtree-host.js';
 import type { Shard } from './shard.js';
 
 /** how often budgets are checked and progress is reported */
@@ -66,6 +66,8 @@ function endWorker(child: ChildProcess): Promise<void> {
 
 /** The worker processes: how many, and the harness library each loads, with its hang timeout; the shard they explore, if only one. */
 export interface Workers {
+  /** the strategy whose search they split */
+  strategy: SplitStrategy;
   count: number;
   library: string;
   hangTimeoutMs: number;
@@ -73,7 +75,8 @@ export interface Workers {
 }
 
 /**
- * Explores the test with bpor, bound by bound up to options.maxBound, on worker processes.
+ * Explores the test with bpor or graph, bound by bound up to options.maxBound (graph: or
+ * unbounded, in one iteration), on worker processes.
  * An interlude (the default's PCT turns) runs here, on `harness`, while the workers go on.
  */
 export async function driveParallel(harness: NativeHarness, options: DriveOptions, workers: Workers): Promise<Exploration> {
@@ -98,6 +101,8 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   /** what onBoundStart found: it runs executions of its own here, which may find the harness unexplorable */
   let observerFound: UnexplorableHarnessError | undefined;
   const executions = () => coordinator.executions + interludeExecutions;
+  // an unbounded search (graph's) is one iteration, its subtrees unbounded
+  const iteration = (bound: number) => (Number.isFinite(maxBound) ? bound : Number.POSITIVE_INFINITY);
   /** per worker: whether it acknowledged the stop (or died); and how its listeners of this search go */
   const over = children.map(() => false);
   const detach: (() => void)[] = [];
@@ -131,13 +136,13 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
     };
     const iterationOver = () => {
       if (coordinator.bug) return end('bug');
-      if (coordinator.unexplorable) return end('exhausted');
+      if (coordinator.unexplorable || coordinator.refused) return end('exhausted');
       explored = bound;
       if (!coordinator.beyondBound) return end('exhausted');
       if (bound === maxBound) return end('max-bound');
       if (!boundBegins(++bound)) return;
       boundStarted = performance.now();
-      coordinator.start(bound);
+      coordinator.start(iteration(bound));
     };
     children.forEach((child, i) => {
       const onMessage = (message: HostMessage) => {
@@ -162,7 +167,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         child.off('message', onMessage);
         child.off('exit', onExit);
       });
-      child.send({ kind: 'setup', library: workers.library, hangTimeoutMs: workers.hangTimeoutMs, options: runOptions, visible } satisfies WorkerSetup);
+      child.send({ kind: 'setup', strategy: workers.strategy, library: workers.library, hangTimeoutMs: workers.hangTimeoutMs, options: runOptions, visible } satisfies WorkerSetup);
     });
     let inInterlude = false;
     const timer = setInterval(async () => {
@@ -184,7 +189,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         end('bug');
       }
     }, CHECK_MS);
-    if (boundBegins(bound)) coordinator.start(bound);
+    if (boundBegins(bound)) coordinator.start(iteration(bound));
   });
   // every worker's last counts are in once it says it stopped; then it waits for the next search
   await searchOver;
@@ -203,6 +208,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   if (exit) throw new WorkerExitError(exit);
   if (observerFound) throw observerFound;
   if (coordinator.unexplorable) throw new UnexplorableHarnessError(coordinator.unexplorable.outcome, coordinator.unexplorable.message);
+  if (coordinator.refused) throw receivedError(coordinator.refused);
   const exploration: Exploration = {
     executions: executions(), redundantRuns: coordinator.redundantRuns, bound: explored, reachedBound: bound,
     complete: stoppedBy === 'exhausted', stoppedBy: stoppedBy!, elapsedMs: performance.now() - started,

@@ -1,14 +1,42 @@
 // One worker of a parallel exploration (parallel.ts): the subtrees (subtree.ts) given to it,
-// each a DporStrategy of its own, explored one execution at a time on one loaded harness.
+// each a search of its own (bpor's or graph's), explored one execution at a time on one loaded harness.
 // A subtree that gave some of its choices away waits for them before leaving the node they
 // hang from; meanwhile the worker runs its other subtrees.
 import type { NativeHarness } from '../addon/addon.js';
 import { Outcome } from '../addon/ops.js';
+import { type SentError, WeftError, sentError } from '../errors.js';
+import type { LocationBases } from '../report/replay.js';
 import { createBpor } from './bpor.js';
-import { type DporStrategy, WAITING } from './dpor.js';
+import { WAITING } from './dpor.js';
 import type { DriveOptions } from './driver.js';
+import { GraphStrategy } from './graph/strategy.js';
 import { type ExecutionView, decisionAt, liveView, viewRun } from './strategy.js';
-import type { BacktrackAbove, Subtree } from './subtree.js';
+import type { BacktrackAbove, Subtree, SubtreeLink, SubtreeSearch } from './subtree.js';
+
+/** The strategies a search splits among workers. */
+export type SplitStrategy = 'bpor' | 'graph';
+
+export function isSplitStrategy(name: string): name is SplitStrategy {
+  return name === 'bpor' || name === 'graph';
+}
+
+/** Makes the search of a subtree given to a worker whose harness is mapped at `bases`. */
+export type SubtreeSearchFactory = (subtree: Subtree, link: SubtreeLink) => SubtreeSearch;
+
+export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases): SubtreeSearchFactory {
+  if (strategy === 'graph') {
+    return (subtree) => {
+      const search = new GraphStrategy({ maxBound: subtree.bound, ...(subtree.shard ? { shard: subtree.shard } : {}) }, bases);
+      search.startSubtree(subtree);
+      return search;
+    };
+  }
+  return (subtree, link) => {
+    const search = createBpor({ maxBound: subtree.bound, ...(subtree.shard ? { shard: subtree.shard } : {}) });
+    search.startSubtree(subtree, link);
+    return search;
+  };
+}
 
 /** a worker asks for more allowance when it has fewer executions than this left */
 export const LOW_ALLOWANCE = 32;
@@ -33,6 +61,8 @@ export type HostMessage =
   | { kind: 'bug'; decisions: number[] }
   /** an execution that cannot be explored (driver.ts: UnexplorableHarnessError) */
   | { kind: 'unexplorable'; outcome: number; message: string }
+  /** the search refused the harness (graph: UnsupportedHarnessError), or found it unexplorable: the error to throw where it is reported */
+  | { kind: 'refused'; error: SentError }
   /** the worker stopped the search (parallel-worker.ts): nothing of it follows */
   | { kind: 'stopped' };
 
@@ -48,7 +78,7 @@ export type CoordinatorMessage =
 
 interface Held {
   id: number;
-  strategy: DporStrategy;
+  strategy: SubtreeSearch;
   waiting: boolean;
 }
 
@@ -71,6 +101,7 @@ export class SubtreeHost {
   constructor(
     private readonly harness: NativeHarness,
     private readonly options: RunOptions,
+    private readonly searchOf: SubtreeSearchFactory,
     private readonly send: (message: HostMessage) => void,
     /** sees every execution run (the random-program oracle): a failing one then does not stop the search */
     private readonly onExecution?: (execution: ExecutionView) => void,
@@ -83,21 +114,19 @@ export class SubtreeHost {
     this.handled++;
     switch (message.kind) {
       case 'start': {
-        const { bound, shard } = message.subtree;
-        const strategy = createBpor({ maxBound: bound, ...(shard ? { shard } : {}) });
-        strategy.startSubtree(message.subtree, { backtrackAbove: (backtrack) => this.send({ kind: 'backtrack-above', id: message.id, backtrack }) });
+        const strategy = this.searchOf(message.subtree, { backtrackAbove: (backtrack) => this.send({ kind: 'backtrack-above', id: message.id, backtrack }) });
         this.held.push({ id: message.id, strategy, waiting: false });
         return;
       }
       case 'backtrack': {
         const held = this.find(message.id);
-        held.strategy.receive(message.backtrack);
+        held.strategy.receive!(message.backtrack);
         held.waiting = false; // its node may have a choice to take now
         return;
       }
       case 'subtree-done': {
         const held = this.find(message.id);
-        held.strategy.subtreeDone(message.node);
+        held.strategy.subtreeDone!(message.node);
         held.waiting = false;
         return;
       }
@@ -122,8 +151,23 @@ export class SubtreeHost {
     return !this.stopped && this.held.some((held) => !held.waiting);
   }
 
-  /** Runs one execution of the subtree that ran last, else of the next that has one (one found done or waiting is passed over). */
+  /**
+   * Runs one execution of the subtree that ran last, else of the next that has one (one found
+   * done or waiting is passed over). A search that refuses the harness stops this worker and
+   * says why.
+   */
   step(): void {
+    try {
+      this.stepOnce();
+    } catch (error) {
+      if (!(error instanceof WeftError)) throw error;
+      this.flushCounts();
+      this.stopped = true;
+      this.send({ kind: 'refused', error: sentError(error) });
+    }
+  }
+
+  private stepOnce(): void {
     for (let tries = 0; tries < this.held.length; tries++, this.next++) {
       this.next %= this.held.length;
       const held = this.held[this.next]!;
@@ -144,12 +188,24 @@ export class SubtreeHost {
       const view = this.view;
       viewRun(view, this.harness.trace().status[0]!, outcome);
       this.onExecution?.(view);
-      if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT || (!this.onExecution && outcome !== Outcome.OK && outcome !== Outcome.PRUNED)) {
+      if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) {
         this.countExecution();
         this.flushCounts();
         this.stopped = true;
-        if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) this.send({ kind: 'unexplorable', outcome, message: this.harness.result().message });
-        else this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
+        this.send({ kind: 'unexplorable', outcome, message: this.harness.result().message });
+        return;
+      }
+      const failed = outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
+      if (failed && !this.onExecution) {
+        // a failing run past the bound is shown in its own iteration (driver.ts)
+        if (!(held.strategy.failureCounts?.(view) ?? true)) {
+          this.redundantRuns++;
+          return;
+        }
+        this.countExecution();
+        this.flushCounts();
+        this.stopped = true;
+        this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
         return;
       }
       if (held.strategy.observe(view)) this.countExecution();

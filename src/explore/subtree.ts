@@ -11,7 +11,12 @@
 // Optimal DPOR is not split so: a pending branch of its wakeup tree grows with reversals
 // found under the branches explored before it, and without them the branch alone misses
 // classes (fixtures/soundness/counting_reads.c with 5 loads: 21 of 24).
+// graph (graph/strategy.ts) is split by items: every pending item of a graph's frame is a
+// subproblem of its own (each graph has one parent), so a subtree given away is one item with
+// the graph of its frame (graph/task.ts), and nothing goes back above it.
+import type { GraphTask } from './graph/task.js';
 import type { Shard } from './shard.js';
+import type { ExecutionView, Schedule } from './strategy.js';
 
 export interface Subtree {
   /** decisions from the root to the subtree's first step, which is the last (empty: the whole search) */
@@ -26,6 +31,22 @@ export interface Subtree {
   /** a shard's search (shard.ts): which, and the first deviations of the prefix (Deviations.savedWith) */
   shard?: Shard;
   deviations?: number[];
+  /** graph: the item given away and the graph of its frame (none: the whole search) */
+  graph?: GraphTask;
+}
+
+/** The search of one subtree in a worker (subtree-host.ts): bpor's DporStrategy, or graph's GraphStrategy. */
+export interface SubtreeSearch {
+  /** the next execution to run; undefined: the subtree is done; one of length -1 (dpor.ts: WAITING): waiting for subtrees given away */
+  next(): Schedule | undefined;
+  observe(execution: ExecutionView): boolean;
+  /** a failing run is a bug to show (default: always) */
+  failureCounts?(execution: ExecutionView): boolean;
+  beyondMaxBound(): boolean;
+  giveAway(): Subtree | undefined;
+  /** bpor only: what a subtree given away found above it, and its end */
+  receive?(backtrack: BacktrackAbove): void;
+  subtreeDone?(node: number): void;
 }
 
 /** A thread to backtrack at a node above the subtree that found it (dpor.ts: backtrackAt). */

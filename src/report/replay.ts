@@ -53,7 +53,7 @@ export function decodeReplay(text: string): Replay {
   const [mode, visibleList] = modePart.split('+') as [string, string | undefined];
   if (mode !== 'drf' && mode !== 'sc') throw new ReplayFormatError(text, `bad mode '${mode}'`);
   const visible = visibleList === undefined ? [] : visibleList.split(',');
-  if (!visible.every((location) => /^[gh]\d+$/.test(location))) throw new ReplayFormatError(text, `bad locations '${visibleList}'`);
+  if (!visible.every((location) => /^[ghs]-?\d+$/.test(location))) throw new ReplayFormatError(text, `bad locations '${visibleList}'`);
   const decisions: number[] = [];
   for (const run of body === '' ? [] : body.split('.')) {
     const match = /^(\d+)(?:\*(\d+))?$/.exec(run);
@@ -81,12 +81,27 @@ export function buildChanges(recorded: string, now: string): string | undefined 
   return `${changed.join(' and ')} changed since this schedule was recorded ${which}`;
 }
 
-/** Racy locations, in and out of a replay string: relative to where the harness is loaded. */
-export function relativeLocation(address: number, bases: { libraryBase: number; heapBase: number }): string {
-  const global = address - bases.libraryBase;
-  return global >= 0 && global < 2 ** 32 ? `g${global}` : `h${address - bases.heapBase}`;
+/** Where a process placed the harness library, its heap arena and its threads' stacks (NativeHarness.result()). */
+export interface LocationBases {
+  libraryBase: number;
+  heapBase: number;
+  stacksBase: number;
+  stacksSize: number;
 }
 
-export function absoluteLocation(location: string, bases: { libraryBase: number; heapBase: number }): number {
-  return Number(location.slice(1)) + (location.startsWith('g') ? bases.libraryBase : bases.heapBase);
+/**
+ * A location as another process (or run of weft) finds it again: relative to the region that
+ * holds it — the library's globals (g), the threads' stacks (s: a local passed by pointer), the
+ * heap arena (h), each mapped at its own address in every process.
+ */
+export function relativeLocation(address: number, bases: LocationBases): string {
+  const global = address - bases.libraryBase;
+  if (global >= 0 && global < 2 ** 32) return `g${global}`;
+  const stack = address - bases.stacksBase;
+  return stack >= 0 && stack < bases.stacksSize ? `s${stack}` : `h${address - bases.heapBase}`;
+}
+
+export function absoluteLocation(location: string, bases: LocationBases): number {
+  const base = location.startsWith('g') ? bases.libraryBase : location.startsWith('s') ? bases.stacksBase : bases.heapBase;
+  return Number(location.slice(1)) + base;
 }

@@ -18,6 +18,7 @@
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
 import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
+import { isSplitStrategy } from '../../src/explore/subtree-host.js';
 import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 import { exploreInSubtrees, splitDifferences } from './subtrees-in-process.js';
 
@@ -35,7 +36,7 @@ const MAX_STEPS = 200;
  * threads yield may run millions (their classes fingerprinted here would fill the heap).
  */
 const STRATEGY_LIMIT = 100_000;
-/** bpor split into subtrees (parallel exploration): by this many workers, taking turns drawn from the seed */
+/** bpor and graph split into subtrees (parallel exploration): by this many workers, taking turns drawn from the seed */
 const SPLIT_WORKERS = 3;
 const SPLIT_SEED = 7;
 /** dfs, bpor and graph split into shards (explore/shard.ts, graph/strategy.ts): this many, each explored on its own */
@@ -76,7 +77,7 @@ export interface Soundness {
 
 /**
  * `only`: the strategies to check (default: every registered one). `splits`: also split dfs,
- * bpor and graph into shards, and bpor among simulated workers, and compare what the parts saw.
+ * bpor and graph into shards, and bpor and graph among simulated workers, and compare what the parts saw.
  */
 export async function checkSoundness(
   file: string, mode: 'drf' | 'sc', maxBound: number, limit = Infinity, only?: readonly string[], splits = true,
@@ -133,19 +134,19 @@ export async function checkSoundness(
       const lastFinished = Math.min(run.truncated ? run.byBound.length - 2 : maxBound, dfsFinished);
       for (let bound = 0; bound <= lastFinished; bound++) check(`bound ${bound}`, within(run, bound), within(dfs, bound), bound > 0 && within(run, bound - 1).bugs.size > 0);
       // split among workers (parallel.ts), it must run what the serial search runs
-      if (name === 'bpor' && splits && !run.truncated)
-        problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS), maxBound));
+      if (isSplitStrategy(name) && splits && !run.truncated)
+        problems.push(...splitDifferences(run, await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS, {}, Number.POSITIVE_INFINITY, undefined, name), maxBound));
     } else if (all) check('unbounded', run, all, false);
   }
   // split into shards, each explored alone: together they see what dfs sees (dfs and graph: run what they run alone, exactly)
   for (const name of ['dfs', 'bpor', 'graph'].filter((name) => splits && serial.has(name) && (only === undefined || only.includes(name)))) {
     const shards = await exploreShards(file, name, maxBound, mode);
     if (shards.some((shard) => shard.truncated)) continue;
-    // a shard of bpor on workers must run what it runs on one
-    if (name === 'bpor')
+    // a shard of bpor or graph on workers must run what it runs on one
+    if (isSplitStrategy(name))
       for (const [at, alone] of shards.entries()) {
         const shard = { index: at + 1, count: SHARDS };
-        const split = await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS, {}, Number.POSITIVE_INFINITY, shard);
+        const split = await exploreInSubtrees(file, SPLIT_WORKERS, SPLIT_SEED, maxBound, mode, MAX_STEPS, {}, Number.POSITIVE_INFINITY, shard, name);
         problems.push(...splitDifferences(alone, split, maxBound).map((line) => `shard ${at + 1}/${SHARDS}: ${line}`));
       }
     for (let bound = 0; bound <= dfsFinished; bound++) {

@@ -6,12 +6,13 @@
 // collected bound by bound, so that the split search can be compared with the serial one
 // (soundness-check.ts, test/parallel.test.ts); with a budget, it must stop at it exactly.
 import { buildHarness, type BuildOptions } from '../../src/compile/compile.js';
+import { receivedError } from '../../src/errors.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { Outcome } from '../../src/addon/ops.js';
 import { Coordinator } from '../../src/explore/coordinator.js';
 import type { Shard } from '../../src/explore/shard.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
-import { type CoordinatorMessage, type HostMessage, SubtreeHost } from '../../src/explore/subtree-host.js';
+import { type CoordinatorMessage, type HostMessage, type SplitStrategy, SubtreeHost, subtreeSearches } from '../../src/explore/subtree-host.js';
 import { type Exploration, coverageClass, within } from './explore-all.js';
 import { yieldEvery50Ms } from './event-loop.js';
 
@@ -24,6 +25,7 @@ export interface SplitBound {
 }
 
 export interface SplitExploration {
+  strategy: SplitStrategy;
   byBound: SplitBound[];
   /** subtrees given away */
   given: number;
@@ -40,7 +42,7 @@ export function splitDifferences(serial: Exploration, split: SplitExploration, m
   for (let bound = 0; bound <= maxBound; bound++) {
     const alone = within(serial, bound);
     const apart = split.byBound[Math.min(bound, split.byBound.length - 1)]!;
-    const what = `bpor split (${split.given} subtrees given away) bound ${bound}`;
+    const what = `${split.strategy} split (${split.given} subtrees given away) bound ${bound}`;
     if (apart.executions !== alone.executions) differences.push(`${what}: ${apart.executions} executions, serial ${alone.executions}`);
     const missed = [...alone.coverage].filter((c) => !apart.coverage.has(c)).length;
     const extra = [...apart.coverage].filter((c) => !alone.coverage.has(c)).length;
@@ -65,7 +67,7 @@ const MAX_TURNS = 20_000_000;
 
 export async function exploreInSubtrees(
   file: string, workers: number, seed: number, maxBound: number, mode: 'drf' | 'sc' = 'sc', maxSteps = 10_000, build: BuildOptions = {},
-  budget = Number.POSITIVE_INFINITY, shard?: Shard,
+  budget = Number.POSITIVE_INFINITY, shard?: Shard, strategy: SplitStrategy = 'bpor',
 ): Promise<SplitExploration> {
   const library = buildHarness(file, build).library;
   const harness = borrowHarness(library);
@@ -85,7 +87,7 @@ export async function exploreInSubtrees(
     })), budget, shard);
     let executionCoverage = '';
     const options = { test: 0, maxSteps, mode: mode === 'sc' ? 1 : 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
-    const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, (message: HostMessage) => {
+    const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, subtreeSearches(strategy, harness.result()), (message: HostMessage) => {
       // a host reports after each execution here (below), so a count is the execution just run
       if (message.kind === 'counts' && message.executions > 0) coverage.add(executionCoverage);
       toCoordinator[i]!.push(() => coordinator.onMessage(i, message));
@@ -95,15 +97,18 @@ export async function exploreInSubtrees(
     }));
     const byBound: SplitBound[] = [];
     let bound = 0;
-    coordinator.start(bound);
+    // an unbounded search (graph's) is one iteration, its subtrees unbounded
+    const iteration = (bound: number) => (Number.isFinite(maxBound) ? bound : Number.POSITIVE_INFINITY);
+    coordinator.start(iteration(bound));
     for (let turn = 1; ; turn++) {
       if (coordinator.executions > budget) throw new Error(`the split search ran ${coordinator.executions} executions, over its budget of ${budget}`);
-      if (coordinator.executions === budget) return { byBound, given: coordinator.given, budgetStop: budget };
+      if (coordinator.executions === budget) return { strategy, byBound, given: coordinator.given, budgetStop: budget };
       if (coordinator.unexplorable) throw new Error(`the split search stopped: ${coordinator.unexplorable.message}`);
+      if (coordinator.refused) throw receivedError(coordinator.refused);
       if (coordinator.over) {
         byBound.push({ executions: coordinator.executions, coverage: new Set(coverage), beyondBound: coordinator.beyondBound });
-        if (!coordinator.beyondBound || bound === maxBound) return { byBound, given: coordinator.given };
-        coordinator.start(++bound);
+        if (!coordinator.beyondBound || bound === maxBound) return { strategy, byBound, given: coordinator.given };
+        coordinator.start(iteration(++bound));
         continue;
       }
       const channels = [...toWorker, ...toCoordinator].filter((channel) => channel.length > 0);

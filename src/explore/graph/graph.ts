@@ -415,41 +415,103 @@ export class Graph {
    * rf and dependencies of kept events are kept events (the caller's restriction ensures it).
    */
   copyInto(to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
+    Graph.copyEvents(this, to, keep, mapped, locations);
+  }
+
+  /** Rebuilds `to` from a snapshot (snapshotOf): the same events, ids, rf and co. */
+  static restore(to: Graph, snapshot: GraphSnapshot, locations: number): void {
+    Graph.copyEvents(snapshot, to, new Uint8Array(snapshot.count).fill(1), new Int32Array(snapshot.count), locations);
+  }
+
+  /** copyInto, from a graph or a snapshot of one (whose porf views are computed again). */
+  private static copyEvents(from: GraphSnapshot, to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
     to.clear(locations);
-    if (to.viewWidth < this.viewWidth) to.widenViews(this.viewWidth);
-    for (let event = 0; event < this.count; event++) {
+    const graph = from instanceof Graph ? from : undefined;
+    if (graph && to.viewWidth < graph.viewWidth) to.widenViews(graph.viewWidth);
+    for (let event = 0; event < from.count; event++) {
       if (keep[event] === 0) {
         mapped[event] = NONE;
         continue;
       }
-      const copy = to.add(this.thread[event]!, this.role[event]!, this.op[event]!, this.location[event]!);
+      const copy = to.add(from.thread[event]!, from.role[event]!, from.op[event]!, from.location[event]!);
       mapped[event] = copy;
-      to.kind[copy] = this.kind[event]!;
-      const rf = this.rf[event]!;
+      to.kind[copy] = from.kind[event]!;
+      const rf = from.rf[event]!;
       // a revisited read keeps its place and reads a write added after it: linked once that is copied
       if (rf === INIT || rf < event) to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
-      const dependsOn = this.dependsOn[event]!;
+      const dependsOn = from.dependsOn[event]!;
       to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
-      to.addedMax[copy] = this.addedMax[event]!;
-      to.revisitable[copy] = this.revisitable[event]!;
-      to.valueLow[copy] = this.valueLow[event]!;
-      to.valueHigh[copy] = this.valueHigh[event]!;
-      to.expectedLow[copy] = this.expectedLow[event]!;
-      to.expectedHigh[copy] = this.expectedHigh[event]!;
-      to.size[copy] = this.size[event]!;
+      to.addedMax[copy] = from.addedMax[event]!;
+      to.revisitable[copy] = from.revisitable[event]!;
+      to.valueLow[copy] = from.valueLow[event]!;
+      to.valueHigh[copy] = from.valueHigh[event]!;
+      to.expectedLow[copy] = from.expectedLow[event]!;
+      to.expectedHigh[copy] = from.expectedHigh[event]!;
+      to.size[copy] = from.size[event]!;
       // a kept event keeps its porf (what it depends on is kept), at the same positions
-      if (this.viewKnown[event] === 1) to.copyRow(copy, this, event);
+      if (graph && graph.viewKnown[event] === 1) to.copyRow(copy, graph, event);
     }
-    for (let event = 0; event < this.count; event++) {
-      const rf = this.rf[event]!;
+    for (let event = 0; event < from.count; event++) {
+      const rf = from.rf[event]!;
       if (keep[event] !== 0 && rf !== INIT && rf > event) to.readsFrom(mapped[event]!, mapped[rf]!);
     }
     // co: the kept writes of each location in this graph's co order, each appended last
     for (let location = 0; location < locations; location++)
-      for (let write = this.coFirst[location]!; write !== NONE; write = this.coNext[write]!)
+      for (let write = from.coFirst[location]!; write !== NONE; write = from.coNext[write]!)
         if (mapped[write]! !== NONE) to.placeAfter(mapped[write]!, to.coLast[location]!);
   }
 }
+
+/**
+ * A graph's events as arrays, to rebuild it in another process (a worker: graph/task.ts): what
+ * each event is and does, its rf and dependency, and each location's co order (coFirst, then
+ * coNext); the rest (threads' event lists, readers, porf views) is derived again (Graph.restore).
+ * A Graph is one too: copyInto reads either.
+ */
+export interface GraphSnapshot {
+  count: number;
+  thread: Uint16Array;
+  kind: Uint8Array;
+  role: Uint8Array;
+  op: Uint8Array;
+  location: Int32Array;
+  rf: Int32Array;
+  dependsOn: Int32Array;
+  addedMax: Uint8Array;
+  revisitable: Uint8Array;
+  valueLow: Uint32Array;
+  valueHigh: Uint32Array;
+  expectedLow: Uint32Array;
+  expectedHigh: Uint32Array;
+  size: Uint32Array;
+  coFirst: Int32Array;
+  coNext: Int32Array;
+}
+
+/** The graph's events as arrays (copies). */
+export function snapshotOf(graph: Graph, locations: number): GraphSnapshot {
+  const count = graph.count;
+  return {
+    count,
+    thread: graph.thread.slice(0, count),
+    kind: graph.kind.slice(0, count),
+    role: graph.role.slice(0, count),
+    op: graph.op.slice(0, count),
+    location: graph.location.slice(0, count),
+    rf: graph.rf.slice(0, count),
+    dependsOn: graph.dependsOn.slice(0, count),
+    addedMax: graph.addedMax.slice(0, count),
+    revisitable: graph.revisitable.slice(0, count),
+    valueLow: graph.valueLow.slice(0, count),
+    valueHigh: graph.valueHigh.slice(0, count),
+    expectedLow: graph.expectedLow.slice(0, count),
+    expectedHigh: graph.expectedHigh.slice(0, count),
+    size: graph.size.slice(0, count),
+    coFirst: graph.coFirst.slice(0, locations),
+    coNext: graph.coNext.slice(0, count),
+  };
+}
+
 
 /**
  * A porf view: per thread, the last position in program order of the events that are

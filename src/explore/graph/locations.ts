@@ -4,11 +4,23 @@
 // read-modify-writes of it). Kept for the whole exploration: a location's number and initial
 // value never change. A lock's value is the units an acquisition may take: a mutex starts
 // with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it).
+import { type LocationBases, absoluteLocation, relativeLocation } from '../../report/replay.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
 const KEY_DATA = 0;
 const KEY_LOCK = 1;
 const THREAD_NUMBERING_KEY = 2;
+
+/** A location as another process finds it again (graph/task.ts): its address relative to its region. */
+export interface LocationEntry {
+  /** KEY_DATA, KEY_LOCK, or THREAD_NUMBERING_KEY */
+  key: number;
+  at: string;
+  size: number;
+  initKnown: boolean;
+  initLow: number;
+  initHigh: number;
+}
 
 export class Locations {
   private readonly ids = new Map<number, number>();
@@ -77,6 +89,27 @@ export class Locations {
 
   initHighOf(location: number): number {
     return this.initHigh[location]!;
+  }
+
+  /** Every location, in id order, with addresses relative to `bases` (this process's). */
+  entries(bases: LocationBases): LocationEntry[] {
+    const keys: number[] = [];
+    for (const [key, id] of this.ids) keys[id] = key;
+    return keys.map((key, id) => ({
+      key: key === THREAD_NUMBERING_KEY ? THREAD_NUMBERING_KEY : key % 4,
+      at: key === THREAD_NUMBERING_KEY ? '' : relativeLocation(this.address[id]!, bases),
+      size: this.size[id]!, initKnown: this.initKnown[id]!, initLow: this.initLow[id]!, initHigh: this.initHigh[id]!,
+    }));
+  }
+
+  /** Takes the locations of `entries` (made by entries() in another process), with the same ids; this one must be new. */
+  restore(entries: readonly LocationEntry[], bases: LocationBases): void {
+    if (this.count > 0) throw new Error('weft internal error: locations restored over others');
+    for (const entry of entries) {
+      const address = entry.key === THREAD_NUMBERING_KEY ? 0 : absoluteLocation(entry.at, bases);
+      const id = this.added(entry.key === THREAD_NUMBERING_KEY ? THREAD_NUMBERING_KEY : address * 4 + entry.key, address, entry.size);
+      if (entry.initKnown) this.noteInit(id, entry.initLow, entry.initHigh);
+    }
   }
 
   private added(key: number, address: number, size: number): number {

@@ -38,7 +38,9 @@ import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
-import { Graph, INIT, Kind, NONE, Role, View } from './graph.js';
+import type { LocationBases } from '../../report/replay.js';
+import type { Subtree } from '../subtree.js';
+import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
 import { GraphPreemptions } from './preemptions.js';
@@ -117,10 +119,60 @@ export class GraphStrategy implements Strategy {
   private written: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private expected: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
-  constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>) {
+  /** `bases`: where this process maps the harness, to give items to workers of other processes and take theirs (giveAway, startSubtree) */
+  constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>, private readonly bases?: LocationBases) {
     this.bounded = Number.isFinite(options.maxBound);
     this.shard = options.shard;
     this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
+  }
+
+  /**
+   * Explores `subtree` of the iteration of its bound (the strategy must be new): the whole
+   * search, or one item another worker's search gave away, from the graph of its frame.
+   */
+  startSubtree(subtree: Subtree): void {
+    this.bound = subtree.bound;
+    const task = subtree.graph;
+    if (!task) return;
+    this.locations.restore(task.locations, this.basesOr());
+    const root = this.frames[0]!;
+    Graph.restore(root.graph, task.graph, this.locations.count);
+    root.work.set(task.item);
+    root.items = 1;
+    this.started = true;
+  }
+
+  /**
+   * Gives away the oldest pending item (the nearest the root: the largest subtree left), with
+   * a copy of its frame's graph: what it explores depends on nothing else (one parent per
+   * graph). In a shard, only an item of the subtree this shard owns. Undefined: none left but
+   * the one this search would take next (given away, it would only move the work elsewhere).
+   */
+  giveAway(): Subtree | undefined {
+    let pending = 0;
+    for (let depth = 0; depth <= this.depth; depth++) pending += this.frames[depth]!.items;
+    if (pending < 2) return undefined;
+    for (let depth = 0; depth <= this.depth; depth++) {
+      const frame = this.frames[depth]!;
+      let position = 0;
+      if (this.shard) {
+        if (this.splitDepth < 0 || depth < this.splitDepth) continue;
+        if (depth === this.splitDepth) position = this.splitAt;
+      }
+      if (position >= frame.items) continue;
+      const at = position * ITEM;
+      const item = Array.from(frame.work.subarray(at, at + ITEM));
+      frame.work.copyWithin(at, at + ITEM, frame.items * ITEM);
+      frame.items--;
+      const graph = snapshotOf(frame.graph, this.locations.count);
+      return { prefix: [], bound: this.bounded ? this.bound : Number.POSITIVE_INFINITY, covered: [], graph: { graph, locations: this.locations.entries(this.basesOr()), item } };
+    }
+    return undefined;
+  }
+
+  private basesOr(): LocationBases {
+    if (!this.bases) throw new Error('weft internal error: a graph search split among workers without the harness\'s bases');
+    return this.bases;
   }
 
   private get frame(): Frame {

@@ -1,0 +1,12 @@
+// A graph search's item given to another worker (parallel.ts): the item, the graph of the
+// frame it was pending in, and the locations that graph's events name, with addresses
+// relative to their regions, since every process maps the harness elsewhere.
+import type { GraphSnapshot } from './graph.js';
+import type { LocationEntry } from './locations.js';
+
+export interface GraphTask {
+  graph: GraphSnapshot;
+  locations: LocationEntry[];
+  /** the item's four ints (strategy.ts: Item) */
+  item: number[];
+}
