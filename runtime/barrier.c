@@ -1,6 +1,7 @@
-/* Barriers: a thread arrives (one step) and, unless it is the last, leaves only once
- * the last thread arrived (a second step, blocked until then). The last thread to
- * arrive gets PTHREAD_BARRIER_SERIAL_THREAD. */
+/* Barriers: a thread arrives (one step, recording the barrier's count) and, unless it is
+ * the last, leaves only once the last thread arrived (a second step, recording the
+ * generation it waits out, blocked until then). The last thread to arrive gets
+ * PTHREAD_BARRIER_SERIAL_THREAD. */
 #include <errno.h>
 #include <pthread.h>
 
@@ -40,7 +41,7 @@ WEFT_HIDDEN int weft_pthread_barrier_wait(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   struct barrier_state *b = state_of(barrier);
   if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was not initialised");
-  sched_point(WEFT_OP_BARRIER_ARRIVE, (uintptr_t)barrier, b->generation, pc);
+  sched_point(WEFT_OP_BARRIER_ARRIVE, (uintptr_t)barrier, b->count, pc);
   uint32_t generation = b->generation;
   if (++b->arrived == b->count) {
     b->arrived = 0;

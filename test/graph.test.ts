@@ -22,6 +22,8 @@ describe('graph: one execution per reads-from class', () => {
     ['soundness/creates_number_threads.c', '', 'drf'],
     ['graph/semaphores_spin_locks.c', '-DTHREADS=2', 'drf'],
     ['graph/semaphores_spin_locks.c', '', 'drf'],
+    ['graph/barrier_rounds.c', '-DTHREADS=2', 'sc'],
+    ['graph/barrier_rounds.c', '', 'sc'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
     const build = { cflags };
     const optimal = await exploreAll(fixture(file), 'optimal', Infinity, mode, Infinity, 10_000, build);
@@ -110,6 +112,11 @@ WEFT_TEST(choice_after_read) {
     expect(result.refused).toEqual([]);
     expect(result.problems).toEqual([]);
     expect(result.redundant).toEqual([]);
+  });
+
+  it.each(['graph/barrier_rounds.c', 'graph/barrier_never_completes.c'])('%s: barriers (rounds, the serial thread, one that never completes) as dfs sees them at bounds 0-3, split or not', async (file) => {
+    const result = await checkSoundness(fixture(file), 'sc', 3, 20_000, ['graph']);
+    expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], refused: [] });
   });
 
   it('refuses a condition variable with one message naming it', async () => {

@@ -37,10 +37,11 @@ describe('bpor split into subtrees, taking turns drawn from a seed', () => {
   });
 });
 
-/** What the graph engine models: mutexes, semaphores and spin locks, choices that change a thread's path, joins, main's own work. */
+/** What the graph engine models: mutexes, semaphores and spin locks, barriers, choices that change a thread's path, joins, main's own work. */
 const graphSplitFixtures: [string, string[], 'sc' | 'drf'][] = [
   ['por/locked_increments.c', ['-DTHREADS=3'], 'drf'],
   ['graph/semaphores_spin_locks.c', [], 'drf'],
+  ['graph/barrier_rounds.c', [], 'sc'],
   ['graph/choice_changes_path.c', [], 'sc'],
   ['graph/choice_deleted_by_revisit.c', [], 'sc'],
   ['soundness/counting_reads.c', [], 'drf'],

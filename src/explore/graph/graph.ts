@@ -37,8 +37,14 @@ export const Role = {
   LOCK: 5,
   /** a mutex or spin unlock: writes the lock free (one unit) */
   UNLOCK: 6,
-  /** sem_post: a read-modify-write that adds a unit */
+  /** sem_post, or a barrier arrival (the barrier's value: the arrivals so far): a read-modify-write that adds a unit */
   POST: 7,
+  /**
+   * leaving a barrier: a read-modify-write that reads a write with every arrival of its round
+   * (expectedLow: the arrivals that completes it) and leaves the value as it was; never an
+   * event before then
+   */
+  LEAVE: 8,
 } as const;
 
 /** The initial value of a location: rf of a read that reads it. */
@@ -80,10 +86,10 @@ export class Graph {
   /** writes: the value written (low, high 32 bits; a lock's: the units it leaves); a choice: the value chosen */
   valueLow = new Uint32Array(FIRST_EVENTS);
   valueHigh = new Uint32Array(FIRST_EVENTS);
-  /** a compare-exchange: the value it expects */
+  /** a compare-exchange: the value it expects (a barrier leave: the arrivals it waits for, in expectedLow) */
   expectedLow = new Uint32Array(FIRST_EVENTS);
   expectedHigh = new Uint32Array(FIRST_EVENTS);
-  /** bytes accessed (memory events), or a choice's number of values */
+  /** bytes accessed (memory events), a choice's number of values, or a barrier arrival's count (the threads a round takes) */
   size = new Uint32Array(FIRST_EVENTS);
 
   /**
@@ -377,9 +383,16 @@ export class Graph {
     return edges;
   }
 
-  /** An acquisition that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads a write that leaves no unit, and never runs. */
+  /** An acquisition or barrier leave that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads a write it cannot run after, and never runs. */
   waitsAtEnd(event: number): boolean {
-    return this.role[event] === Role.LOCK && this.units(this.rf[event]!, this.location[event]!) === 0;
+    return this.blockedReading(event, this.rf[event]!);
+  }
+
+  /** Whether `event` waits where it would read `write`: an acquisition that finds no unit, a barrier leave before its round is complete. */
+  blockedReading(event: number, write: number): boolean {
+    const role = this.role[event]!;
+    if (role === Role.LOCK) return this.units(write, this.location[event]!) === 0;
+    return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
   }
 
   /** The units a lock's write (INIT: its initial value) leaves for acquisitions to take. */

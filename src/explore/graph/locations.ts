@@ -1,6 +1,6 @@
 // The locations a graph's memory events touch, numbered for the graph's per-location arrays:
 // memory addresses, locks (mutexes, spin locks and semaphores, apart from data at the same
-// address) and the runtime's thread numbering (a create takes the next number: creates are
+// address), barriers, and the runtime's thread numbering (a create takes the next number: creates are
 // read-modify-writes of it). Kept for the whole exploration: a location's number and initial
 // value never change. A lock's value is the units an acquisition may take: a mutex starts
 // with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it).
@@ -53,16 +53,26 @@ export class Locations {
 
   /** A mutex or spin lock: one unit, free at first. */
   mutex(address: number): number {
-    const known = this.ids.get(address * 4 + KEY_LOCK);
-    if (known !== undefined) return known;
-    const id = this.added(address * 4 + KEY_LOCK, address, 0);
-    this.noteInit(id, 1, 0);
-    return id;
+    return this.synchronisation(address, 1);
   }
 
   /** A semaphore: its initial count is noted by the first step of it that runs (`found`, the count that step found, when nothing ran before it). */
   semaphore(address: number): number {
     return this.ids.get(address * 4 + KEY_LOCK) ?? this.added(address * 4 + KEY_LOCK, address, 0);
+  }
+
+  /** A barrier: its value is the arrivals so far, none at first. */
+  barrier(address: number): number {
+    return this.synchronisation(address, 0);
+  }
+
+  /** A synchronisation object whose value starts at `initial`. */
+  private synchronisation(address: number, initial: number): number {
+    const known = this.ids.get(address * 4 + KEY_LOCK);
+    if (known !== undefined) return known;
+    const id = this.added(address * 4 + KEY_LOCK, address, 0);
+    this.noteInit(id, initial, 0);
+    return id;
   }
 
   threadNumbering(): number {

@@ -2,7 +2,8 @@
 // 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
 // (the schedules that run it), of the switches away from a thread whose next event is in the
 // graph and could run there — as the runtime counts them: an acquisition with no unit left (a
-// held mutex, a semaphore at 0) or a join of a running thread cannot run, anything else can.
+// held mutex, a semaphore at 0), a barrier leave before its round's last arrival, or a join of
+// a running thread cannot run, anything else can.
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
 // needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
@@ -180,7 +181,12 @@ export class GraphPreemptions {
     if (event > this.upTo) return false;
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
-    return graph.role[event] !== Role.LOCK || this.held[graph.location[event]!]! < graph.units(INIT, graph.location[event]!);
+    const role = graph.role[event]!;
+    if (role !== Role.LOCK && role !== Role.LEAVE) return true;
+    const location = graph.location[event]!;
+    // the units left (a barrier's: its arrivals so far)
+    const left = graph.units(INIT, location) - this.held[location]!;
+    return role === Role.LOCK ? left > 0 : left >= graph.expectedLow[event]!;
   }
 
   /** Runs `thread`'s next event (an acquisition, unlock or post changes the units its lock has taken). */

@@ -9,7 +9,9 @@
 // the graph restricted to what it keeps); forward ones cut the frame's graph back.
 //
 // Mutexes (and spin locks, and semaphores: a lock's value is the units it has, and sem_post
-// a read-modify-write that adds one): a lock is a read-modify-write of the mutex that reads a
+// a read-modify-write that adds one; and barriers: the value is the arrivals so far, an
+// arrival adds one as sem_post does, and a leave waits, as a lock does, for a write that
+// completes its round, which it reads and writes back unchanged): a lock is a read-modify-write of the mutex that reads a
 // free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no
 // event, its thread waits until the next write of the mutex, the holder's unlock (GenMC's removeCASReadIfBlocks and
 // checkReconsiderReadOpts): the runtime keeps it waiting natively. So a revisit that would
@@ -315,8 +317,8 @@ export class GraphStrategy implements Strategy {
     const child = this.frames[++this.depth]!;
     child.items = 0;
     const kept = child.graph;
-    // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock
-    const waits = graph.role[read] === Role.LOCK && graph.units(write, graph.location[read]!) === 0;
+    // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock (a barrier leave: for its round)
+    const waits = graph.blockedReading(read, write);
     for (let event = 0; event < graph.count; event++) {
       const keep = event < read || (event === read && !waits) || prefix.has(graph, event);
       // a choice right after a kept step is made natively before anything else runs: kept, to be made again (not after
@@ -371,7 +373,7 @@ export class GraphStrategy implements Strategy {
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
-    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST;
+    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE;
     if (role === Role.CAS) {
       const location = graph.location[read]!;
       if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
@@ -494,7 +496,14 @@ export class GraphStrategy implements Strategy {
   private addWaitingLocks(graph: Graph, execution: ExecutionView): void {
     for (let thread = 0; thread < graph.threads; thread++) {
       const op = execution.pendingOp[thread]!;
-      if (execution.threadState[thread] !== ThreadState.RUNNABLE || (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT)) continue;
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
+      if (op === Op.BARRIER_LEAVE) {
+        const location = this.locations.barrier(execution.pendingObject[thread]!);
+        const arrivals = this.leaveTarget(graph, thread, location);
+        if (graph.units(graph.coLast[location]!, location) < arrivals) this.addRead(this.frame, thread, Role.LEAVE, op, location, arrivals);
+        continue;
+      }
+      if (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT) continue;
       // a semaphore nothing ran on yet is at its initial count, and a wait on it waits: 0
       const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, 0);
       if (graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
@@ -569,6 +578,22 @@ export class GraphStrategy implements Strategy {
       case Op.SEM_GETVALUE:
         this.addRead(frame, thread, Role.LOAD, op, this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!));
         return;
+      case Op.BARRIER_ARRIVE: {
+        const location = this.locations.barrier(execution.object[step]!);
+        const count = execution.value[step]!;
+        const last = graph.coLast[location]!;
+        // the runtime's count is what the rounds are made of: one barrier, one count
+        if (last !== NONE && graph.op[last] === Op.BARRIER_ARRIVE && graph.size[last] !== count) throw new UnsupportedHarnessError('a barrier initialised again with another count');
+        const event = this.addRead(frame, thread, Role.POST, op, location);
+        graph.size[event] = count;
+        this.addWrite(frame, event);
+        return;
+      }
+      case Op.BARRIER_LEAVE: {
+        const location = this.locations.barrier(execution.object[step]!);
+        this.addWrite(frame, this.addRead(frame, thread, Role.LEAVE, op, location, this.leaveTarget(graph, thread, location)));
+        return;
+      }
       case Op.ATOMIC_LOAD:
       case Op.PLAIN_READ:
       case Op.ATOMIC_CAS_FAIL: {
@@ -599,30 +624,48 @@ export class GraphStrategy implements Strategy {
     return this.locations.data(execution.object[step]!, execution.size[step]!);
   }
 
-  /** A new read of the co-latest write, with the other writes it may read as items. */
-  private addRead(frame: Frame, thread: number, role: number, op: number, location: number): number {
+  /**
+   * A new read of the co-latest write, with the other writes it may read as items (an
+   * acquisition or barrier leave: those it could run after). `arrivals`: a barrier leave's
+   * (leaveTarget).
+   */
+  private addRead(frame: Frame, thread: number, role: number, op: number, location: number, arrivals = 0): number {
     const graph = frame.graph;
     const event = graph.add(thread, role, op, location);
     graph.kind[event] = Kind.READ;
+    if (role === Role.LEAVE) graph.expectedLow[event] = arrivals;
     const last = graph.coLast[location]!;
     graph.readsFrom(event, last === NONE ? INIT : last);
     this.reserveCandidates(graph.count);
     const count = this.revisits.coherentWrites(graph, event, this.candidates);
     for (let i = 0; i < count - 1; i++) {
       const write = this.candidates[i]!;
-      if (role !== Role.LOCK || graph.units(write, location) > 0) this.push(frame, Item.READ_FROM, event, write, 0);
+      if (!graph.blockedReading(event, write)) this.push(frame, Item.READ_FROM, event, write, 0);
     }
     this.noteUnits(graph, event);
     return event;
   }
 
-  /** The units an acquisition or post leaves, from those of the write it reads. */
+  /** The units an acquisition, post or barrier leave leaves, from those of the write it reads. */
   private noteUnits(graph: Graph, event: number): void {
     const role = graph.role[event]!;
-    if (role !== Role.LOCK && role !== Role.POST) return;
+    if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE) return;
+    // one that cannot run waits (waitsAtEnd): it writes nothing
+    if (graph.blockedReading(event, graph.rf[event]!)) return;
     const units = graph.units(graph.rf[event]!, graph.location[event]!);
-    // an acquisition that finds none waits (waitsAtEnd): it writes nothing
-    if (role === Role.POST || units > 0) graph.valueLow[event] = role === Role.POST ? units + 1 : units - 1;
+    graph.valueLow[event] = role === Role.POST ? units + 1 : role === Role.LOCK ? units - 1 : units;
+  }
+
+  /**
+   * The arrivals a barrier leave of `thread` waits for: its round's, the round of its arrival
+   * (its thread's last event), which read the arrivals before it and recorded the barrier's count.
+   */
+  private leaveTarget(graph: Graph, thread: number, location: number): number {
+    const arrival = graph.lastOf(thread);
+    if (arrival === NONE || graph.op[arrival] !== Op.BARRIER_ARRIVE || graph.location[arrival] !== location)
+      throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `thread ${thread} leaves a barrier it did not arrive at`);
+    const count = graph.size[arrival]!;
+    return (Math.floor(graph.units(graph.rf[arrival]!, location) / count) + 1) * count;
   }
 
   /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found). */
