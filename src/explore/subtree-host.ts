@@ -1,7 +1,7 @@
 // One worker of a parallel exploration (parallel.ts): the subtrees (subtree.ts) given to it,
 // each a search of its own (bpor's or graph's), explored one execution at a time on one loaded harness.
-// A subtree that gave some of its choices away waits for them before leaving the node they
-// hang from; meanwhile the worker runs its other subtrees.
+// A bpor subtree that gave some of its choices away waits for them before leaving the node
+// they hang from (a graph item's owes its giver nothing); meanwhile the worker runs its other subtrees.
 import type { NativeHarness } from '../addon/addon.js';
 import { Outcome } from '../addon/ops.js';
 import { type SentError, WeftError, sentError } from '../errors.js';
