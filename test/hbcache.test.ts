@@ -15,6 +15,7 @@ import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { yieldEvery50Ms } from './support/event-loop.js';
 import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
+import { checkSoundness } from './support/soundness-check.js';
 
 type Options = Parameters<typeof checkAllInterleavings>[1];
 
@@ -51,6 +52,11 @@ describe('root causes the random-program oracle found', () => {
       const options = { maxBound, mode: 'drf' as const };
       expect(await verdicts(`hbcache/${file}`, 'hbcache', options)).toEqual(await verdicts(`hbcache/${file}`, 'dfs', options));
     }
+  });
+
+  it('fails_holding_lock.c: a thread that fails between two steps could have gone on: switching away from it is a preemption (bounds 0-1 as dfs)', async () => {
+    const result = await checkSoundness(fixture('hbcache/fails_holding_lock.c'), 'drf', 1, 5_000, ['hbcache'], false);
+    expect(result.problems).toEqual([]);
   });
 
   it('write_locks.c: at bounds 0-1, the classes dfs runs within each bound, no fewer and no more', async () => {

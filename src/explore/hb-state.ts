@@ -4,7 +4,7 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { Op, OpFlag, Outcome, ThreadState, hasFlag } from '../addon/ops.js';
 import { WORDS } from './thread-set.js';
 import { Access, accessOf, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
@@ -56,6 +56,12 @@ const SEED_B = 0x85ebca77;
 /** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
 
+/**
+ * The next operation of a thread that was running code when its execution failed (a race on a
+ * plain access, an assertion, a crash): not known, and it could run. No op has this number.
+ */
+const RUNNING = 255;
+
 /** how many states' reported enabled threads are kept (memory stays flat) */
 const OBSERVED_CAP = 1 << 18;
 
@@ -82,6 +88,8 @@ export class HbExecution {
   private capacity = 0;
   readonly count = new Int32Array(HB_MAX_THREADS);
   private readonly createdAt = new Int32Array(HB_MAX_THREADS);
+  /** the thread that was running between two of its steps when the execution failed (-1: none) */
+  private runningAtEnd = -1;
   /** the blocks the execution frees: starts in order, their ends, the largest extent */
   private blockStarts: number[] = [];
   private blockEnds: number[] = [];
@@ -146,6 +154,7 @@ export class HbExecution {
       latest[thread] = i;
     }
     this.width = width;
+    this.runningAtEnd = runningAtEnd(view);
     // hashes need every write chain complete (a read names its write by index)
     const counts = this.scratch;
     counts.fill(0);
@@ -356,7 +365,7 @@ export class HbExecution {
     const last = this.stepAt(thread, counts[thread]! - 1);
     if (last >= 0 && hasFlag(this.view.op[last]!, OpFlag.ENDS_THREAD)) return -1;
     if (last < 0 && this.createdAt[thread] === -1 && thread !== 0) return -1;
-    return this.view.pendingOp[thread]!;
+    return thread === this.runningAtEnd ? RUNNING : this.view.pendingOp[thread]!;
   }
 
   /** For a CHOOSE step next: how many values it can take. */
@@ -521,6 +530,20 @@ export class HbExecution {
       into.hashB ^= this.hashB[i]!;
     }
   }
+}
+
+/**
+ * The thread that failed between two of its steps: the runtime's pending operation of a
+ * thread is the one it last stopped at, so the running thread's is the step it already took
+ * (a deadlock's or livelock's threads all stopped at their next step).
+ */
+function runningAtEnd(view: ExecutionView): number {
+  const outcome = view.outcome;
+  if (view.steps === 0 || outcome === Outcome.OK || outcome === Outcome.PRUNED || outcome === Outcome.DEADLOCK || outcome === Outcome.LIVELOCK) return -1;
+  const last = view.steps - 1;
+  const thread = view.thread[last]!;
+  const stale = view.pendingOp[thread] === view.op[last] && view.pendingObject[thread] === view.object[last];
+  return view.threadState[thread] === ThreadState.RUNNABLE && stale ? thread : -1;
 }
 
 function mix(hash: number, value: number): number {
