@@ -119,6 +119,11 @@ WEFT_TEST(choice_after_read) {
     expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], refused: [] });
   });
 
+  it('refuses, by name, a choice a revisit kept before the write it made an earlier read read, never as nondeterminism', async () => {
+    await expect(checkAllInterleavings(fixture('graph/choice_before_revisiting_write.c'), { strategy: 'graph', mode: 'sc', maxBound: 0, workers: 1 }))
+      .rejects.toThrow(/strategy graph does not support weft_choose right after a step a later write needs, where an earlier read reads that write/);
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

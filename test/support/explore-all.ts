@@ -15,6 +15,14 @@ import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { yieldEvery50Ms } from './event-loop.js';
 import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
+/**
+ * A strategy that ends its search at its first failing execution in normal use (it has no
+ * failureCounts) diverged after the oracle drove it past one: no user meets that run. A
+ * failing run's trace ends early, so what a thread did right after its last step (a choice it
+ * makes with no scheduling point) is not in it, and a schedule made from it may not fit.
+ */
+export class DivergencePastBug extends Error {}
+
 /** What a strategy had seen once the iteration of one bound was done (cumulative). */
 export interface Observed {
   executions: number;
@@ -87,6 +95,7 @@ async function explore(
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
   let restarts = 0;
+  let failingObserved = false;
   for (let bound = 0; bound <= lastBound; bound++) {
     if (!explorer.beginBound(bound)) {
       // exhausted before this bound: the last view stands for every later bound
@@ -100,7 +109,11 @@ async function explore(
         0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, 0, none, undefined,
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
-      if (outcome === Outcome.DIVERGENCE) throw new Error(`nondeterministic harness: ${harness.result().message}`);
+      if (outcome === Outcome.DIVERGENCE) {
+        const message = `nondeterministic harness: ${harness.result().message}`;
+        throw failingObserved && explorer.failureCounts === undefined ? new DivergencePastBug(message) : new Error(message);
+      }
+      if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) failingObserved = true;
       viewRun(view, trace.status[0]!, outcome);
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
       if ((explorer.restarts ?? 0) > restarts) {

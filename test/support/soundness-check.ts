@@ -19,7 +19,7 @@ import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
 import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
 import { isSplitStrategy } from '../../src/explore/subtree-host.js';
-import { type Exploration, type Observed, exploreAll, within } from './explore-all.js';
+import { DivergencePastBug, type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 import { exploreInSubtrees, splitDifferences } from './subtrees-in-process.js';
 
 /** A bound no program here needs: unbounded dfs, and the bound an unbounded strategy gets. */
@@ -108,6 +108,7 @@ export async function checkSoundness(
     } catch (error) {
       // a strategy that refuses the harness says so to its user (hbcache: yields, more than 32 threads; graph: what it does not model)
       if (error instanceof UnsupportedHarnessError) refused.push(name);
+      else if (error instanceof DivergencePastBug) pastBug.push(`${name}: ${error.message}, in a run made from a failing execution (which ends its search in normal use)`);
       else if (!(error instanceof UnexplorableHarnessError && error.code === 'limit')) problems.push(`${name}: ${(error as Error).message}`);
       continue;
     }

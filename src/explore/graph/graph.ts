@@ -333,6 +333,12 @@ export class Graph {
     this.coNext[event] = NONE;
   }
 
+  /** Whether an event up to `stamp` reads a write added after it (a revisited read): cutting after `stamp` would take that write away. */
+  readsAfter(stamp: number): boolean {
+    for (let event = 0; event <= stamp; event++) if (this.isRead(event) && this.rf[event]! > stamp) return true;
+    return false;
+  }
+
   /** Removes the events added after `stamp` (GenMC's cutToStamp): every thread keeps a prefix. */
   cutAfter(stamp: number): void {
     for (let event = this.count - 1; event > stamp; event--) {

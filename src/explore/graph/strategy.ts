@@ -279,6 +279,8 @@ export class GraphStrategy implements Strategy {
         this.pushRevisits(frame, event);
         return true;
       case Item.CHOOSE:
+        // a choice a revisit kept, made again before the revisiting write: cutting after it would take that write from the read that reads it
+        if (graph.readsAfter(cut === 1 ? event : graph.lastGluedAfter(event))) throw choiceBeforeRevisitingWrite(graph.thread[event]!);
         // the choices right after it are kept, to be made again; unless the run showed that its
         // thread goes another way with this value (cut: 1, observe)
         if (cut === 1) graph.cutAfter(event);
@@ -790,6 +792,15 @@ function stablePrefix(graph: Graph): number {
  */
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
+}
+
+/**
+ * A revisit kept a choice made right after a step the revisiting write needs, and the
+ * revisited read reads that write, added after the choice: another value for the choice would
+ * cut the write away (events go by stamp) while the read still reads it. Not modelled yet.
+ */
+function choiceBeforeRevisitingWrite(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`weft_choose right after a step a later write needs, where an earlier read reads that write (thread ${thread})`);
 }
 
 /** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
