@@ -278,23 +278,51 @@ export class GraphStrategy implements Strategy {
         graph.addedMax[event] = 0;
         this.pushRevisits(frame, event);
         return true;
-      case Item.CHOOSE:
-        // a choice a revisit kept, made again before the revisiting write: cutting after it would take that write from the read that reads it
-        if (graph.readsAfter(cut === 1 ? event : graph.lastGluedAfter(event))) throw choiceBeforeRevisitingWrite(graph.thread[event]!);
+      case Item.CHOOSE: {
         // the choices right after it are kept, to be made again; unless the run showed that its
         // thread goes another way with this value (cut: 1, observe)
-        if (cut === 1) graph.cutAfter(event);
-        else {
-          this.cutAfterChoices(frame, event);
-          if (graph.lastGluedAfter(event) > event) this.keptChoicesAfter = event;
-        }
-        graph.valueLow[event] = other;
+        const last = cut === 1 ? event : graph.lastGluedAfter(event);
+        // a choice a revisit kept, made again before the revisiting write an earlier read now
+        // reads: a cut after it would take that write from the read, so a frame of its own keeps it
+        const apart = graph.readsAfter(last) ? this.keepWritesReadPast(graph, event, last) : undefined;
+        const target = apart ?? frame;
+        const choice = apart ? this.mapped[event]! : event;
+        if (!apart) graph.cutAfter(last);
+        for (let kept = choice + 1; kept <= choice + last - event; kept++) this.chooseAgain(target, kept);
+        if (last > event) this.keptChoicesAfter = choice;
+        target.graph.valueLow[choice] = other;
         // not the run's own choice: a revisit may not delete it (revisits.ts: maximal)
-        graph.addedMax[event] = 0;
+        target.graph.addedMax[choice] = 0;
         return true;
+      }
       default:
         return this.revisit(graph, event, other, cut);
     }
+  }
+
+  /**
+   * A new frame for a choice's other value where an event up to `last` (the choice and the
+   * choices right after it) reads a write added later: it holds the events up to `last` and the
+   * porf-prefix of every such write, as the revisit that made the read read it kept them
+   * (those do not depend on the choice); the choices right after a kept step past `last` are
+   * kept, to be made again. Refused when that prefix holds a later step of the choice's thread.
+   */
+  private keepWritesReadPast(graph: Graph, event: number, last: number): Frame {
+    this.reserveKeep(graph.count);
+    for (let kept = 0; kept < graph.count; kept++) this.keep[kept] = kept <= last ? 1 : 0;
+    for (let read = 0; read <= last; read++) {
+      if (!graph.isRead(read) || graph.rf[read]! <= last) continue;
+      const prefix = this.prefixView.of(graph, graph.rf[read]!, false);
+      for (let later = last + 1; later < graph.count; later++) if (prefix.has(graph, later)) this.keep[later] = 1;
+    }
+    for (let later = last + 1; later < graph.count; later++) {
+      if (this.keep[later] !== 0 && graph.thread[later] === graph.thread[event]) throw choiceBeforeRevisitingWrite(graph.thread[event]!);
+      if (this.keep[later] === 0 && graph.isGluedChoice(later) && this.keep[later - 1] !== 0) this.keep[later] = CHOSEN_AGAIN;
+    }
+    const child = this.pushFrame();
+    graph.copyInto(child.graph, this.keep, this.mapped, this.locations.count);
+    for (let kept = 0; kept < graph.count; kept++) if (this.keep[kept] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[kept]!);
+    return child;
   }
 
   /** Whether a graph can lead to a graph within the bound: not when the events no graph below it can change (stablePrefix) need more. */
@@ -311,13 +339,8 @@ export class GraphStrategy implements Strategy {
     // the choices the revisiting write's thread made right after it go with it (no scheduling point between)
     graph.cutAfter(graph.lastGluedAfter(cut));
     const prefix = this.prefixView.of(graph, write, false);
-    if (this.mapped.length < graph.count) {
-      this.mapped = new Int32Array(graph.count * 2);
-      this.keep = new Uint8Array(graph.count * 2);
-    }
-    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
-    const child = this.frames[++this.depth]!;
-    child.items = 0;
+    this.reserveKeep(graph.count);
+    const child = this.pushFrame();
     const kept = child.graph;
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock (a barrier leave: for its round)
     const waits = graph.blockedReading(read, write);
@@ -341,6 +364,20 @@ export class GraphStrategy implements Strategy {
     let latest = kept.coLast[kept.location[revisited]!]!;
     if (latest === revisited) latest = kept.coPrev[revisited]!;
     return this.readFrom(child, revisited, revisiting, latest === revisiting);
+  }
+
+  private reserveKeep(events: number): void {
+    if (this.mapped.length >= events) return;
+    this.mapped = new Int32Array(events * 2);
+    this.keep = new Uint8Array(events * 2);
+  }
+
+  /** A frame above the current one, emptied, made the current one. */
+  private pushFrame(): Frame {
+    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
+    const child = this.frames[++this.depth]!;
+    child.items = 0;
+    return child;
   }
 
   /**
@@ -795,12 +832,12 @@ function choiceAfterRead(thread: number): UnsupportedHarnessError {
 }
 
 /**
- * A revisit kept a choice made right after a step the revisiting write needs, and the
- * revisited read reads that write, added after the choice: another value for the choice would
- * cut the write away (events go by stamp) while the read still reads it. Not modelled yet.
+ * A choice to be made again with another value, where a write an earlier read reads needs a
+ * later step of the choice's own thread: that step may not happen with the other value.
+ * Not modelled yet.
  */
 function choiceBeforeRevisitingWrite(thread: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`weft_choose right after a step a later write needs, where an earlier read reads that write (thread ${thread})`);
+  return new UnsupportedHarnessError(`weft_choose before a step of its thread that a write an earlier read reads needs (thread ${thread})`);
 }
 
 /** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
