@@ -120,6 +120,7 @@ export class ContextBounds {
     const row = this.memo.get(key) ?? this.allocate();
     this.memo.set(key, row);
     const enabled = execution.enabledIn(counts, key);
+    const running = execution.runningIn(counts);
     let provisional = execution.uncertain !== 0;
     let empty = true;
     // the frontier's own bounds, gathered into the row before it is filled in
@@ -138,7 +139,7 @@ export class ContextBounds {
       const base = this.values[before + thread]!;
       if (base === DISABLED) continue;
       this.values[row + thread] = base;
-      const preemptible = (enabled >>> thread) & 1 && !execution.steppedAsideLast(counts, thread);
+      const preemptible = ((enabled >>> thread) & 1 || thread === running) && !execution.steppedAsideLast(counts, thread);
       if (!preemptible) free = Math.min(free, base);
       else if (base < best) {
         second = best;

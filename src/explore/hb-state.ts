@@ -56,12 +56,6 @@ const SEED_B = 0x85ebca77;
 /** A state's key: 53 bits of its two 32-bit halves, exact in a double */
 export const stateKey = (hashA: number, hashB: number): number => (hashA >>> 0) * 2097152 + (hashB >>> 11);
 
-/**
- * The next operation of a thread that was running code when its execution failed (a race on a
- * plain access, an assertion, a crash): not known, and it could run. No op has this number.
- */
-const RUNNING = 255;
-
 /** how many states' reported enabled threads are kept (memory stays flat) */
 const OBSERVED_CAP = 1 << 18;
 
@@ -90,6 +84,18 @@ export class HbExecution {
   private readonly createdAt = new Int32Array(HB_MAX_THREADS);
   /** the thread that was running between two of its steps when the execution failed (-1: none) */
   private runningAtEnd = -1;
+
+  /**
+   * The thread that, in the downset, has taken every step it took in this execution and then
+   * ran on until the execution failed (a race on a plain access, an assertion, a crash), or -1.
+   * Its next operation is not known (the runtime's pending one is the step it took), so it is
+   * no step to take from the downset; but it could go on: switching away from it there is a
+   * preemption (ContextBounds).
+   */
+  runningIn(counts: Int32Array): number {
+    const thread = this.runningAtEnd;
+    return thread >= 0 && counts[thread] === this.count[thread] ? thread : -1;
+  }
   /** the blocks the execution frees: starts in order, their ends, the largest extent */
   private blockStarts: number[] = [];
   private blockEnds: number[] = [];
@@ -365,7 +371,7 @@ export class HbExecution {
     const last = this.stepAt(thread, counts[thread]! - 1);
     if (last >= 0 && hasFlag(this.view.op[last]!, OpFlag.ENDS_THREAD)) return -1;
     if (last < 0 && this.createdAt[thread] === -1 && thread !== 0) return -1;
-    return thread === this.runningAtEnd ? RUNNING : this.view.pendingOp[thread]!;
+    return this.view.pendingOp[thread]!;
   }
 
   /** For a CHOOSE step next: how many values it can take. */
