@@ -64,12 +64,16 @@ export class Coordinator {
     this.sent = hosts.map(() => 0);
   }
 
-  /** Starts the iteration of `bound`: its whole search, as one subtree. */
-  start(bound: number): void {
+  /**
+   * Starts the iteration of `bound` of a search up to `maxBound`: its whole search, as one
+   * subtree. An unbounded search (graph's) is one iteration, its subtrees unbounded.
+   */
+  start(bound: number, maxBound: number): void {
     this.finished = false;
     this.beyondBound = false;
     for (let host = 0; host < this.hosts.length; host++) this.idle.add(host);
-    this.place(-1, { prefix: [], bound, covered: [], ...(this.shard ? { shard: this.shard } : {}) });
+    const iteration = Number.isFinite(maxBound) ? bound : Number.POSITIVE_INFINITY;
+    this.place(-1, { prefix: [], bound: iteration, covered: [], ...(this.shard ? { shard: this.shard } : {}) });
     this.balance();
   }
 

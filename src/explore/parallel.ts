@@ -101,8 +101,6 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
   /** what onBoundStart found: it runs executions of its own here, which may find the harness unexplorable */
   let observerFound: UnexplorableHarnessError | undefined;
   const executions = () => coordinator.executions + interludeExecutions;
-  // an unbounded search (graph's) is one iteration, its subtrees unbounded
-  const iteration = (bound: number) => (Number.isFinite(maxBound) ? bound : Number.POSITIVE_INFINITY);
   /** per worker: whether it acknowledged the stop (or died); and how its listeners of this search go */
   const over = children.map(() => false);
   const detach: (() => void)[] = [];
@@ -142,7 +140,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
       if (bound === maxBound) return end('max-bound');
       if (!boundBegins(++bound)) return;
       boundStarted = performance.now();
-      coordinator.start(iteration(bound));
+      coordinator.start(bound, maxBound);
     };
     children.forEach((child, i) => {
       const onMessage = (message: HostMessage) => {
@@ -189,7 +187,7 @@ export async function driveParallel(harness: NativeHarness, options: DriveOption
         end('bug');
       }
     }, CHECK_MS);
-    if (boundBegins(bound)) coordinator.start(iteration(bound));
+    if (boundBegins(bound)) coordinator.start(bound, maxBound);
   });
   // every worker's last counts are in once it says it stopped; then it waits for the next search
   await searchOver;

@@ -24,15 +24,16 @@ export function isSplitStrategy(name: string): name is SplitStrategy {
 export type SubtreeSearchFactory = (subtree: Subtree, link: SubtreeLink) => SubtreeSearch;
 
 export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases): SubtreeSearchFactory {
+  const optionsOf = ({ bound, shard }: Subtree) => ({ maxBound: bound, ...(shard ? { shard } : {}) });
   if (strategy === 'graph') {
     return (subtree) => {
-      const search = new GraphStrategy({ maxBound: subtree.bound, ...(subtree.shard ? { shard: subtree.shard } : {}) }, bases);
+      const search = new GraphStrategy(optionsOf(subtree), bases);
       search.startSubtree(subtree);
       return search;
     };
   }
   return (subtree, link) => {
-    const search = createBpor({ maxBound: subtree.bound, ...(subtree.shard ? { shard: subtree.shard } : {}) });
+    const search = createBpor(optionsOf(subtree));
     search.startSubtree(subtree, link);
     return search;
   };
@@ -188,24 +189,19 @@ export class SubtreeHost {
       const view = this.view;
       viewRun(view, this.harness.trace().status[0]!, outcome);
       this.onExecution?.(view);
-      if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) {
-        this.countExecution();
-        this.flushCounts();
-        this.stopped = true;
-        this.send({ kind: 'unexplorable', outcome, message: this.harness.result().message });
+      const unexplorable = outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT;
+      const bug = !unexplorable && !this.onExecution && outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
+      // a failing run past the bound is shown in its own iteration (driver.ts)
+      if (bug && !(held.strategy.failureCounts?.(view) ?? true)) {
+        this.redundantRuns++;
         return;
       }
-      const failed = outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
-      if (failed && !this.onExecution) {
-        // a failing run past the bound is shown in its own iteration (driver.ts)
-        if (!(held.strategy.failureCounts?.(view) ?? true)) {
-          this.redundantRuns++;
-          return;
-        }
+      if (unexplorable || bug) {
         this.countExecution();
         this.flushCounts();
         this.stopped = true;
-        this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
+        if (unexplorable) this.send({ kind: 'unexplorable', outcome, message: this.harness.result().message });
+        else this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
         return;
       }
       if (held.strategy.observe(view)) this.countExecution();

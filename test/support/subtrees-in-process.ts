@@ -97,9 +97,7 @@ export async function exploreInSubtrees(
     }));
     const byBound: SplitBound[] = [];
     let bound = 0;
-    // an unbounded search (graph's) is one iteration, its subtrees unbounded
-    const iteration = (bound: number) => (Number.isFinite(maxBound) ? bound : Number.POSITIVE_INFINITY);
-    coordinator.start(iteration(bound));
+    coordinator.start(bound, maxBound);
     for (let turn = 1; ; turn++) {
       if (coordinator.executions > budget) throw new Error(`the split search ran ${coordinator.executions} executions, over its budget of ${budget}`);
       if (coordinator.executions === budget) return { strategy, byBound, given: coordinator.given, budgetStop: budget };
@@ -108,7 +106,7 @@ export async function exploreInSubtrees(
       if (coordinator.over) {
         byBound.push({ executions: coordinator.executions, coverage: new Set(coverage), beyondBound: coordinator.beyondBound });
         if (!coordinator.beyondBound || bound === maxBound) return { strategy, byBound, given: coordinator.given };
-        coordinator.start(iteration(++bound));
+        coordinator.start(++bound, maxBound);
         continue;
       }
       const channels = [...toWorker, ...toCoordinator].filter((channel) => channel.length > 0);

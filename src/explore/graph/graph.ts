@@ -531,7 +531,6 @@ export function snapshotOf(graph: Graph, locations: number): GraphSnapshot {
   };
 }
 
-
 /**
  * A porf view: per thread, the last position in program order of the events that are
  * (po ∪ rf ∪ thread create ∪ join)*-before an event: a graph's porf row, read in place

@@ -283,16 +283,15 @@ export class GraphStrategy implements Strategy {
         // thread goes another way with this value (cut: 1, observe)
         const last = cut === 1 ? event : graph.lastGluedAfter(event);
         // a choice a revisit kept, made again before the revisiting write an earlier read now
-        // reads: a cut after it would take that write from the read, so a frame of its own keeps it
-        const apart = graph.readsAfter(last) ? this.keepWritesReadPast(graph, event, last) : undefined;
-        const target = apart ?? frame;
-        const choice = apart ? this.mapped[event]! : event;
-        if (!apart) graph.cutAfter(last);
-        for (let kept = choice + 1; kept <= choice + last - event; kept++) this.chooseAgain(target, kept);
-        if (last > event) this.keptChoicesAfter = choice;
-        target.graph.valueLow[choice] = other;
+        // reads: a cut after it would take that write from the read, so a frame of its own keeps
+        // it (and every event up to `last`, under the same ids)
+        const target = graph.readsAfter(last) ? this.keepWritesReadPast(graph, event, last) : frame;
+        if (target === frame) graph.cutAfter(last);
+        for (let kept = event + 1; kept <= last; kept++) this.chooseAgain(target, kept);
+        if (last > event) this.keptChoicesAfter = event;
+        target.graph.valueLow[event] = other;
         // not the run's own choice: a revisit may not delete it (revisits.ts: maximal)
-        target.graph.addedMax[choice] = 0;
+        target.graph.addedMax[event] = 0;
         return true;
       }
       default:
@@ -319,10 +318,7 @@ export class GraphStrategy implements Strategy {
       if (this.keep[later] !== 0 && graph.thread[later] === graph.thread[event]) throw choiceBeforeRevisitingWrite(graph.thread[event]!);
       if (this.keep[later] === 0 && graph.isGluedChoice(later) && this.keep[later - 1] !== 0) this.keep[later] = CHOSEN_AGAIN;
     }
-    const child = this.pushFrame();
-    graph.copyInto(child.graph, this.keep, this.mapped, this.locations.count);
-    for (let kept = 0; kept < graph.count; kept++) if (this.keep[kept] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[kept]!);
-    return child;
+    return this.keptInNewFrame(graph);
   }
 
   /** Whether a graph can lead to a graph within the bound: not when the events no graph below it can change (stablePrefix) need more. */
@@ -340,8 +336,6 @@ export class GraphStrategy implements Strategy {
     graph.cutAfter(graph.lastGluedAfter(cut));
     const prefix = this.prefixView.of(graph, write, false);
     this.reserveKeep(graph.count);
-    const child = this.pushFrame();
-    const kept = child.graph;
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock (a barrier leave: for its round)
     const waits = graph.blockedReading(read, write);
     for (let event = 0; event < graph.count; event++) {
@@ -351,8 +345,8 @@ export class GraphStrategy implements Strategy {
       const choice = !keep && graph.isGluedChoice(event) && event - 1 !== read && this.keep[event - 1] !== 0;
       this.keep[event] = keep ? 1 : choice ? CHOSEN_AGAIN : 0;
     }
-    graph.copyInto(kept, this.keep, this.mapped, this.locations.count);
-    for (let event = 0; event < graph.count; event++) if (this.keep[event] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[event]!);
+    const child = this.keptInNewFrame(graph);
+    const kept = child.graph;
     // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
     for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
     if (waits) return true;
@@ -372,11 +366,17 @@ export class GraphStrategy implements Strategy {
     this.keep = new Uint8Array(events * 2);
   }
 
-  /** A frame above the current one, emptied, made the current one. */
-  private pushFrame(): Frame {
+  /**
+   * A frame above the current one, made the current one, holding the events of `graph` that
+   * `keep` marks (mapped), those marked CHOSEN_AGAIN taking their first value again, the
+   * others as items.
+   */
+  private keptInNewFrame(graph: Graph): Frame {
     if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
     const child = this.frames[++this.depth]!;
     child.items = 0;
+    graph.copyInto(child.graph, this.keep, this.mapped, this.locations.count);
+    for (let event = 0; event < graph.count; event++) if (this.keep[event] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[event]!);
     return child;
   }
 
