@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 16
+#define WEFT_ABI_VERSION 17
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -26,6 +26,10 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 #define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
                                         over to the next enabled thread after it in id order (delay
                                         bounding's deterministic scheduler: completing a run costs no delay) */
+#define WEFT_RUN_PARK_FAILING 32u    /* a thread that fails an assertion, misuses an API, touches memory it may not
+                                        or exits stops there for good (PARKED) and the others go on; the run
+                                        ends with that first failure's outcome (the graph engine explores what
+                                        the others do past it) */
 #define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
 #define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
 #define WEFT_STACK_FRAMES 256u /* frames of shared stacks a failure describes */
@@ -97,7 +101,7 @@ struct weft_trace {
 #define WEFT_ASIDE_AFTER 2
 
 /* a thread's state, as weft_result.thread_state reports it at the end of an execution */
-#define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED)
+#define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED) X(PARKED)
 
 /* Scalar facts about the last execution; fixed layout, read by the binding. */
 struct weft_result {

@@ -23,7 +23,7 @@ void weft_assert_fail(const char *expression, const char *file, int line, const 
   } else {
     snprintf(result->message, sizeof result->message, "%s", expression);
   }
-  execution_end(WEFT_OUTCOME_ASSERTION, pc);
+  execution_failed(WEFT_OUTCOME_ASSERTION, pc);
 }
 
 WEFT_HIDDEN void weft___assert_fail(const char *expression, const char *file, unsigned line,

@@ -158,6 +158,8 @@ struct runtime {
   uint8_t in_execution;
   uint8_t faulted;
   uint32_t spin_waiters; /* threads spinning (spin.c), for a cheap test on every write */
+  uint32_t parked_outcome; /* WEFT_RUN_PARK_FAILING: the first failure's outcome (0: none yet), and its pc */
+  uintptr_t parked_pc;
   char *spin_states;     /* spin.c: copies of threads' stacks, mapped at first use */
   const uint16_t *decisions;
   uint32_t decision_count;
@@ -294,6 +296,8 @@ WEFT_HIDDEN void sched_yield_step(uintptr_t pc);
 WEFT_HIDDEN void sched_step_aside(struct thread *t);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
+/* a failure of the current thread, its message written (WEFT_RUN_PARK_FAILING: parks it, else ends the execution) */
+WEFT_HIDDEN void execution_failed(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
 WEFT_HIDDEN void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...)
     WEFT_NORETURN __attribute__((format(printf, 3, 4)));
 WEFT_HIDDEN uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,

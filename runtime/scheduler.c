@@ -424,6 +424,10 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
 void execution_end(uint32_t outcome, uintptr_t pc) {
   struct runtime *r = weft_rt;
   struct thread *t = &r->threads[r->current];
+  if (r->parked_outcome) {
+    outcome = r->parked_outcome;
+    pc = r->parked_pc;
+  }
   if (t->unrecorded_write) finish_write_record(r, t);
   if (r->access_unwritten) access_log_complete(r);
   if ((outcome == WEFT_OUTCOME_RACE || outcome == WEFT_OUTCOME_ASSERTION) && r->flags & WEFT_RUN_LOG_ACCESSES) stack_describe();
@@ -435,13 +439,40 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   __builtin_unreachable();
 }
 
+/* Failures a thread's own code meets (a race at its access), where it can stop for good and
+ * the others go on: a crash is met in a signal handler, the rest end the whole run. */
+static int parkable(uint32_t outcome) {
+  return outcome == WEFT_OUTCOME_ASSERTION || outcome == WEFT_OUTCOME_MEMORY || outcome == WEFT_OUTCOME_MISUSE ||
+         outcome == WEFT_OUTCOME_EXIT || outcome == WEFT_OUTCOME_RACE;
+}
+
+/* WEFT_RUN_PARK_FAILING: the current thread stops here for good; the others go on (the
+ * result describes the last failure, the outcome is the first's: such a run is explored,
+ * never shown). */
+static void park(struct runtime *r, uint32_t outcome, uintptr_t pc) {
+  r->threads[r->current].state = THREAD_PARKED;
+  if (!r->parked_outcome) {
+    r->parked_outcome = outcome;
+    r->parked_pc = pc;
+  }
+  stack_settle_pending(r);
+  decide(r);
+  __builtin_unreachable(); /* a parked thread is never chosen again */
+}
+
+void execution_failed(uint32_t outcome, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  if (r->flags & WEFT_RUN_PARK_FAILING && r->in_execution && parkable(outcome)) park(r, outcome, pc);
+  execution_end(outcome, pc);
+}
+
 void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...) {
   struct weft_result *result = &weft_rt->result;
   va_list args;
   va_start(args, format);
   vsnprintf(result->message, sizeof result->message, format, args);
   va_end(args);
-  execution_end(outcome, pc);
+  execution_failed(outcome, pc);
 }
 
 static void reset_result(struct weft_result *result) {
@@ -503,6 +534,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   clock_reset();
   r->step = 0;
   r->spin_waiters = 0;
+  r->parked_outcome = 0;
   r->thread_count = 0;
   r->current = 0;
   r->test = test;

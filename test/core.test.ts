@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 import { buildHarness } from '../src/compile/compile.js';
 import { type TestResult, checkAllInterleavings } from '../src/index.js';
-import { openHarness } from '../src/addon/addon.js';
+import { RunFlags, openHarness } from '../src/addon/addon.js';
+import { Outcome, ThreadState, opNames } from '../src/addon/ops.js';
 import { decodeReplay } from '../src/report/replay.js';
 import { WORDS } from '../src/explore/thread-set.js';
-import { fixture } from './support/harness.js';
+import { fixture, writeHarness } from './support/harness.js';
 
 async function only(file: string, options: Parameters<typeof checkAllInterleavings>[1] = {}): Promise<TestResult> {
   const result = await checkAllInterleavings(fixture(file), { strategy: 'dfs', ...options });
@@ -145,6 +146,35 @@ describe('every way an execution can end', () => {
     expect(test.bug?.kind).toBe(kind);
     expect(test.bug?.message).toContain(message);
     expect(test.bug?.location?.file).toBe('fixtures/core/outcomes.c');
+  });
+
+  it.each([
+    ['weft_assert(0)', 'ASSERTION', 2],
+    ['abort()', 'EXIT', 3],
+  ] as const)('RunFlags.PARK_FAILING: a thread failing at %s stops there for good and the others go on; the run ends with its outcome', (failure, outcome, failedAt) => {
+    const harness = openHarness(buildHarness(writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <weft.h>
+static atomic_int x;
+static void *writer(void *unused) { (void)unused; atomic_store(&x, 1); atomic_store(&x, 2); return NULL; }
+WEFT_TEST(fails_first) {
+  pthread_t t;
+  pthread_create(&t, NULL, writer, NULL);
+  if (atomic_load(&x) == 0) ${failure};
+  pthread_join(t, NULL);
+}
+`)).library);
+    const trace = harness.trace();
+    const none = new Uint16Array(0);
+    const stopped = harness.run(0, none, 0, 1000, 1);
+    expect([stopped, trace.status[0]]).toEqual([Outcome[outcome], failedAt]);
+    expect(harness.run(0, none, 0, 1000, 1, RunFlags.PARK_FAILING)).toBe(Outcome[outcome]);
+    const steps = trace.status[0]!;
+    expect(Array.from(trace.thread.slice(failedAt, steps))).toEqual([1, 1, 1, 1]);
+    expect(Array.from(trace.op.slice(failedAt, steps), (op) => opNames[op])).toEqual(['start', 'atomic store', 'atomic store', 'exit']);
+    expect(Array.from(harness.trace().threadState.slice(0, 2))).toEqual([ThreadState.PARKED, ThreadState.FINISHED]);
   });
 
   it('a relocked normal mutex deadlocks its own thread', async () => {

@@ -57,6 +57,23 @@ describe('graph: one execution per reads-from class', () => {
     expect(deadlock).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'deadlock', preemptions: 1 } });
   });
 
+  it('bounded: a failure first met with another thread stopped mid-way, able to go on, is shown at the bound of the run where that thread has ended, with that run', async () => {
+    const test = (await checkAllInterleavings(fixture('graph/failure_after_writer_ends.c'), { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, message: 'atomic_load(&flag) != 2' } });
+  });
+
+  it('bounded: classes reached only from a failing graph past the bound are explored past that failure, its thread parked (bounds 0-3 as dfs)', async () => {
+    const file = fixture('graph/class_below_failing_run.c');
+    const atBound1 = (await checkAllInterleavings(file, { strategy: 'graph', mode: 'sc', maxBound: 1 })).tests[0]!;
+    const dfs = (await checkAllInterleavings(file, { strategy: 'dfs', mode: 'sc', maxBound: 1 })).tests[0]!;
+    expect(dfs).toMatchObject({ status: 'pass' });
+    expect(atBound1).toMatchObject({ status: 'pass', complete: false, guarantee: 'all executions with ≤ 1 preemptions explored' });
+    const result = await checkSoundness(file, 'sc', 3, 5_000, ['graph']);
+    expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+    const test = (await checkAllInterleavings(file, { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bound: 2, bug: { kind: 'assertion', preemptions: 2 } });
+  });
+
   it('refuses main returning before a thread it never joined has ended (started or not): those executions hold other events', async () => {
     const file = writeHarness(`
 #include <pthread.h>

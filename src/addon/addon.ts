@@ -99,7 +99,7 @@ export interface RunResult {
 }
 
 /** run() flags (runtime/abi.h) */
-export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4, SAMPLE: 8, ROUND_ROBIN: 16 } as const;
+export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4, SAMPLE: 8, ROUND_ROBIN: 16, PARK_FAILING: 32 } as const;
 
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
 export interface LoggedAccess {

@@ -129,7 +129,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
       const { sample } = schedule;
       const outcome = harness.run(
         options.test, schedule.decisions, schedule.length, options.maxSteps, options.mode,
-        sample ? options.flags | RunFlags.SAMPLE : options.flags, options.nondetDomain,
+        (sample ? options.flags | RunFlags.SAMPLE : options.flags) | (schedule.flags ?? 0), options.nondetDomain,
         options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
       viewRun(view, status[0]!, outcome);

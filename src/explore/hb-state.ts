@@ -4,10 +4,10 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { Op, OpFlag, Outcome, ThreadState, hasFlag } from '../addon/ops.js';
+import { Op, OpFlag, hasFlag } from '../addon/ops.js';
 import { WORDS } from './thread-set.js';
 import { Access, accessOf, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
-import type { ExecutionView } from './strategy.js';
+import { type ExecutionView, failedWhileRunning } from './strategy.js';
 
 /**
  * Threads hbcache explores at most: its sets of threads are 32-bit masks (the first word of
@@ -160,7 +160,7 @@ export class HbExecution {
       latest[thread] = i;
     }
     this.width = width;
-    this.runningAtEnd = runningAtEnd(view);
+    this.runningAtEnd = failedWhileRunning(view);
     // hashes need every write chain complete (a read names its write by index)
     const counts = this.scratch;
     counts.fill(0);
@@ -536,20 +536,6 @@ export class HbExecution {
       into.hashB ^= this.hashB[i]!;
     }
   }
-}
-
-/**
- * The thread that failed between two of its steps: the runtime's pending operation of a
- * thread is the one it last stopped at, so the running thread's is the step it already took
- * (a deadlock's or livelock's threads all stopped at their next step).
- */
-function runningAtEnd(view: ExecutionView): number {
-  const outcome = view.outcome;
-  if (view.steps === 0 || outcome === Outcome.OK || outcome === Outcome.PRUNED || outcome === Outcome.DEADLOCK || outcome === Outcome.LIVELOCK) return -1;
-  const last = view.steps - 1;
-  const thread = view.thread[last]!;
-  const stale = view.pendingOp[thread] === view.op[last] && view.pendingObject[thread] === view.object[last];
-  return view.threadState[thread] === ThreadState.RUNNABLE && stale ? thread : -1;
 }
 
 function mix(hash: number, value: number): number {

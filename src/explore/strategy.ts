@@ -1,7 +1,7 @@
 // The interface every exploration strategy implements (one strategy per file), and the
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
-import { MAX_THREADS, Op } from '../addon/ops.js';
+import { MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import type { Shard } from './shard.js';
 import { WORDS, first, has, nextRoundRobin, noteThreads } from './thread-set.js';
 
@@ -16,6 +16,8 @@ export interface Schedule {
   planFrom?: number;
   /** past the decisions, the runtime draws threads and choices (a sampling strategy's run) */
   sample?: Sample;
+  /** run flags this run adds (graph: RunFlags.PARK_FAILING, a run that explores past a failure and is never counted) */
+  flags?: number;
 }
 
 /** A sampling run's draw (NativeHarness.run says what each part means). */
@@ -59,6 +61,23 @@ export interface ExecutionView {
 export function liveView(trace: TraceArrays): ExecutionView {
   const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue } = trace;
   return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue };
+}
+
+/**
+ * The thread that failed while running, between its last step and its next (an assertion, a
+ * race, a crash), or -1: every schedule of the run ends with that step. The runtime's pending
+ * operation of a thread is the one it last stopped at, so the running thread's is the step it
+ * already took (a deadlock's or livelock's threads all stopped at their next step).
+ */
+export function failedWhileRunning(view: ExecutionView): number {
+  const outcome = view.outcome;
+  if (view.steps === 0 || outcome === Outcome.OK || outcome === Outcome.PRUNED || outcome === Outcome.DEADLOCK || outcome === Outcome.LIVELOCK) return -1;
+  // the choices a thread makes after a step are no scheduling points: the step is its pending one
+  let last = view.steps - 1;
+  while (last > 0 && view.op[last] === Op.CHOOSE) last--;
+  const thread = view.thread[last]!;
+  const stale = view.pendingOp[thread] === view.op[last] && view.pendingObject[thread] === view.object[last];
+  return view.threadState[thread] === ThreadState.RUNNABLE && stale ? thread : -1;
 }
 
 /** Points a live view at the run that just ended, and makes thread sets cover its threads. */

@@ -185,7 +185,7 @@ export class SubtreeHost {
         return;
       }
       const o = this.options;
-      const outcome = this.harness.run(o.test, schedule.decisions, schedule.length, o.maxSteps, o.mode, o.flags, o.nondetDomain, o.visible);
+      const outcome = this.harness.run(o.test, schedule.decisions, schedule.length, o.maxSteps, o.mode, o.flags | (schedule.flags ?? 0), o.nondetDomain, o.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom);
       const view = this.view;
       viewRun(view, this.harness.trace().status[0]!, outcome);
       this.onExecution?.(view);

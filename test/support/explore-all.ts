@@ -106,7 +106,7 @@ async function explore(
     for (let schedule = explorer.next(); schedule; schedule = explorer.next()) {
       await yieldEvery50Ms();
       const outcome = harness.run(
-        0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, 0, none, undefined,
+        0, schedule.decisions, schedule.length, maxSteps, mode === 'sc' ? 1 : 0, schedule.flags ?? 0, none, undefined,
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       if (outcome === Outcome.DIVERGENCE) {

@@ -7,7 +7,11 @@
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
 // needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
-// its thread's next event.
+// its thread's next event. A run's own graph is judged with how the run left its threads
+// (RunEnd): a failure stopped the others where they were, able to go on, and its event runs
+// last. A run that went on past its failures is no execution: a schedule of its graph ends at
+// a failing event, whatever the others have not run yet (a real execution whose threads did
+// less). The schedule found is kept (path), to run it.
 //
 // Depth-first over prefix states (how many events of each thread have run, and which thread
 // ran last), the running thread first, keeping per state the fewest preemptions it was reached
@@ -20,6 +24,37 @@ import { UnsupportedHarnessError } from './unsupported.js';
 
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
 const STATE_LIMIT = 1 << 22;
+
+/** What a thread needs to go on past its events in a run's graph. */
+export const Next = {
+  /** nothing: it ended, or waits for what the graph never holds */
+  NEVER: 0,
+  /** nothing it waits for */
+  NOW: 1,
+  /** a unit of lock `at` (a mutex, spin lock or semaphore) */
+  UNIT: 2,
+  /** `arrivals` arrivals at barrier `at` */
+  ROUND: 3,
+  /** event `at` (the end of the thread it joins) */
+  AFTER: 4,
+} as const;
+
+/** How a run left its threads: how many of its events each ran, what it needed to go on past them, and the event the run failed in. */
+export class RunEnd {
+  /** a run that failed may stop before events of the graph it replayed */
+  readonly ran = new Int32Array(MAX_THREADS);
+  readonly next = new Uint8Array(MAX_THREADS);
+  readonly at = new Int32Array(MAX_THREADS);
+  readonly arrivals = new Int32Array(MAX_THREADS);
+  /** per thread, the event it failed at (NONE: it did not): a schedule ends there */
+  readonly failsAt = new Int32Array(MAX_THREADS).fill(NONE);
+  /**
+   * the run went on past its failures (RunFlags.PARK_FAILING): a schedule ends at a failing
+   * event whatever the others have not run yet (a real execution whose threads did less);
+   * else the run is one, and its failing event runs last
+   */
+  pastFailures = false;
+}
 
 export class GraphPreemptions {
   /** per event, its predecessors (what must run before it) as a range of `predecessors` */
@@ -45,6 +80,12 @@ export class GraphPreemptions {
   private held = new Int32Array(16);
   private threads = 0;
   private upTo = 0;
+  private end: RunEnd | undefined;
+  /** events of the graph not run yet in the current state */
+  private remaining = 0;
+  /** fewestOfRun: the threads of the schedule found, a step each (as many as pathLength) */
+  path = new Int32Array(64);
+  pathLength = 0;
 
   /**
    * The fewest preemptions of the events of `graph` added up to `upTo` (all: count - 1) when
@@ -53,6 +94,17 @@ export class GraphPreemptions {
    * holds them as they are. `achieved`: what some schedule of them needs (the search looks for fewer).
    */
   fewest(graph: Graph, limit: number, upTo = graph.count - 1, achieved = limit + 1): number {
+    this.end = undefined;
+    return this.search(graph, limit, upTo, achieved);
+  }
+
+  /** The fewest preemptions of the schedules of a run's whole graph that leave its threads as `end` says, as `fewest`. */
+  fewestOfRun(graph: Graph, limit: number, end: RunEnd, achieved = limit + 1): number {
+    this.end = end;
+    return this.search(graph, limit, graph.count - 1, achieved);
+  }
+
+  private search(graph: Graph, limit: number, upTo: number, achieved: number): number {
     this.upTo = upTo;
     this.prepare(graph);
     const threads = this.threads;
@@ -66,11 +118,13 @@ export class GraphPreemptions {
     this.countsKey[0] = 0;
     this.cost[0] = 0;
     this.tried[0] = -1;
+    this.pathLength = 0;
     while (depth >= 0) {
       const last = this.mover[depth]!;
       if (this.tried[depth] === -1) {
-        if (remaining === 0) {
+        if (remaining === 0 || (depth > 0 && this.failedHere(graph, last))) {
           best = this.cost[depth]!;
+          if (this.end !== undefined) this.keepPath(depth);
           remaining++;
           depth = this.pop(graph, depth);
           continue;
@@ -86,6 +140,7 @@ export class GraphPreemptions {
       }
       // the running thread first, then the others in id order
       const thread = candidate === 0 ? last : candidate - 1 < last ? candidate - 1 : candidate;
+      this.remaining = remaining;
       if (!this.ready(graph, thread)) continue;
       const cost = this.cost[depth]! + (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0);
       if (cost >= best) continue;
@@ -134,6 +189,7 @@ export class GraphPreemptions {
       while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < count) length++;
       const last = length === 0 ? NONE : graph.threadEvents[thread]![length - 1]!;
       this.length[thread] = last !== NONE && graph.waitsAtEnd(last) ? length - 1 : length;
+      if (this.end !== undefined && this.end.ran[thread]! < this.length[thread]!) this.length[thread] = this.end.ran[thread]!;
       this.counts[thread] = 0;
       this.radix[thread] = product;
       product *= length + 1;
@@ -165,10 +221,24 @@ export class GraphPreemptions {
     return graph.index[event]! < this.counts[graph.thread[event]!]!;
   }
 
-  /** Whether `thread`'s next event may go next: it runs, and what must precede it has run. */
+  /** Whether `thread` just ran the event it failed at: the schedule ends there. */
+  private failedHere(graph: Graph, thread: number): boolean {
+    return this.end !== undefined && this.end.failsAt[thread] === graph.threadEvents[thread]![this.counts[thread]! - 1];
+  }
+
+  /** Keeps the movers into the states up to `depth`: the schedule found. */
+  private keepPath(depth: number): void {
+    if (this.path.length < depth) this.path = grown(this.path, roomFor(this.path.length, depth));
+    this.path.set(this.mover.subarray(1, depth + 1));
+    this.pathLength = depth;
+  }
+
+  /** Whether `thread`'s next event may go next: it runs, what must precede it has run, and a run's failing event goes last. */
   private ready(graph: Graph, thread: number): boolean {
     if (this.counts[thread]! >= this.length[thread]!) return false;
     const event = graph.threadEvents[thread]![this.counts[thread]!]!;
+    const end = this.end;
+    if (end !== undefined && !end.pastFailures && event === end.failsAt[thread] && this.remaining > 1) return false;
     for (let i = this.firstPredecessor[event]!; i < this.firstPredecessor[event + 1]!; i++) if (!this.ran(graph, this.predecessors[i]!)) return false;
     return true;
   }
@@ -176,17 +246,35 @@ export class GraphPreemptions {
   /** Whether `thread` could go on in the current state: a switch away from it is a preemption. */
   private canRun(graph: Graph, thread: number): boolean {
     const index = this.counts[thread]!;
-    if (index >= graph.threadLength[thread]!) return false;
+    if (index >= graph.threadLength[thread]!) return this.end !== undefined && this.goesOn(graph, thread, this.end);
     const event = graph.threadEvents[thread]![index]!;
     if (event > this.upTo) return false;
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
     const role = graph.role[event]!;
-    if (role !== Role.LOCK && role !== Role.LEAVE) return true;
-    const location = graph.location[event]!;
-    // the units left (a barrier's: its arrivals so far)
-    const left = graph.units(INIT, location) - this.held[location]!;
-    return role === Role.LOCK ? left > 0 : left >= graph.expectedLow[event]!;
+    if (role === Role.LOCK) return this.unitsLeft(graph, graph.location[event]!) > 0;
+    return role !== Role.LEAVE || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
+  }
+
+  /** Whether `thread`, past its events in a run's graph, could go on in the current state. */
+  private goesOn(graph: Graph, thread: number, end: RunEnd): boolean {
+    switch (end.next[thread]) {
+      case Next.NOW:
+        return true;
+      case Next.UNIT:
+        return this.unitsLeft(graph, end.at[thread]!) > 0;
+      case Next.ROUND:
+        return this.unitsLeft(graph, end.at[thread]!) >= end.arrivals[thread]!;
+      case Next.AFTER:
+        return this.ran(graph, end.at[thread]!);
+      default:
+        return false;
+    }
+  }
+
+  /** The units a lock has left in the current state (a barrier's: its arrivals so far). */
+  private unitsLeft(graph: Graph, location: number): number {
+    return graph.units(INIT, location) - this.held[location]!;
   }
 
   /** Runs `thread`'s next event (an acquisition, unlock or post changes the units its lock has taken). */

@@ -33,11 +33,17 @@
 // when those alone need more than k preemptions, nothing below is within k and it is not
 // explored; otherwise it is. Failing runs are judged the same way (failureCounts): a bug
 // that needs more than k is shown in its own iteration, so the first bug shown needs the
-// fewest preemptions.
+// fewest preemptions. A failure ends a run with the other threads where they were: the
+// graphs their later events lead to lie below it only. So a failing run past the bound is
+// run again with the failing thread parked there and the others going on (RunFlags.
+// PARK_FAILING, no execution of the harness: the failing thread simply never runs again), and
+// what that adds is explored like any run's events; a schedule of such a graph that fails
+// within the bound (the others having done less or more) is run and shown (showPath).
+import { RunFlags } from '../../addon/addon.js';
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
-import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent } from '../strategy.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import type { LocationBases } from '../../report/replay.js';
@@ -45,7 +51,7 @@ import type { Subtree } from '../subtree.js';
 import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
-import { GraphPreemptions } from './preemptions.js';
+import { GraphPreemptions, Next, RunEnd } from './preemptions.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
@@ -79,6 +85,7 @@ export class GraphStrategy implements Strategy {
   /** the last run observed lies past the bound (not counted in this iteration) */
   private runPastBound = false;
   private readonly preemptions = new GraphPreemptions();
+  private readonly runEnd = new RunEnd();
   /**
    * `--shard`: the items taken outside every subtree (the first run's, and those met after a
    * subtree is done) are dealt round robin; the subtree of this shard's item (its frame depth
@@ -112,6 +119,19 @@ export class GraphStrategy implements Strategy {
   private lastItemPosition = 0;
   /** a choice given another value by the last item, whose thread's choices right after it were kept, or NONE */
   private keptChoicesAfter = NONE;
+  /** a failing schedule to run and show next (showPath), and whether the run observed is that one */
+  private showDecisions = new Uint16Array(64);
+  private showLength = 0;
+  private showing = false;
+  private readonly nextOf = new Int32Array(MAX_THREADS);
+  private readonly aheadOf = new Int32Array(MAX_THREADS);
+  /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
+  private parkNext = false;
+  private parking = false;
+  /** that item's failing run was past the bound: a schedule of the run past it that fails within the bound is shown */
+  private showPastFailure = false;
+  /** the run observed is an item's (not an iteration's first run) */
+  private ranItem = false;
   /** a compare-exchange revisited to read an initial value not known yet (guessed to fail), or NONE */
   private guessedCas = NONE;
   /** a read given another write by the last item (a read-from or a revisit), whose thread's choices right after it were cut, or NONE */
@@ -151,6 +171,8 @@ export class GraphStrategy implements Strategy {
    * the one this search would take next (given away, it would only move the work elsewhere).
    */
   giveAway(): Subtree | undefined {
+    // the item about to run again past a failure stays: its failing run counted here
+    if (this.parkNext) return undefined;
     let pending = 0;
     for (let depth = 0; depth <= this.depth; depth++) pending += this.frames[depth]!.items;
     if (pending < 2) return undefined;
@@ -207,10 +229,20 @@ export class GraphStrategy implements Strategy {
   }
 
   next(): Schedule | undefined {
+    this.ranItem = false;
+    this.parking = false;
+    this.showing = this.showLength > 0;
+    if (this.showing) {
+      const length = this.showLength;
+      this.showLength = 0;
+      return { decisions: this.showDecisions, length };
+    }
     if (!this.started) {
       this.started = true;
       this.replayed = 0;
-      return { decisions: this.lineariser.decisions, length: 0 };
+      this.parking = this.parkNext;
+      this.parkNext = false;
+      return { decisions: this.lineariser.decisions, length: 0, flags: this.parking ? RunFlags.PARK_FAILING : 0 };
     }
     for (;;) {
       const frame = this.frame;
@@ -220,6 +252,9 @@ export class GraphStrategy implements Strategy {
         continue;
       }
       const position = --frame.items;
+      // a run past a failure is only the retried item's, taken again at once
+      this.parking = this.parkNext;
+      this.parkNext = false;
       const at = position * ITEM;
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
@@ -233,6 +268,8 @@ export class GraphStrategy implements Strategy {
       // its thread makes those choices natively right after it, where the schedule would go on with another thread
       if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut) throw choiceAfterRead(this.frame.graph.thread[this.choicesCut]!);
       this.replayed = steps;
+      this.ranItem = true;
+      if (this.parking) return { decisions: this.lineariser.decisions, length: steps, flags: RunFlags.PARK_FAILING };
       return { decisions: this.lineariser.decisions, length: steps };
     }
   }
@@ -472,8 +509,12 @@ export class GraphStrategy implements Strategy {
   }
 
   observe(execution: ExecutionView): boolean {
-    this.viewBits(execution);
     this.runPastBound = false;
+    if (this.showing) {
+      if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, 'a failing schedule of a graph did not fail');
+      return true;
+    }
+    this.viewBits(execution);
     const graph = this.frame.graph;
     const replayed = Math.min(this.replayed, execution.steps);
     for (let step = 0; step < replayed; step++) {
@@ -483,12 +524,16 @@ export class GraphStrategy implements Strategy {
         if (execution.op[step] === Op.CHOOSE && graph.op[event] !== Op.CHOOSE) throw choiceAfterRead(execution.thread[step]!);
         if (this.keptChoicesAfter !== NONE && event > this.keptChoicesAfter && event <= graph.lastGluedAfter(this.keptChoicesAfter)) {
           // with its new value the choice's thread does something else before those choices: the same item again, cutting them
-          return this.retryLastItem(1);
+          this.retryLastItem(1);
+          this.runPastBound = true;
+          return false;
         }
         if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
-        return this.retryLastItem(this.lastItem[3]!);
+        this.retryLastItem(this.lastItem[3]!);
+        this.runPastBound = true;
+        return false;
       }
       this.noteValues(graph, event, execution, step);
       if (graph.op[event] === Op.THREAD_CREATE) {
@@ -498,30 +543,97 @@ export class GraphStrategy implements Strategy {
     }
     this.refuseSpinWaits(execution);
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
+    const lastEvent = execution.steps === 0 ? NONE : execution.steps > replayed ? graph.count - 1 : this.lineariser.stepEvent[execution.steps - 1]!;
+    if (this.bounded) this.noteRan(graph, execution, replayed);
+    this.addWaitingLocks(graph, execution);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
-    if (!this.bounded) {
-      this.addWaitingLocks(graph, execution);
-      return counts;
+    const failed = failedWhileRunning(execution);
+    if (this.parking) {
+      // no execution of the harness: what it adds past the failure is explored below the
+      // failing run's graph; where the failing run was past the bound, a schedule of this
+      // graph that fails with as many preemptions as the bound is run and shown (showPath;
+      // with fewer: shown in an earlier iteration)
+      this.runPastBound = true;
+      if (this.bounded && this.showPastFailure && this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent)) === this.bound) this.showPath(graph);
+      return false;
     }
-    this.addWaitingLocks(graph, execution);
+    // A failure that stopped threads able to go on hides the graphs their later events lead
+    // to: the same item runs again next, its failing thread parked there and the others going on.
+    const parks = failed >= 0 && PARKABLE.has(execution.outcome) && othersCouldGoOn(execution, failed);
+    if (parks) this.runAgainPastFailure();
+    this.showPastFailure = false;
+    if (!this.bounded) return counts;
     // the run is a schedule of its graph: what it spent bounds what the graph needs
     const spent = countSpent('preemption', execution);
-    const fewest = spent < this.bound ? spent : this.preemptions.fewest(graph, this.bound, graph.count - 1, spent);
-    if (fewest > this.bound) this.pastBound = this.runPastBound = true;
+    const fewest = spent < this.bound ? spent : this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent), spent);
+    if (failed >= 0 && fewest === this.bound && spent > this.bound) {
+      // it fails within the bound in another order: run and shown in that one
+      this.showPath(graph);
+      this.runPastBound = true;
+      return false;
+    }
+    if (fewest > this.bound) {
+      this.pastBound = this.runPastBound = true;
+      this.showPastFailure = parks;
+      // a failure no thread can be parked at (a crash, a hang) is shown now: a bug all the same, of more preemptions
+      if (failed >= 0 && !parks && othersCouldGoOn(execution, failed)) {
+        this.runPastBound = false;
+        return counts;
+      }
+    }
     return counts && fewest === this.bound;
+  }
+
+  /** The run's item (or the iteration's first run) runs again next, past the failure it met (RunFlags.PARK_FAILING). */
+  private runAgainPastFailure(): void {
+    this.parkNext = true;
+    if (this.ranItem) {
+      this.retryLastItem(this.lastItem[3]!);
+      return;
+    }
+    this.depth = 0;
+    this.frames[0]!.items = 0;
+    this.frames[0]!.graph.clear(this.locations.count);
+    this.started = false;
+  }
+
+  /**
+   * The schedule GraphPreemptions.fewestOfRun found becomes the next run: its events in order,
+   * the choices right after a step made with it (no scheduling point between).
+   */
+  private showPath(graph: Graph): void {
+    const { path, pathLength } = this.preemptions;
+    if (this.showDecisions.length < graph.count) this.showDecisions = new Uint16Array(graph.count * 2);
+    this.nextOf.fill(0, 0, graph.threads);
+    this.aheadOf.fill(0, 0, graph.threads);
+    let steps = 0;
+    for (let at = 0; at < pathLength; at++) {
+      const thread = path[at]!;
+      // a choice already made with its step
+      if (this.aheadOf[thread]! > 0) {
+        this.aheadOf[thread]!--;
+        continue;
+      }
+      this.nextOf[thread]!++;
+      this.showDecisions[steps++] = thread;
+      for (let event = graph.eventAt(thread, this.nextOf[thread]!); event !== NONE && graph.isGluedChoice(event); event = graph.eventAt(thread, this.nextOf[thread]!)) {
+        this.showDecisions[steps++] = graph.valueLow[event]!;
+        this.nextOf[thread]!++;
+        this.aheadOf[thread]!++;
+      }
+    }
+    this.showLength = steps;
   }
 
   /**
    * The last item goes back on its frame's worklist, with `cut`, in place of what applying it
-   * pushed: the run showed what that application had to guess. The run is not counted.
+   * pushed: the run showed what that application had to guess, or it runs again past a failure.
    */
-  private retryLastItem(cut: number): false {
+  private retryLastItem(cut: number): void {
     this.depth = this.lastItemDepth;
     this.frame.items = this.lastItemPosition;
     this.push(this.frame, this.lastItem[0]!, this.lastItem[1]!, this.lastItem[2]!, cut);
-    this.runPastBound = true;
-    return false;
   }
 
   /**
@@ -543,10 +655,63 @@ export class GraphStrategy implements Strategy {
         continue;
       }
       if (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT) continue;
-      // a semaphore nothing ran on yet is at its initial count, and a wait on it waits: 0
-      const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, 0);
-      if (graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
+      // a semaphore nothing ran on yet is at its initial count: 0 when a wait on it waited
+      const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, enabledAtEnd(execution, thread) ? NONE : 0);
+      if (this.locations.knowsInit(location) && graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
     }
+  }
+
+  /** Per thread, how many of its events in the graph the run ran: a failing run may stop before the end of the graph it replays. */
+  private noteRan(graph: Graph, execution: ExecutionView, replayed: number): void {
+    const ran = this.runEnd.ran;
+    if (execution.steps >= this.replayed) {
+      ran.set(graph.threadLength.subarray(0, graph.threads));
+      return;
+    }
+    ran.fill(0, 0, graph.threads);
+    for (let step = 0; step < replayed; step++) ran[graph.thread[this.lineariser.stepEvent[step]!]!]!++;
+  }
+
+  /**
+   * How the run left its threads (GraphPreemptions.fewestOfRun): what each runnable one
+   * needed to go on past its events, from the step it was about to take, and the event the
+   * run failed in while running. A lock, barrier or thread the graph holds nothing of stays
+   * as it was at the end.
+   */
+  private noteRunEnd(graph: Graph, execution: ExecutionView, failed: number, lastEvent: number): RunEnd {
+    const end = this.runEnd;
+    end.pastFailures = this.parking;
+    for (let thread = 0; thread < graph.threads; thread++) {
+      end.next[thread] = Next.NEVER;
+      // a thread parked where it failed (RunFlags.PARK_FAILING), or the one running at the run's failure
+      end.failsAt[thread] = execution.threadState[thread] === ThreadState.PARKED ? graph.lastOf(thread) : thread === failed ? lastEvent : NONE;
+      // its next event is in the graph (one the run did not reach, or a lock it waits for at the end)
+      if (end.ran[thread]! < graph.threadLength[thread]!) continue;
+      if (thread === failed || execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
+      const op = execution.pendingOp[thread]!;
+      const object = execution.pendingObject[thread]!;
+      let location = NONE;
+      if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK || op === Op.SEM_WAIT) {
+        location = this.lockLocation(graph, op, object, NONE);
+        end.next[thread] = Next.UNIT;
+      } else if (op === Op.BARRIER_LEAVE) {
+        location = this.locations.barrier(object);
+        end.next[thread] = Next.ROUND;
+        end.arrivals[thread] = this.leaveTarget(graph, thread, location);
+      } else if (op === Op.THREAD_JOIN) {
+        const exit = graph.lastOf(object);
+        end.next[thread] = exit !== NONE && graph.op[exit] === Op.THREAD_EXIT ? Next.AFTER : Next.NEVER;
+        end.at[thread] = exit;
+        continue;
+      } else {
+        end.next[thread] = Next.NOW;
+        continue;
+      }
+      end.at[thread] = location;
+      // nothing in the graph changes it: as at the end
+      if (location >= graph.coLast.length || graph.coLast[location] === NONE) end.next[thread] = enabledAtEnd(execution, thread) ? Next.NOW : Next.NEVER;
+    }
+    return end;
   }
 
   /** Whether step `step` ran graph event `event` as the graph has it (a create: the thread numbered may differ). */
@@ -707,11 +872,11 @@ export class GraphStrategy implements Strategy {
     return (Math.floor(graph.units(graph.rf[arrival]!, location) / count) + 1) * count;
   }
 
-  /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found). */
+  /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found; NONE: not known). */
   private lockLocation(graph: Graph, op: number, object: number, found: number): number {
     if (!isSemaphoreOp(op)) return this.locations.mutex(object);
     const location = this.locations.semaphore(object);
-    if (!this.locations.knowsInit(location) && graph.coLast[location] === NONE) this.locations.noteInit(location, found, 0);
+    if (found !== NONE && !this.locations.knowsInit(location) && graph.coLast[location] === NONE) this.locations.noteInit(location, found, 0);
     return location;
   }
 
@@ -840,10 +1005,30 @@ function choiceBeforeRevisitingWrite(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose before a step of its thread that a write an earlier read reads needs (thread ${thread})`);
 }
 
+/**
+ * Whether `thread` could have taken its next step at the run's last scheduling point (a choice
+ * is none: its step's set holds its own thread alone). Only the running thread ran after it.
+ */
+function enabledAtEnd(execution: ExecutionView, thread: number): boolean {
+  let step = execution.steps - 1;
+  while (step > 0 && execution.op[step] === Op.CHOOSE) step--;
+  return step >= 0 && has(execution.enabled, step * WORDS, thread);
+}
+
+/** Whether a thread but `failed` could have taken its next step when the run failed. */
+function othersCouldGoOn(execution: ExecutionView, failed: number): boolean {
+  for (let thread = 0; thread < execution.threadState.length; thread++)
+    if (thread !== failed && execution.threadState[thread] === ThreadState.RUNNABLE && enabledAtEnd(execution, thread)) return true;
+  return false;
+}
+
 /** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
 function isSemaphoreOp(op: number): boolean {
   return op === Op.SEM_WAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
 }
+
+/** Failures a thread can be parked at (RunFlags.PARK_FAILING, runtime/scheduler.c parkable). */
+const PARKABLE: ReadonlySet<number> = new Set([Outcome.ASSERTION, Outcome.MEMORY, Outcome.MISUSE, Outcome.EXIT, Outcome.RACE]);
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
 const CHOSEN_AGAIN = 2;
