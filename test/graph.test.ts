@@ -59,7 +59,7 @@ describe('graph: one execution per reads-from class', () => {
 
   it('bounded: a failure first met with another thread stopped mid-way, able to go on, is shown at the bound of the run where that thread has ended, with that run', async () => {
     const test = (await checkAllInterleavings(fixture('graph/failure_after_writer_ends.c'), { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;
-    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, message: 'atomic_load(&flag) != 2' } });
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1, message: 'atomic_load(&count) != 2' } });
   });
 
   it('bounded: classes reached only from a failing graph past the bound are explored past that failure, its thread parked (bounds 0-3 as dfs)', async () => {
