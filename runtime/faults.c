@@ -45,6 +45,21 @@ static void leave_execution(struct runtime *r, int signal) {
   r->faulted = 1; /* the handler never returns: sched_run unblocks the signal */
 }
 
+/* WEFT_RUN_PARK_FAILING: the faulting thread stops in the handler for good and the others go
+ * on, so its signal is unblocked now, for their faults. */
+static void park_in_handler(const struct runtime *r, int signal) {
+  if (!(r->flags & WEFT_RUN_PARK_FAILING)) return;
+  sigset_t handled;
+  sigemptyset(&handled);
+  sigaddset(&handled, signal);
+  pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
+}
+
+/* the harness's own code: a fault in libc may leave a lock held that other threads need */
+static int in_harness_code(const struct runtime *r, uintptr_t pc) {
+  return pc - r->text_start < r->text_end - r->text_start;
+}
+
 int faults_handle(int signal, siginfo_t *info, void *context) {
   struct runtime *r = weft_rt;
   if (!r || !r->in_execution) return 0;
@@ -61,7 +76,9 @@ int faults_handle(int signal, siginfo_t *info, void *context) {
   else
     snprintf(result->message, sizeof result->message, "%s", strsignal(signal));
   leave_execution(r, signal);
-  execution_end(WEFT_OUTCOME_CRASH, pc);
+  if (!in_harness_code(r, pc)) execution_end(WEFT_OUTCOME_CRASH, pc);
+  park_in_handler(r, signal);
+  execution_failed(WEFT_OUTCOME_CRASH, pc);
 }
 
 int faults_hang(int signal, void *context, uint32_t timeout_ms) {
@@ -69,8 +86,9 @@ int faults_hang(int signal, void *context, uint32_t timeout_ms) {
   if (!r || !r->in_execution) return 0;
   uintptr_t pc = interrupted_pc(context);
   /* only in the harness's own code: libc may hold a lock that the next execution needs */
-  if (pc - r->text_start >= r->text_end - r->text_start) return 0;
+  if (!in_harness_code(r, pc)) return 0;
   leave_execution(r, signal);
+  park_in_handler(r, signal);
   execution_fail(WEFT_OUTCOME_HANG, pc, "T%u ran for more than %u ms without reaching a scheduling point: a loop with no shared access?",
                  r->current, timeout_ms);
 }

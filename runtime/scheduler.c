@@ -439,11 +439,13 @@ void execution_end(uint32_t outcome, uintptr_t pc) {
   __builtin_unreachable();
 }
 
-/* Failures a thread's own code meets (a race at its access), where it can stop for good and
- * the others go on: a crash is met in a signal handler, the rest end the whole run. */
+/* Failures a thread meets in its own code (a race at its access, a crash or hang in the
+ * harness's code: faults.c), where it can stop for good and the others go on; the rest end
+ * the whole run. */
 static int parkable(uint32_t outcome) {
   return outcome == WEFT_OUTCOME_ASSERTION || outcome == WEFT_OUTCOME_MEMORY || outcome == WEFT_OUTCOME_MISUSE ||
-         outcome == WEFT_OUTCOME_EXIT || outcome == WEFT_OUTCOME_RACE;
+         outcome == WEFT_OUTCOME_EXIT || outcome == WEFT_OUTCOME_RACE || outcome == WEFT_OUTCOME_CRASH ||
+         outcome == WEFT_OUTCOME_HANG;
 }
 
 /* WEFT_RUN_PARK_FAILING: the current thread stops here for good; the others go on (the

@@ -151,6 +151,8 @@ describe('every way an execution can end', () => {
   it.each([
     ['weft_assert(0)', 'ASSERTION', 2],
     ['abort()', 'EXIT', 3],
+    ['*(volatile int *)0 = 0', 'CRASH', 2],
+    ['for (;;) {}', 'HANG', 2],
   ] as const)('RunFlags.PARK_FAILING: a thread failing at %s stops there for good and the others go on; the run ends with its outcome', (failure, outcome, failedAt) => {
     const harness = openHarness(buildHarness(writeHarness(`
 #include <pthread.h>
@@ -166,6 +168,7 @@ WEFT_TEST(fails_first) {
   pthread_join(t, NULL);
 }
 `)).library);
+    harness.setHangTimeout(50);
     const trace = harness.trace();
     const none = new Uint16Array(0);
     const stopped = harness.run(0, none, 0, 1000, 1);
@@ -175,6 +178,9 @@ WEFT_TEST(fails_first) {
     expect(Array.from(trace.thread.slice(failedAt, steps))).toEqual([1, 1, 1, 1]);
     expect(Array.from(trace.op.slice(failedAt, steps), (op) => opNames[op])).toEqual(['start', 'atomic store', 'atomic store', 'exit']);
     expect(Array.from(harness.trace().threadState.slice(0, 2))).toEqual([ThreadState.PARKED, ThreadState.FINISHED]);
+    // a thread parked in a signal handler left its signal unblocked: the next fault is caught as well
+    expect(harness.run(0, none, 0, 1000, 1, RunFlags.PARK_FAILING)).toBe(Outcome[outcome]);
+    expect(harness.run(0, none, 0, 1000, 1)).toBe(Outcome[outcome]);
   });
 
   it('a relocked normal mutex deadlocks its own thread', async () => {

@@ -74,6 +74,27 @@ describe('graph: one execution per reads-from class', () => {
     expect(test).toMatchObject({ status: 'fail', bound: 2, bug: { kind: 'assertion', preemptions: 2 } });
   });
 
+  it('bounded: a crash is explored past as an assertion is (the crashing thread parked in its signal handler): shown at the bound dfs shows it', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <weft.h>
+static atomic_int stage;
+static void *advance(void *unused) { (void)unused; atomic_store(&stage, 1); atomic_store(&stage, 2); return NULL; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, NULL, advance, NULL);
+  if (atomic_load(&stage) == 1) *(volatile int *)0 = 0;
+  pthread_join(t, NULL);
+  return 0;
+}
+`);
+    const dfs = (await checkAllInterleavings(file, { strategy: 'dfs', mode: 'sc', maxBound: 3 })).tests[0]!;
+    const graph = (await checkAllInterleavings(file, { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]!;
+    expect(dfs).toMatchObject({ status: 'fail', bound: 2, bug: { kind: 'crash', preemptions: 2 } });
+    expect(graph).toMatchObject({ status: 'fail', bound: 2, bug: { kind: 'crash', preemptions: 2 } });
+  });
+
   it('refuses main returning before a thread it never joined has ended (started or not): those executions hold other events', async () => {
     const file = writeHarness(`
 #include <pthread.h>

@@ -38,7 +38,9 @@
 // run again with the failing thread parked there and the others going on (RunFlags.
 // PARK_FAILING, no execution of the harness: the failing thread simply never runs again), and
 // what that adds is explored like any run's events; a schedule of such a graph that fails
-// within the bound (the others having done less or more) is run and shown (showPath).
+// within the bound (the others having done less or more) is run and shown (showPath). Where
+// the runtime cannot park the thread (a fault in libc, which may hold a lock the others
+// need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
@@ -555,12 +557,19 @@ export class GraphStrategy implements Strategy {
       // graph that fails with as many preemptions as the bound is run and shown (showPath;
       // with fewer: shown in an earlier iteration)
       this.runPastBound = true;
-      if (this.bounded && this.showPastFailure && this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent)) === this.bound) this.showPath(graph);
+      if (!this.bounded || !this.showPastFailure) return false;
+      // a failure no thread can be parked at (a fault in libc) ended this run as it ended the
+      // failing one: that is shown now, a bug all the same, of more preemptions
+      if (!execution.threadState.includes(ThreadState.PARKED)) {
+        this.runPastBound = false;
+        return counts;
+      }
+      if (this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent)) === this.bound) this.showPath(graph);
       return false;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going on.
-    const parks = failed >= 0 && PARKABLE.has(execution.outcome) && othersCouldGoOn(execution, failed);
+    const parks = failed >= 0 && othersCouldGoOn(execution, failed);
     if (parks) this.runAgainPastFailure();
     this.showPastFailure = false;
     if (!this.bounded) return counts;
@@ -576,11 +585,6 @@ export class GraphStrategy implements Strategy {
     if (fewest > this.bound) {
       this.pastBound = this.runPastBound = true;
       this.showPastFailure = parks;
-      // a failure no thread can be parked at (a crash, a hang) is shown now: a bug all the same, of more preemptions
-      if (failed >= 0 && !parks && othersCouldGoOn(execution, failed)) {
-        this.runPastBound = false;
-        return counts;
-      }
     }
     return counts && fewest === this.bound;
   }
@@ -1026,9 +1030,6 @@ function othersCouldGoOn(execution: ExecutionView, failed: number): boolean {
 function isSemaphoreOp(op: number): boolean {
   return op === Op.SEM_WAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
 }
-
-/** Failures a thread can be parked at (RunFlags.PARK_FAILING, runtime/scheduler.c parkable). */
-const PARKABLE: ReadonlySet<number> = new Set([Outcome.ASSERTION, Outcome.MEMORY, Outcome.MISUSE, Outcome.EXIT, Outcome.RACE]);
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
 const CHOSEN_AGAIN = 2;
