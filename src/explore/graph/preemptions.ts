@@ -48,6 +48,8 @@ export class RunEnd {
   readonly arrivals = new Int32Array(MAX_THREADS);
   /** per thread, the event it failed at (NONE: it did not): a schedule ends there */
   readonly failsAt = new Int32Array(MAX_THREADS).fill(NONE);
+  /** per thread, an event that must have run for its failure to happen (a race's other access follows it), or NONE */
+  readonly needs = new Int32Array(MAX_THREADS).fill(NONE);
   /**
    * the run went on past its failures (RunFlags.PARK_FAILING): a schedule ends at a failing
    * event whatever the others have not run yet (a real execution whose threads did less);
@@ -221,9 +223,12 @@ export class GraphPreemptions {
     return graph.index[event]! < this.counts[graph.thread[event]!]!;
   }
 
-  /** Whether `thread` just ran the event it failed at: the schedule ends there. */
+  /** Whether `thread` just ran the event it failed at, after what its failure needs: the schedule ends there. */
   private failedHere(graph: Graph, thread: number): boolean {
-    return this.end !== undefined && this.end.failsAt[thread] === graph.threadEvents[thread]![this.counts[thread]! - 1];
+    const end = this.end;
+    if (end === undefined || end.failsAt[thread] !== graph.threadEvents[thread]![this.counts[thread]! - 1]) return false;
+    const needs = end.needs[thread]!;
+    return needs === NONE || this.ran(graph, needs);
   }
 
   /** Keeps the movers into the states up to `depth`: the schedule found. */

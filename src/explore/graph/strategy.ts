@@ -130,6 +130,8 @@ export class GraphStrategy implements Strategy {
   /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
   private parkNext = false;
   private parking = false;
+  /** the thread whose failure that run goes past */
+  private parkedThread = 0;
   /** that item's failing run was past the bound: a schedule of the run past it that fails within the bound is shown */
   private showPastFailure = false;
   /** the run observed is an item's (not an iteration's first run) */
@@ -513,8 +515,9 @@ export class GraphStrategy implements Strategy {
   observe(execution: ExecutionView): boolean {
     this.runPastBound = false;
     if (this.showing) {
-      // a race needs the other thread's access too, which is no event of a drf-mode graph: an
-      // order that left it out does not fail, and shows nothing
+      // a failure of a thread parked after the first needs what the run does not tell (a
+      // race's other access, no event of a drf-mode graph): an order that left it out does
+      // not fail, and shows nothing
       if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED) {
         this.runPastBound = true;
         return false;
@@ -549,6 +552,7 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseSpinWaits(execution);
+    const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
     const lastEvent = execution.steps === 0 ? NONE : execution.steps > replayed ? graph.count - 1 : this.lineariser.stepEvent[execution.steps - 1]!;
     if (this.bounded) this.noteRan(graph, execution, replayed);
@@ -569,13 +573,17 @@ export class GraphStrategy implements Strategy {
         this.runPastBound = false;
         return counts;
       }
-      if (this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent)) === this.bound) this.showPath(graph);
+      const end = this.noteRunEnd(graph, execution, failed, lastEvent);
+      // the failing thread's race needs the other access, which ran right after that step of its thread
+      const partner = execution.outcome === Outcome.RACE ? execution.raceStep[0]! : -1;
+      if (partner >= 0) end.needs[this.parkedThread] = partner < replayed ? this.lineariser.stepEvent[partner]! : firstAbsorbed + partner - replayed;
+      if (this.preemptions.fewestOfRun(graph, this.bound, end) === this.bound) this.showPath(graph);
       return false;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going on.
     const parks = failed >= 0 && othersCouldGoOn(execution, failed);
-    if (parks) this.runAgainPastFailure();
+    if (parks) this.runAgainPastFailure(failed);
     this.showPastFailure = false;
     if (!this.bounded) return counts;
     // the run is a schedule of its graph: what it spent bounds what the graph needs
@@ -594,9 +602,10 @@ export class GraphStrategy implements Strategy {
     return counts && fewest === this.bound;
   }
 
-  /** The run's item (or the iteration's first run) runs again next, past the failure it met (RunFlags.PARK_FAILING). */
-  private runAgainPastFailure(): void {
+  /** The run's item (or the iteration's first run) runs again next, past the failure `thread` met (RunFlags.PARK_FAILING). */
+  private runAgainPastFailure(thread: number): void {
     this.parkNext = true;
+    this.parkedThread = thread;
     if (this.ranItem) {
       this.retryLastItem(this.lastItem[3]!);
       return;
@@ -692,6 +701,7 @@ export class GraphStrategy implements Strategy {
     end.pastFailures = this.parking;
     for (let thread = 0; thread < graph.threads; thread++) {
       end.next[thread] = Next.NEVER;
+      end.needs[thread] = NONE;
       // a thread parked where it failed (RunFlags.PARK_FAILING), or the one running at the run's failure
       end.failsAt[thread] = execution.threadState[thread] === ThreadState.PARKED ? graph.lastOf(thread) : thread === failed ? lastEvent : NONE;
       // its next event is in the graph (one the run did not reach, or a lock it waits for at the end)
