@@ -26,10 +26,9 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 #define WEFT_RUN_ROUND_ROBIN 16u     /* past the decisions, a thread that blocks, finishes or yields hands
                                         over to the next enabled thread after it in id order (delay
                                         bounding's deterministic scheduler: completing a run costs no delay) */
-#define WEFT_RUN_PARK_FAILING 32u    /* a thread that fails an assertion, misuses an API, touches memory it may not
-                                        or exits stops there for good (PARKED) and the others go on; the run
-                                        ends with that first failure's outcome (the graph engine explores what
-                                        the others do past it) */
+#define WEFT_RUN_PARK_FAILING 32u    /* a thread that fails in its own code (scheduler.c: parkable) stops there
+                                        for good (PARKED) and the others go on; the run ends with the first
+                                        failure's outcome (the graph engine explores what the others do past it) */
 #define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
 #define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
 #define WEFT_STACK_FRAMES 256u /* frames of shared stacks a failure describes */
