@@ -430,8 +430,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("pendingValue", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_value), WEFT_MAX_THREADS));
     // [steps, outcome] of the last execution, read after every run without a call
     trace.Set("status", View<Napi::Uint32Array>(env, &api_->result->steps, 2));
-    // a race's earlier access: the step after which it ran (-1: none)
-    trace.Set("raceStep", View<Napi::Int32Array>(env, const_cast<int32_t*>(&r->race_step), 1));
+    // per thread that failed at a race: the step after which the other access ran (-1: none)
+    trace.Set("raceAfter", View<Napi::Int32Array>(env, const_cast<int32_t*>(r->race_after), WEFT_MAX_THREADS));
     trace_ = Napi::Persistent(trace);
     return trace;
   }

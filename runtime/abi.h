@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 18
+#define WEFT_ABI_VERSION 19
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -146,6 +146,9 @@ struct weft_result {
   double pending_object[WEFT_MAX_THREADS];
   double pending_value[WEFT_MAX_THREADS]; /* its argument, as a step records it */
   uint32_t pending_pc[WEFT_MAX_THREADS];
+  /* a thread that failed at a race (parked, WEFT_RUN_PARK_FAILING, or the run's failure): the step
+   * after which the other access ran in its thread; -1: none, or before that thread's first step */
+  int32_t race_after[WEFT_MAX_THREADS];
   /* the execution's own stdout/stderr, in order */
   uint32_t output_length;
   char output[WEFT_OUTPUT_SIZE];

@@ -227,9 +227,11 @@ static int32_t step_of_epoch(const struct runtime *r, uint32_t e) {
 static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, int earlier_write) {
   struct runtime *r = weft_rt;
   struct weft_result *result = &r->result;
+  int32_t after = step_of_epoch(r, earlier);
+  r->threads[r->current].race_after = after;
   /* past a parked failure (WEFT_RUN_PARK_FAILING) the first one's race stays described */
   if (r->parked_outcome) execution_failed(WEFT_OUTCOME_RACE, pc);
-  result->race_step = step_of_epoch(r, earlier);
+  result->race_step = after;
   result->race_address = (double)address;
   result->race_thread = (int32_t)epoch_thread(earlier);
   result->race_pc = earlier_pc;

@@ -183,6 +183,28 @@ WEFT_TEST(fails_first) {
     expect(harness.run(0, none, 0, 1000, 1)).toBe(Outcome[outcome]);
   });
 
+  it('RunFlags.PARK_FAILING: a thread parked at a race names the step after which the other access ran (raceAfter)', () => {
+    const harness = openHarness(buildHarness(writeHarness(`
+#include <pthread.h>
+#include <weft.h>
+static int shared;
+static int flag;
+static void *writer(void *unused) { (void)unused; shared = 1; __atomic_store_n(&flag, 1, __ATOMIC_RELAXED); return NULL; }
+WEFT_TEST(races_after_relaxed_flag) {
+  pthread_t t;
+  pthread_create(&t, NULL, writer, NULL);
+  if (__atomic_load_n(&flag, __ATOMIC_RELAXED)) shared = 2;
+  pthread_join(t, NULL);
+}
+`)).library);
+    const trace = harness.trace();
+    // main creates, the writer starts (its plain write follows) and sets the flag, main reads it and races
+    const decisions = Uint16Array.of(0, 1, 1, 0);
+    expect(harness.run(0, decisions, decisions.length, 1000, 0, RunFlags.PARK_FAILING)).toBe(Outcome.RACE);
+    expect(Array.from(trace.threadState.slice(0, 2))).toEqual([ThreadState.PARKED, ThreadState.FINISHED]);
+    expect(Array.from(trace.raceAfter.slice(0, 2))).toEqual([1, -1]);
+  });
+
   it('a relocked normal mutex deadlocks its own thread', async () => {
     const test = await outcomes('relocks_its_own_mutex');
     expect(test.bug).toMatchObject({ kind: 'deadlock', message: expect.stringContaining('which it already holds itself') });

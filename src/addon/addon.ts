@@ -45,8 +45,8 @@ export interface TraceArrays {
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
   pendingValue: Float64Array;
-  /** a race of the last execution: the step after which its earlier access ran (-1: none, or before its thread's first) */
-  raceStep: Int32Array;
+  /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
+  raceAfter: Int32Array;
 }
 
 export interface ThreadEnd {

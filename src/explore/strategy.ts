@@ -55,14 +55,14 @@ export interface ExecutionView {
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
   pendingValue: Float64Array;
-  /** a race: the step after which its earlier access ran (-1: none, or before its thread's first step) */
-  raceStep: Int32Array;
+  /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
+  raceAfter: Int32Array;
 }
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue, raceStep } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue, raceStep };
+  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue, raceAfter } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, threadState, pendingOp, pendingObject, pendingValue, raceAfter };
 }
 
 /**
@@ -96,7 +96,7 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
     object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), bits: trace.bits.slice(0, steps), size: trace.size.slice(0, steps),
     written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
-    pendingValue: trace.pendingValue.slice(), raceStep: trace.raceStep.slice(),
+    pendingValue: trace.pendingValue.slice(), raceAfter: trace.raceAfter.slice(),
   };
 }
 

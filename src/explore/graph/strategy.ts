@@ -130,8 +130,6 @@ export class GraphStrategy implements Strategy {
   /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
   private parkNext = false;
   private parking = false;
-  /** the thread whose failure that run goes past */
-  private parkedThread = 0;
   /** that item's failing run was past the bound: a schedule of the run past it that fails within the bound is shown */
   private showPastFailure = false;
   /** the run observed is an item's (not an iteration's first run) */
@@ -515,9 +513,8 @@ export class GraphStrategy implements Strategy {
   observe(execution: ExecutionView): boolean {
     this.runPastBound = false;
     if (this.showing) {
-      // a failure of a thread parked after the first needs what the run does not tell (a
-      // race's other access, no event of a drf-mode graph): an order that left it out does
-      // not fail, and shows nothing
+      // an order found must fail as the graph's run did (a race keeps its other access's
+      // step): one that does not shows nothing, never a bug
       if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED) {
         this.runPastBound = true;
         return false;
@@ -574,16 +571,18 @@ export class GraphStrategy implements Strategy {
         return counts;
       }
       const end = this.noteRunEnd(graph, execution, failed, lastEvent);
-      // the failing thread's race needs the other access, which ran right after that step of its thread
-      const partner = execution.outcome === Outcome.RACE ? execution.raceStep[0]! : -1;
-      if (partner >= 0) end.needs[this.parkedThread] = partner < replayed ? this.lineariser.stepEvent[partner]! : firstAbsorbed + partner - replayed;
+      // a thread's race needs the other access, which ran right after that step of its thread
+      for (let thread = 0; thread < graph.threads; thread++) {
+        const after = execution.threadState[thread] === ThreadState.PARKED ? execution.raceAfter[thread]! : -1;
+        if (after >= 0) end.needs[thread] = after < replayed ? this.lineariser.stepEvent[after]! : firstAbsorbed + after - replayed;
+      }
       if (this.preemptions.fewestOfRun(graph, this.bound, end) === this.bound) this.showPath(graph);
       return false;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going on.
     const parks = failed >= 0 && othersCouldGoOn(execution, failed);
-    if (parks) this.runAgainPastFailure(failed);
+    if (parks) this.runAgainPastFailure();
     this.showPastFailure = false;
     if (!this.bounded) return counts;
     // the run is a schedule of its graph: what it spent bounds what the graph needs
@@ -602,10 +601,9 @@ export class GraphStrategy implements Strategy {
     return counts && fewest === this.bound;
   }
 
-  /** The run's item (or the iteration's first run) runs again next, past the failure `thread` met (RunFlags.PARK_FAILING). */
-  private runAgainPastFailure(thread: number): void {
+  /** The run's item (or the iteration's first run) runs again next, past the failure it met (RunFlags.PARK_FAILING). */
+  private runAgainPastFailure(): void {
     this.parkNext = true;
-    this.parkedThread = thread;
     if (this.ranItem) {
       this.retryLastItem(this.lastItem[3]!);
       return;
