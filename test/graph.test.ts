@@ -24,6 +24,8 @@ describe('graph: one execution per reads-from class', () => {
     ['graph/semaphores_spin_locks.c', '', 'drf'],
     ['graph/barrier_rounds.c', '-DTHREADS=2', 'sc'],
     ['graph/barrier_rounds.c', '', 'sc'],
+    ['graph/trylocks.c', '-DTHREADS=2', 'drf'],
+    ['graph/trylocks.c', '', 'drf'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
     const build = { cflags };
     const optimal = await exploreAll(fixture(file), 'optimal', Infinity, mode, Infinity, 10_000, build);

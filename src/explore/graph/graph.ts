@@ -45,6 +45,12 @@ export const Role = {
    * event before then
    */
   LEAVE: 8,
+  /**
+   * a mutex or spin trylock: a read-modify-write that takes a unit when the write it reads
+   * leaves one and else writes the lock back as it was (the runtime orders every attempt on a
+   * lock, a failed one too, with the lock's other steps: race detection synchronises on it)
+   */
+  TRY: 9,
 } as const;
 
 /** The initial value of a location: rf of a read that reads it. */

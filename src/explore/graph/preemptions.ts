@@ -306,9 +306,10 @@ export class GraphPreemptions {
   }
 }
 
-/** The units of its lock an event takes: 1 for an acquisition, -1 for an unlock or a post, 0 for any other event. */
+/** The units of its lock an event takes: 1 for an acquisition (a trylock that took it), -1 for an unlock or a post, 0 for any other event. */
 function unitsTaken(graph: Graph, event: number): number {
   const role = graph.role[event]!;
+  if (role === Role.TRY) return graph.units(graph.rf[event]!, graph.location[event]!) > 0 ? 1 : 0;
   return role === Role.LOCK ? 1 : role === Role.UNLOCK || role === Role.POST ? -1 : 0;
 }
 

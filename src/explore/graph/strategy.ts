@@ -451,7 +451,7 @@ export class GraphStrategy implements Strategy {
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
-    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE;
+    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE || role === Role.TRY;
     if (role === Role.CAS) {
       const location = graph.location[read]!;
       if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
@@ -789,6 +789,14 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
         return;
       }
+      case Op.MUTEX_TRYLOCK:
+      case Op.SPIN_TRYLOCK: {
+        const location = this.locations.mutex(execution.object[step]!);
+        const took = execution.value[step] !== 0;
+        if (took && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        this.addWrite(frame, this.addRead(frame, thread, Role.TRY, op, location));
+        return;
+      }
       case Op.MUTEX_UNLOCK:
       case Op.SPIN_UNLOCK: {
         const event = graph.add(thread, Role.UNLOCK, op, this.locations.mutex(execution.object[step]!));
@@ -867,9 +875,13 @@ export class GraphStrategy implements Strategy {
     return event;
   }
 
-  /** The units an acquisition, post or barrier leave leaves, from those of the write it reads. */
+  /** The units an acquisition (a trylock: one if there is one), post or barrier leave leaves, from those of the write it reads. */
   private noteUnits(graph: Graph, event: number): void {
     const role = graph.role[event]!;
+    if (role === Role.TRY) {
+      graph.valueLow[event] = Math.max(graph.units(graph.rf[event]!, graph.location[event]!) - 1, 0);
+      return;
+    }
     if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE) return;
     // one that cannot run waits (waitsAtEnd): it writes nothing
     if (graph.blockedReading(event, graph.rf[event]!)) return;
