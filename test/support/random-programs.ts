@@ -163,14 +163,14 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 
 /**
  * The shape with only what the graph engine models (src/explore/graph/): atomics, plain
- * accesses, mutexes and spin locks (trylocks too), semaphores, barriers, create and join (every thread joined),
+ * accesses, mutexes, spin locks and semaphores (their attempts that do not wait too), barriers, create and join (every thread joined),
  * choices and thread exits; so that the oracle compares it on every seed instead of the few
  * it does not refuse.
  */
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
     ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, spin: false, condition: false,
-    free: false, mainEnd: 'join', tryLocks: shape.tryLocks && shape.lock !== 'semaphore', timed: false, once: false, yields: false, longRun: false, spinlock: null,
+    free: false, mainEnd: 'join', tryLocks: shape.tryLocks, timed: false, once: false, yields: false, longRun: false, spinlock: null,
   };
 }
 

@@ -46,7 +46,7 @@ export const Role = {
    */
   LEAVE: 8,
   /**
-   * a mutex or spin trylock: a read-modify-write that takes a unit when the write it reads
+   * a mutex or spin trylock, sem_trywait: a read-modify-write that takes a unit when the write it reads
    * leaves one and else writes the lock back as it was (the runtime orders every attempt on a
    * lock, a failed one too, with the lock's other steps: race detection synchronises on it)
    */
