@@ -19,10 +19,15 @@ export interface CliRun {
 /** Runs the built CLI (dist/) as a user would. */
 export function runCli(args: string[], cwd = packageRoot, env: Record<string, string> = {}): CliRun {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
-    cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env },
+    cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL',
   });
+  // a blocked spawnSync is past vitest's own timeouts: a child that never ends fails its test instead
+  if (result.error) throw new Error(`weft ${args.join(' ')}: ${result.error.message} (Node can hang at exit: nodejs/node#54918)`);
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** far longer than any CLI run of the tests takes */
+const CLI_TIMEOUT_MS = 300_000;
 
 /**
  * Output with every indented line joined to the line before it: a line wrapped to the width
