@@ -75,11 +75,20 @@ export function failedWhileRunning(view: ExecutionView): number {
   const outcome = view.outcome;
   if (view.steps === 0 || outcome === Outcome.OK || outcome === Outcome.PRUNED || outcome === Outcome.DEADLOCK || outcome === Outcome.LIVELOCK) return -1;
   // the choices a thread makes after a step are no scheduling points: the step is its pending one
-  let last = view.steps - 1;
-  while (last > 0 && view.op[last] === Op.CHOOSE) last--;
+  const last = lastSchedulingPoint(view);
   const thread = view.thread[last]!;
   const stale = view.pendingOp[thread] === view.op[last] && view.pendingObject[thread] === view.object[last];
   return view.threadState[thread] === ThreadState.RUNNABLE && stale ? thread : -1;
+}
+
+/**
+ * The run's last step that was a scheduling point (-1: none): a choice is none, its thread
+ * makes it right after its step, and only that thread runs after the point.
+ */
+export function lastSchedulingPoint(view: ExecutionView): number {
+  let step = view.steps - 1;
+  while (step > 0 && view.op[step] === Op.CHOOSE) step--;
+  return step;
 }
 
 /** Points a live view at the run that just ended, and makes thread sets cover its threads. */

@@ -83,8 +83,6 @@ export class GraphPreemptions {
   private threads = 0;
   private upTo = 0;
   private end: RunEnd | undefined;
-  /** events of the graph not run yet in the current state */
-  private remaining = 0;
   /** fewestOfRun: the threads of the schedule found, a step each (as many as pathLength) */
   path = new Int32Array(64);
   pathLength = 0;
@@ -142,8 +140,7 @@ export class GraphPreemptions {
       }
       // the running thread first, then the others in id order
       const thread = candidate === 0 ? last : candidate - 1 < last ? candidate - 1 : candidate;
-      this.remaining = remaining;
-      if (!this.ready(graph, thread)) continue;
+      if (!this.ready(graph, thread, remaining)) continue;
       const cost = this.cost[depth]! + (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0);
       if (cost >= best) continue;
       this.step(graph, thread);
@@ -238,12 +235,12 @@ export class GraphPreemptions {
     this.pathLength = depth;
   }
 
-  /** Whether `thread`'s next event may go next: it runs, what must precede it has run, and a run's failing event goes last. */
-  private ready(graph: Graph, thread: number): boolean {
+  /** Whether `thread`'s next event may go next: it runs, what must precede it has run, and a run's failing event goes last (`remaining`: events not run yet). */
+  private ready(graph: Graph, thread: number, remaining: number): boolean {
     if (this.counts[thread]! >= this.length[thread]!) return false;
     const event = graph.threadEvents[thread]![this.counts[thread]!]!;
     const end = this.end;
-    if (end !== undefined && !end.pastFailures && event === end.failsAt[thread] && this.remaining > 1) return false;
+    if (end !== undefined && !end.pastFailures && event === end.failsAt[thread] && remaining > 1) return false;
     for (let i = this.firstPredecessor[event]!; i < this.firstPredecessor[event + 1]!; i++) if (!this.ran(graph, this.predecessors[i]!)) return false;
     return true;
   }

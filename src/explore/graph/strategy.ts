@@ -45,7 +45,7 @@ import { RunFlags } from '../../addon/addon.js';
 import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
-import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning } from '../strategy.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import type { LocationBases } from '../../report/replay.js';
@@ -551,8 +551,8 @@ export class GraphStrategy implements Strategy {
     this.refuseSpinWaits(execution);
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
-    const lastEvent = execution.steps === 0 ? NONE : execution.steps > replayed ? graph.count - 1 : this.lineariser.stepEvent[execution.steps - 1]!;
-    if (this.bounded) this.noteRan(graph, execution, replayed);
+    const lastEvent = execution.steps === 0 ? NONE : this.eventOf(execution.steps - 1, replayed, firstAbsorbed);
+    if (this.bounded) this.noteRan(graph, replayed);
     this.addWaitingLocks(graph, execution);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
@@ -574,7 +574,7 @@ export class GraphStrategy implements Strategy {
       // a thread's race needs the other access, which ran right after that step of its thread
       for (let thread = 0; thread < graph.threads; thread++) {
         const after = execution.threadState[thread] === ThreadState.PARKED ? execution.raceAfter[thread]! : -1;
-        if (after >= 0) end.needs[thread] = after < replayed ? this.lineariser.stepEvent[after]! : firstAbsorbed + after - replayed;
+        if (after >= 0) end.needs[thread] = this.eventOf(after, replayed, firstAbsorbed);
       }
       if (this.preemptions.fewestOfRun(graph, this.bound, end) === this.bound) this.showPath(graph);
       return false;
@@ -599,6 +599,11 @@ export class GraphStrategy implements Strategy {
       this.showPastFailure = parks;
     }
     return counts && fewest === this.bound;
+  }
+
+  /** The event step `step` of the run ran: one of the `replayed` steps, or absorbed in order from `firstAbsorbed`. */
+  private eventOf(step: number, replayed: number, firstAbsorbed: number): number {
+    return step < replayed ? this.lineariser.stepEvent[step]! : firstAbsorbed + step - replayed;
   }
 
   /** The run's item (or the iteration's first run) runs again next, past the failure it met (RunFlags.PARK_FAILING). */
@@ -672,15 +677,15 @@ export class GraphStrategy implements Strategy {
       }
       if (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT) continue;
       // a semaphore nothing ran on yet is at its initial count: 0 when a wait on it waited
-      const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, enabledAtEnd(execution, thread) ? NONE : 0);
+      const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, enabledAtEnd(execution, lastSchedulingPoint(execution), thread) ? NONE : 0);
       if (this.locations.knowsInit(location) && graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
     }
   }
 
   /** Per thread, how many of its events in the graph the run ran: a failing run may stop before the end of the graph it replays. */
-  private noteRan(graph: Graph, execution: ExecutionView, replayed: number): void {
+  private noteRan(graph: Graph, replayed: number): void {
     const ran = this.runEnd.ran;
-    if (execution.steps >= this.replayed) {
+    if (replayed === this.replayed) {
       ran.set(graph.threadLength.subarray(0, graph.threads));
       return;
     }
@@ -726,7 +731,7 @@ export class GraphStrategy implements Strategy {
       }
       end.at[thread] = location;
       // nothing in the graph changes it: as at the end
-      if (location >= graph.coLast.length || graph.coLast[location] === NONE) end.next[thread] = enabledAtEnd(execution, thread) ? Next.NOW : Next.NEVER;
+      if (location >= graph.coLast.length || graph.coLast[location] === NONE) end.next[thread] = enabledAtEnd(execution, lastSchedulingPoint(execution), thread) ? Next.NOW : Next.NEVER;
     }
     return end;
   }
@@ -1035,20 +1040,16 @@ function choiceBeforeRevisitingWrite(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose before a step of its thread that a write an earlier read reads needs (thread ${thread})`);
 }
 
-/**
- * Whether `thread` could have taken its next step at the run's last scheduling point (a choice
- * is none: its step's set holds its own thread alone). Only the running thread ran after it.
- */
-function enabledAtEnd(execution: ExecutionView, thread: number): boolean {
-  let step = execution.steps - 1;
-  while (step > 0 && execution.op[step] === Op.CHOOSE) step--;
-  return step >= 0 && has(execution.enabled, step * WORDS, thread);
+/** Whether `thread` could have taken its next step at the run's last scheduling point `point` (lastSchedulingPoint): only the running thread ran after it. */
+function enabledAtEnd(execution: ExecutionView, point: number, thread: number): boolean {
+  return point >= 0 && has(execution.enabled, point * WORDS, thread);
 }
 
 /** Whether a thread but `failed` could have taken its next step when the run failed. */
 function othersCouldGoOn(execution: ExecutionView, failed: number): boolean {
+  const point = lastSchedulingPoint(execution);
   for (let thread = 0; thread < execution.threadState.length; thread++)
-    if (thread !== failed && execution.threadState[thread] === ThreadState.RUNNABLE && enabledAtEnd(execution, thread)) return true;
+    if (thread !== failed && execution.threadState[thread] === ThreadState.RUNNABLE && enabledAtEnd(execution, point, thread)) return true;
   return false;
 }
 
