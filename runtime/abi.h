@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 19
+#define WEFT_ABI_VERSION 20
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -98,6 +98,11 @@ struct weft_trace {
 /* weft_trace.aside bits */
 #define WEFT_ASIDE_DURING 1
 #define WEFT_ASIDE_AFTER 2
+#define WEFT_ASIDE_SPIN 4 /* the step's read ended a turn of a spin loop that came back to where it was: its thread
+                             waits, left out of the enabled set, until a write to what the turn read (spin.c) */
+#define WEFT_ASIDE_TURN 8 /* the step's read came back to where its thread was a turn before (its state and every
+                             read equal): a spin when every location the turn read still holds what it read
+                             (then also WEFT_ASIDE_SPIN), which may depend on the other threads */
 
 /* a thread's state, as weft_result.thread_state reports it at the end of an execution */
 #define WEFT_THREAD_STATES(X) X(UNUSED) X(RUNNABLE) X(FINISHED) X(PARKED)

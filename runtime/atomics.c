@@ -44,6 +44,7 @@
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     *a = v;                                                                                        \
     stack_note_words((const void *)a, sizeof(type));                                               \
+    spin_note_store((uintptr_t)a, sizeof(type));                                                   \
     race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
   }                                                                                                \
   RMW(bits, type, exchange, EXCHANGE, v)                                                                     \

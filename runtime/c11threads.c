@@ -44,13 +44,17 @@ WEFT_HIDDEN int weft_thrd_create(thrd_t *thread, thrd_start_t start, void *argum
   pthread_t handle;
   int error = thread_create(&handle, NULL, (void *(*)(void *))(void *)start, argument, 1, WEFT_CALLER_PC());
   *thread = (thrd_t)handle;
+  spin_note_store((uintptr_t)thread, sizeof *thread);
   return c11_result(error);
 }
 
 WEFT_HIDDEN int weft_thrd_join(thrd_t thread, int *result) {
   void *value;
   int error = thread_join((pthread_t)thread, &value, WEFT_CALLER_PC());
-  if (!error && result) *result = (int)(intptr_t)value;
+  if (!error && result) {
+    *result = (int)(intptr_t)value;
+    spin_note_store((uintptr_t)result, sizeof *result);
+  }
   return c11_result(error);
 }
 

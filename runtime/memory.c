@@ -104,7 +104,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
       /* not a step: spin detection must still see it */
       if (write) {
         spin_effect(r, &r->threads[r->current]);
-        if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake_near(r, address, size);
+        if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake(r, address, size);
       }
       race_check(write, address, size, pc);
       logged = mode == ACCESSES_LOGGED;

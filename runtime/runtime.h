@@ -103,10 +103,11 @@ struct thread {
   uint32_t spin_changed; /* spin_reads at its last read that repeated no anchor */
   uint64_t effects;      /* its own effects so far (writes, output, time, choices, ...) */
   uint64_t spin_epoch;   /* `effects` when its anchors were started */
-  /* spinning: left out of the enabled set until another thread writes near one of these */
+  /* spinning: left out of the enabled set until another thread writes to one of these */
   uint8_t spin_waiting;
   uint32_t spin_watch_count;
   uintptr_t spin_watch[SPIN_READS];
+  uint8_t spin_watch_size[SPIN_READS];
   void *specific[WEFT_MAX_KEYS]; /* pthread_getspecific values */
 };
 
@@ -279,18 +280,15 @@ WEFT_HIDDEN void access_log_complete(struct runtime *r);
 WEFT_HIDDEN void sched_note_read(uintptr_t object, uint64_t value, uint8_t size, uintptr_t pc);
 WEFT_HIDDEN void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, uint8_t size, uintptr_t pc);
 WEFT_HIDDEN void spin_effect(struct runtime *r, struct thread *t);
-WEFT_HIDDEN void spin_wake_near(struct runtime *r, uintptr_t start, uintptr_t size);
-WEFT_HIDDEN void spin_wake_all(struct runtime *r);
+WEFT_HIDDEN void spin_wake(struct runtime *r, uintptr_t start, uintptr_t size);
+WEFT_HIDDEN void spin_note_store(uintptr_t address, uintptr_t size);
 WEFT_HIDDEN void spin_note_step(struct runtime *r, uint32_t thread, const struct pending *pending);
 /* something a spinning loop could not repeat without changing (output, time, randomness,
- * thread-specific values, allocation): the current thread's own effect, and (its address
- * unknown) one that may end every other thread's spin */
+ * thread-specific values, allocation): the current thread's own effect. It writes nothing
+ * another thread reads, so no other thread's spin ends. */
 static inline void spin_note_effect(void) {
   struct runtime *r = weft_rt;
-  if (r && r->in_execution) {
-    spin_effect(r, &r->threads[r->current]);
-    if (r->spin_waiters) spin_wake_all(r);
-  }
+  if (r && r->in_execution) spin_effect(r, &r->threads[r->current]);
 }
 WEFT_HIDDEN void sched_yield_current(void);
 WEFT_HIDDEN void sched_yield_step(uintptr_t pc);

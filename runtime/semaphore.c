@@ -69,6 +69,7 @@ WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
 WEFT_HIDDEN int weft_sem_getvalue(sem_t *sem, int *value) {
   sched_point(WEFT_OP_SEM_GETVALUE, (uintptr_t)sem, 0, WEFT_CALLER_PC());
   *value = (int)state_of(sem)->value;
+  spin_note_store((uintptr_t)value, sizeof *value);
   sched_record_value((uint64_t)*value, 0);
   return 0;
 }

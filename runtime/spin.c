@@ -14,8 +14,14 @@
  * spin never ends: a livelock, reported at once (scheduler.c). A loop that counts what
  * it reads changes its counters and is no spin. When unsure (no unwind information, a
  * stack too deep to copy, more read places than remembered) it is no spin either: the step
- * bound then ends a loop that never gets anywhere. Writes end a spin by address when
- * known (spin_wake_near), every spin otherwise (spin_wake_all). */
+ * bound then ends a loop that never gets anywhere. A write ends the spins that read what it
+ * overlaps, and only those (spin_wake): a store, a read-modify-write that changed the value,
+ * a plain write, a free, a create's thread handle, a join's result. Locks, semaphores,
+ * barriers and condition variables keep their state where no spin reads it, and output,
+ * time or allocation change nothing another thread reads: a spin woken only when what it
+ * reads may have changed turns once per write (the graph engine relies on it: its next
+ * read reads a later write). The step that ended a turn back to where it was is marked in
+ * the trace (WEFT_ASIDE_TURN), and WEFT_ASIDE_SPIN when its thread then waits. */
 #include <string.h>
 #include <sys/mman.h>
 #include <unwind.h>
@@ -112,6 +118,7 @@ static int watch_reads_since(struct runtime *r, struct thread *t, uint32_t since
     if (anchor->size > sizeof now || !readable(r, anchor->object, anchor->size)) return 0;
     memcpy(&now, (const void *)anchor->object, anchor->size);
     if (memcmp(&now, &anchor->value, anchor->size) != 0) return 0;
+    t->spin_watch_size[watched] = anchor->size;
     t->spin_watch[watched++] = anchor->object;
   }
   t->spin_watch_count = watched;
@@ -123,6 +130,7 @@ static int watch_reads_since(struct runtime *r, struct thread *t, uint32_t since
 static void spin_wait(struct runtime *r, struct thread *t) {
   t->spin_waiting = 1;
   r->spin_waiters++;
+  r->trace.aside[t->event] |= WEFT_ASIDE_SPIN;
 }
 
 static void end_wait(struct runtime *r, struct thread *t) {
@@ -136,19 +144,13 @@ void spin_effect(struct runtime *r, struct thread *t) {
   if (WEFT_UNLIKELY(t->spin_waiting)) end_wait(r, t);
 }
 
-void spin_wake_all(struct runtime *r) {
-  for (uint32_t i = 0; i < r->thread_count && r->spin_waiters; i++)
-    if (r->threads[i].spin_waiting) end_wait(r, &r->threads[i]);
-}
-
-/* A write to [start, start + size) ends the spins that read near it (a watched location
- * is taken as up to 8 bytes: a wider write near it only ends a spin early). */
-void spin_wake_near(struct runtime *r, uintptr_t start, uintptr_t size) {
+/* A write to [start, start + size) ends the spins that read what it overlaps. */
+void spin_wake(struct runtime *r, uintptr_t start, uintptr_t size) {
   for (uint32_t i = 0; i < r->thread_count && r->spin_waiters; i++) {
     struct thread *t = &r->threads[i];
     if (!t->spin_waiting) continue;
     for (uint32_t w = 0; w < t->spin_watch_count; w++)
-      if (t->spin_watch[w] < start + size && start < t->spin_watch[w] + sizeof(uint64_t)) {
+      if (t->spin_watch[w] < start + size && start < t->spin_watch[w] + t->spin_watch_size[w]) {
         end_wait(r, t);
         break;
       }
@@ -156,8 +158,9 @@ void spin_wake_near(struct runtime *r, uintptr_t start, uintptr_t size) {
 }
 
 /* The step the scheduler just gave `thread`: anything but a read or a yield is its own
- * effect (what it observes there is not a read spin detection can compare); one that may
- * write ends the spins of others — near its address when that is all it writes. */
+ * effect (what it observes there is not a read spin detection can compare); a plain write
+ * or a free ends the spins of others that read what it writes (an atomic store: once it
+ * stored, spin_note_store; an RMW or CAS: sched_note_rmw). */
 void spin_note_step(struct runtime *r, uint32_t thread, const struct pending *pending) {
   uint8_t op = pending->op;
   uint8_t can = op_can[op];
@@ -165,12 +168,15 @@ void spin_note_step(struct runtime *r, uint32_t thread, const struct pending *pe
     if (op != WEFT_OP_YIELD && op != WEFT_OP_ATOMIC_LOAD && op != WEFT_OP_PLAIN_READ) spin_effect(r, &r->threads[thread]);
     return;
   }
-  if (op_flags[op] & WEFT_OPF_NOTES_WRITE) return; /* an RMW or CAS: sched_note_rmw decides */
+  if (op_flags[op] & WEFT_OPF_NOTES_WRITE) return;
   spin_effect(r, &r->threads[thread]);
-  if (!r->spin_waiters) return;
-  if (op == WEFT_OP_ATOMIC_STORE || op == WEFT_OP_PLAIN_WRITE) spin_wake_near(r, pending->object, sizeof(uint64_t));
-  else if (op == WEFT_OP_FREE) spin_wake_near(r, pending->object, (uintptr_t)pending->argument);
-  else if (can != WEFT_ACCESS_ACQUIRE && can != WEFT_ACCESS_RELEASE) spin_wake_all(r);
+  if (r->spin_waiters && (op == WEFT_OP_PLAIN_WRITE || op == WEFT_OP_FREE)) spin_wake(r, pending->object, (uintptr_t)pending->argument);
+}
+
+/* A write the runtime made for the harness (an atomic store, a create's handle, a join's result). */
+void spin_note_store(uintptr_t address, uintptr_t size) {
+  struct runtime *r = weft_rt;
+  if (r && r->in_execution && r->spin_waiters) spin_wake(r, address, size);
 }
 
 /* Each remembered read keeps the state of its last repetition: a read seen once is only
@@ -199,10 +205,12 @@ void sched_note_read(uintptr_t object, uint64_t value, uint8_t size, uintptr_t p
     /* the scratch slot SPIN_READS holds the state now, compared with the anchor's */
     struct spin_anchor *now = &t->spin_anchors[SPIN_READS];
     if (!capture(r, t, SPIN_READS, pc)) return;
-    if (t->spin_changed < anchor->captured && same_state(r, anchor, slot, now, SPIN_READS) &&
-        watch_reads_since(r, t, anchor->captured)) {
-      spin_wait(r, t);
-      return;
+    if (t->spin_changed < anchor->captured && same_state(r, anchor, slot, now, SPIN_READS)) {
+      r->trace.aside[t->event] |= WEFT_ASIDE_TURN;
+      if (watch_reads_since(r, t, anchor->captured)) {
+        spin_wait(r, t);
+        return;
+      }
     }
     anchor->state = now->state;
     anchor->length = now->length;
@@ -225,5 +233,5 @@ void sched_note_rmw(uintptr_t object, uint64_t old_value, uint64_t new_value, ui
     return;
   }
   spin_effect(r, &r->threads[r->current]);
-  if (r->spin_waiters) spin_wake_near(r, object, size);
+  if (r->spin_waiters) spin_wake(r, object, size);
 }

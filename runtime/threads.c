@@ -88,6 +88,7 @@ int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*s
   sched_record_object(id);
   sched_record_value(id, 0);
   *handle = (pthread_t)id + 1;
+  spin_note_store((uintptr_t)handle, sizeof *handle);
   return 0;
 }
 
@@ -106,7 +107,10 @@ int thread_join(pthread_t handle, void **return_value, uintptr_t pc) {
   if (target->joined) execution_fail(WEFT_OUTCOME_MISUSE, pc, "joining thread %u a second time", id);
   sched_point(WEFT_OP_THREAD_JOIN, id, 0, pc);
   target->joined = 1;
-  if (return_value) *return_value = target->return_value;
+  if (return_value) {
+    *return_value = target->return_value;
+    spin_note_store((uintptr_t)return_value, sizeof *return_value);
+  }
   return 0;
 }
 

@@ -45,7 +45,7 @@ int main(void) {
   WEFT_OPS(OP_ROW)
   printf("];\n\n");
 
-  printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER);
+  printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n  SPIN: %d,\n  TURN: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER, WEFT_ASIDE_SPIN, WEFT_ASIDE_TURN);
 
   printf("/** an atomic step's memory order (trace.order), by number */\nexport const memoryOrderNames: readonly string[] = [\n");
 #define ORDER_TEXT(name, text) printf("  %s,\n", QUOTE(text));

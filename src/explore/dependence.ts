@@ -21,7 +21,7 @@ export { Access, accessOf, potentialAccessOf };
  * would multiply the classes), notes where an aside defeats one of its plans, and then
  * starts over ordering them (dpor.ts: restartOrdered).
  */
-export const aroundAside = (execution: ExecutionView, step: number): boolean => execution.aside[step] !== 0;
+export const aroundAside = (execution: ExecutionView, step: number): boolean => (execution.aside[step]! & (Aside.DURING | Aside.AFTER)) !== 0;
 
 /** What a step did, for a search that orders asides: its op's access, or everything around an aside. */
 export const orderedAccessOf = (execution: ExecutionView, step: number): Access =>

@@ -4,7 +4,7 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-import { Op, OpFlag, hasFlag } from '../addon/ops.js';
+import { Aside, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import { WORDS } from './thread-set.js';
 import { Access, accessOf, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import { type ExecutionView, failedWhileRunning } from './strategy.js';
@@ -78,7 +78,6 @@ export class HbExecution {
   private stepOf = new Int32Array(0); // per thread × capacity: its steps in order
   private atomicAfter = new Uint8Array(0); // per step: its thread is inside an atomic section after it
   private aloneAfter = new Uint8Array(0); // per step: the runtime let only its thread take the next one
-  private asideAfter = new Uint8Array(0); // per step: the runtime set its thread aside after it (a spin)
   private capacity = 0;
   readonly count = new Int32Array(HB_MAX_THREADS);
   private readonly createdAt = new Int32Array(HB_MAX_THREADS);
@@ -103,6 +102,7 @@ export class HbExecution {
   /** per object: its writes in order */
   private readonly writes = new Map<number, number[]>();
   private readonly scratch = new Int32Array(HB_MAX_THREADS);
+  private readonly spinning = new Int32Array(HB_MAX_THREADS);
   /** state key -> the enabled threads the runtime reported there (kept across runs, up to OBSERVED_CAP states) */
   private readonly observed = new Map<number, number>();
 
@@ -185,22 +185,22 @@ export class HbExecution {
     const view = this.view;
     const counts = this.scratch;
     counts.fill(0);
+    // per thread, the read its spinning turn ended with while it waits (Aside.SPIN), else -1: the runtime leaves it out then
+    const spinning = this.spinning.fill(-1);
     for (let i = 0; i < this.steps; i++) {
       const thread = view.thread[i]!;
       counts[thread]!++;
+      spinning[thread] = (view.aside[i]! & Aside.SPIN) !== 0 ? i : -1;
+      for (let other = 0; other < this.width; other++) if (spinning[other]! >= 0 && this.wakes(i, spinning[other]!)) spinning[other] = -1;
       this.atomicAfter[i] = 0;
       this.aloneAfter[i] = 0;
-      this.asideAfter[i] = 0;
       if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
-      // left out of the next enabled set although its next operation cannot block: set aside
-      const next = this.nextOp(counts, thread);
-      if (next >= 0 && !mayBlock(next) && !((view.enabled[(i + 1) * WORDS]! >>> thread) & 1)) this.asideAfter[i] = 1;
       // a data choice is taken right after its thread's step, whatever the section
       if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
       if (view.op[i + 1] === Op.CHOOSE || view.enabled[(i + 1) * WORDS] !== 1 << thread) continue;
       this.aloneAfter[i] = 1;
       for (let other = 0; other < this.width; other++) {
-        if (other === thread) continue;
+        if (other === thread || spinning[other]! >= 0) continue;
         const op = this.nextOp(counts, other);
         if (op >= 0 && this.canRun(counts, other, op, this.nextStep(counts, other)) === true) {
           this.atomicAfter[i] = 1;
@@ -232,7 +232,6 @@ export class HbExecution {
     this.stepOf = new Int32Array(capacity * HB_MAX_THREADS);
     this.atomicAfter = new Uint8Array(capacity);
     this.aloneAfter = new Uint8Array(capacity);
-    this.asideAfter = new Uint8Array(capacity);
   }
 
   /** The blocks the execution frees, by start (a start freed twice, or reused, keeps its largest extent). */
@@ -386,17 +385,30 @@ export class HbExecution {
   }
 
   /**
-   * The last included step of `thread` is a yield, or a read after which the runtime set
-   * it aside in this execution (a detected spin): switching away from it there was free.
-   * Whether a read is a spin depends on the order (identical reads in a row): along
-   * another order of the same state's steps the switch may cost a preemption (the bound
-   * then comes out lower than the runtime's: more runs), and a spin that only another
-   * order shows is not seen here (the bound comes out higher). Not exact; the oracle
-   * (npm run soundness) has found no behaviour lost to it.
+   * The last included step of `thread` is a yield, or a read that ended a spinning turn
+   * (Aside.SPIN: spin.c) after which no included write changed what it read: the thread
+   * waits there, so switching away from it is free. Its thread's own steps decide whether a
+   * read ends a turn, so it does in every order of the downset; the runtime ends the wait
+   * with the first write to that location that is not a read-modify-write leaving the value
+   * as it was (the writes to it after the read are those after it in its chain).
    */
   steppedAsideLast(counts: Int32Array, thread: number): boolean {
     const last = this.stepAt(thread, counts[thread]! - 1);
-    return last >= 0 && (this.view.op[last] === Op.YIELD || this.asideAfter[last] === 1);
+    if (last < 0) return false;
+    if (this.view.op[last] === Op.YIELD) return true;
+    if ((this.view.aside[last]! & Aside.SPIN) === 0) return false;
+    const chain = this.writes.get(this.view.object[last]!);
+    for (let at = chain ? this.writesIn(counts, this.view.object[last]!) - 1 : -1; at >= 0 && chain![at]! > last; at--) if (this.wakes(chain![at]!, last)) return false;
+    return true;
+  }
+
+  /** Whether step `step` ends the wait of the thread whose spinning turn ended with read `spin`: a write to its location that is not a read-modify-write leaving the value as it was. */
+  private wakes(step: number, spin: number): boolean {
+    const view = this.view;
+    if (view.thread[step] === view.thread[spin] || view.object[step] !== view.object[spin]) return false;
+    const op = view.op[step]!;
+    if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_CAS) return view.written[step] !== view.bits[step];
+    return op === Op.ATOMIC_STORE || op === Op.PLAIN_WRITE;
   }
 
   /**

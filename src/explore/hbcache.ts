@@ -19,6 +19,7 @@
 // happens when the runtime declines a step on the way to a kept step (after a detected
 // spin it sets a thread aside depending on what ran between its reads, so one order of a
 // state's steps may not run where another would): no kept step is ever dropped for it.
+import { aroundAside } from './dependence.js';
 import { ContextBounds } from './context-bound.js';
 import { type Downset, Deadline, HB_MAX_THREADS, HbExecution, OutOfTime, StateCache, stateKey } from './hb-state.js';
 import { Op, OpFlag, Outcome, hasFlag } from '../addon/ops.js';
@@ -57,7 +58,7 @@ interface Deferred {
 function refused(execution: ExecutionView): boolean {
   for (let step = 0; step < execution.steps; step++) {
     const op = execution.op[step]!;
-    if (execution.aside[step] !== 0 || op === Op.ONCE || hasFlag(op, OpFlag.SHARED)) return true;
+    if (aroundAside(execution, step) || op === Op.ONCE || hasFlag(op, OpFlag.SHARED)) return true;
   }
   return false;
 }
