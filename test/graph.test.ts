@@ -26,6 +26,7 @@ describe('graph: one execution per reads-from class', () => {
     ['graph/barrier_rounds.c', '', 'sc'],
     ['graph/trylocks.c', '-DTHREADS=2', 'drf'],
     ['graph/trylocks.c', '', 'drf'],
+    ['graph/spin_waits.c', '', 'sc'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
     const build = { cflags };
     const optimal = await exploreAll(fixture(file), 'optimal', Infinity, mode, Infinity, 10_000, build);
@@ -165,6 +166,42 @@ WEFT_TEST(choice_after_read) {
     const graph = await exploreAll(file, 'graph', Infinity, 'sc');
     expect(graph).toMatchObject({ executions: optimal.executions, repeats: 0, finalStates: optimal.finalStates, bugs: optimal.bugs });
     expect(graph.readsFrom).toEqual(optimal.readsFrom);
+  });
+
+  it('spin loops block: a thread whose turn came back to where it was waits for a write to what it read, at every bound as dfs', async () => {
+    const file = fixture('graph/spin_waits.c');
+    const result = await checkSoundness(file, 'sc', 3, 5_000, ['graph']);
+    expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], refused: [] });
+    // two spinners on one lock: an exchange that wrote back the 1 it read leaves the other waiting
+    const three = await checkAllInterleavings(file, { strategy: 'graph', cflags: '-DTHREADS=3', maxBound: Infinity });
+    const optimal = await checkAllInterleavings(file, { strategy: 'optimal', cflags: '-DTHREADS=3', maxBound: Infinity });
+    expect(three.tests[0]).toMatchObject({ status: 'pass', complete: true, executions: optimal.tests[0]!.executions });
+  });
+
+  it('a spin nothing is left to release is a livelock, shown at the bound dfs shows it', async () => {
+    const file = fixture('graph/spin_never_released.c');
+    const graph = (await checkAllInterleavings(file, { strategy: 'graph', maxBound: 3 })).tests[0]!;
+    const dfs = (await checkAllInterleavings(file, { strategy: 'dfs', maxBound: 3 })).tests[0]!;
+    expect(graph).toMatchObject({ status: 'fail', bound: dfs.bound, bug: { kind: 'livelock', preemptions: dfs.bug!.preemptions } });
+    const result = await checkSoundness(file, 'sc', 3, 5_000, ['graph']);
+    expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+  });
+
+  it('refuses a spin loop that reads two locations, by name, in every order (whether it spins depends on the other threads)', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <weft.h>
+static atomic_int a, b;
+static void *waiter(void *unused) { (void)unused; while (atomic_load(&a) == 0 && atomic_load(&b) == 0) {} return NULL; }
+WEFT_TEST(either) {
+  pthread_t t;
+  pthread_create(&t, NULL, waiter, NULL);
+  atomic_store(&b, 1);
+  pthread_join(t, NULL);
+}
+`);
+    await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity })).rejects.toThrow(/strategy graph does not support spin loops whose turn reads more than one location or value, or plain memory in drf mode \(thread 1, step \d+\)/);
   });
 
   it('refuses a condition variable with one message naming it', async () => {

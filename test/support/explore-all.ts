@@ -324,5 +324,6 @@ function observableSteps(execution: ExecutionView): ExecutionView {
     written: pick(execution.written, (n) => new BigUint64Array(n)),
     expected: pick(execution.expected, (n) => new BigUint64Array(n)),
     aside: new Uint8Array(keep.length),
+    pc: new Uint32Array(keep.length),
   };
 }

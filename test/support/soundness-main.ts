@@ -94,8 +94,8 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
     totals.seeds = 1;
     const drawn = randomShape(seed);
     const threaded = { ...withThreads(drawn, programs.threads || drawn.threads), padding: programs.padding };
-    const shape = programs.graphShapes ? withinGraphEngine(threaded) : threaded;
-    if (programs.spinlocks) shape.spinlock = spinlockShape(seed);
+    const locked = programs.spinlocks ? { ...threaded, spinlock: spinlockShape(seed) } : threaded;
+    const shape = programs.graphShapes ? withinGraphEngine(locked) : locked;
     const file = join(dir, `random_${seed}.c`);
     writeFileSync(file, randomProgram(seed, shape));
     try {

@@ -97,6 +97,12 @@ export class Graph {
   expectedHigh = new Uint32Array(FIRST_EVENTS);
   /** bytes accessed (memory events), a choice's number of values, or a barrier arrival's count (the threads a round takes) */
   size = new Uint32Array(FIRST_EVENTS);
+  /**
+   * 1: the access ended a spinning turn (the runtime's spin detection, spin.c: its thread came
+   * back to where it was, every location it read unchanged, all at this one): its thread runs
+   * on only after a write co-after the one the turn left its location at (spinWrite)
+   */
+  spins = new Uint8Array(FIRST_EVENTS);
 
   /**
    * per event, its porf view when `viewKnown` (computed on demand: porfRow): per thread the
@@ -144,6 +150,7 @@ export class Graph {
       this.expectedLow = grown(this.expectedLow, size);
       this.expectedHigh = grown(this.expectedHigh, size);
       this.size = grown(this.size, size);
+      this.spins = grown(this.spins, size);
       this.viewKnown = grown(this.viewKnown, size);
       this.viewStack = grown(this.viewStack, size);
       this.porf = grown(this.porf, size * this.viewWidth);
@@ -207,6 +214,7 @@ export class Graph {
     this.expectedLow[event] = 0;
     this.expectedHigh[event] = 0;
     this.size[event] = 0;
+    this.spins[event] = 0;
     return event;
   }
 
@@ -400,11 +408,52 @@ export class Graph {
     return this.blockedReading(event, this.rf[event]!);
   }
 
-  /** Whether `event` waits where it would read `write`: an acquisition that finds no unit, a barrier leave before its round is complete. */
+  /**
+   * Whether `event` waits where it would read `write`: an acquisition that finds no unit, a
+   * barrier leave before its round is complete, a spinning thread's next access reading the
+   * write its turn left (the thread waits for a later one).
+   */
   blockedReading(event: number, write: number): boolean {
+    const spin = this.index[event] === 0 ? NONE : this.poBefore(event);
+    if (spin !== NONE && this.spins[spin] === 1) return this.beforeWaker(spin, write);
     const role = this.role[event]!;
     if (role === Role.LOCK) return this.units(write, this.location[event]!) === 0;
     return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
+  }
+
+  /** The write a spinning turn that ended at `spin` left its location at: the access's own when it wrote (an exchange of the value there), else the one it read. */
+  spinWrite(spin: number): number {
+    return this.isWrite(spin) ? spin : this.rf[spin]!;
+  }
+
+  /**
+   * The write that ends the wait of the thread whose turn ended at `spin` (NONE: none yet):
+   * the first co-after spinWrite that is not a read-modify-write leaving the value as it was
+   * (the runtime takes such a one as a read: spin.c).
+   */
+  spinWaker(spin: number): number {
+    const location = this.location[spin]!;
+    let write = this.coAfter(this.spinWrite(spin), location);
+    while (write !== NONE && this.leavesValue(write)) write = this.coNext[write]!;
+    return write;
+  }
+
+  /** Whether the thread whose turn ended at `spin` would still wait reading `write`: spinWrite, or one co-before the waker. */
+  private beforeWaker(spin: number, write: number): boolean {
+    const location = this.location[spin]!;
+    if (write === this.spinWrite(spin)) return true;
+    for (let before = this.coAfter(this.spinWrite(spin), location); before !== NONE && this.leavesValue(before); before = this.coNext[before]!) if (before === write) return true;
+    return false;
+  }
+
+  /** A read-modify-write that wrote the value it read. */
+  private leavesValue(write: number): boolean {
+    if (this.kind[write] !== Kind.RMW) return false;
+    const rf = this.rf[write]!;
+    const location = this.location[write]!;
+    const low = rf === INIT ? this.locations.initLowOf(location) : this.valueLow[rf]!;
+    const high = rf === INIT ? this.locations.initHighOf(location) : this.valueHigh[rf]!;
+    return this.valueLow[write] === low && this.valueHigh[write] === high;
   }
 
   /** The units a lock's write (INIT: its initial value) leaves for acquisitions to take. */
@@ -473,6 +522,7 @@ export class Graph {
       to.expectedLow[copy] = from.expectedLow[event]!;
       to.expectedHigh[copy] = from.expectedHigh[event]!;
       to.size[copy] = from.size[event]!;
+      to.spins[copy] = from.spins[event]!;
       // a kept event keeps its porf (what it depends on is kept), at the same positions
       if (graph && graph.viewKnown[event] === 1) to.copyRow(copy, graph, event);
     }
@@ -509,6 +559,7 @@ export interface GraphSnapshot {
   expectedLow: Uint32Array;
   expectedHigh: Uint32Array;
   size: Uint32Array;
+  spins: Uint8Array;
   coFirst: Int32Array;
   coNext: Int32Array;
 }
@@ -532,6 +583,7 @@ export function snapshotOf(graph: Graph, locations: number): GraphSnapshot {
     expectedLow: graph.expectedLow.slice(0, count),
     expectedHigh: graph.expectedHigh.slice(0, count),
     size: graph.size.slice(0, count),
+    spins: graph.spins.slice(0, count),
     coFirst: graph.coFirst.slice(0, locations),
     coNext: graph.coNext.slice(0, count),
   };

@@ -2,8 +2,9 @@
 // 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
 // (the schedules that run it), of the switches away from a thread whose next event is in the
 // graph and could run there — as the runtime counts them: an acquisition with no unit left (a
-// held mutex, a semaphore at 0), a barrier leave before its round's last arrival, or a join of
-// a running thread cannot run, anything else can.
+// held mutex, a semaphore at 0), a barrier leave before its round's last arrival, a join of
+// a running thread, or a thread whose spinning turn ended before the write that ends its wait
+// (Graph.spinWaker) cannot run, anything else can.
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
 // needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
@@ -251,6 +252,12 @@ export class GraphPreemptions {
     if (index >= graph.threadLength[thread]!) return this.end !== undefined && this.goesOn(graph, thread, this.end);
     const event = graph.threadEvents[thread]![index]!;
     if (event > this.upTo) return false;
+    // a spinning thread waits for a write to what its turn read
+    const spin = index === 0 ? NONE : graph.threadEvents[thread]![index - 1]!;
+    if (spin !== NONE && graph.spins[spin] === 1) {
+      const waker = graph.spinWaker(spin);
+      return waker !== NONE && waker <= this.upTo && this.ran(graph, waker);
+    }
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
     const role = graph.role[event]!;

@@ -42,7 +42,8 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
+import { aroundAside } from '../dependence.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
@@ -543,12 +544,13 @@ export class GraphStrategy implements Strategy {
         return false;
       }
       this.noteValues(graph, event, execution, step);
+      this.noteSpin(graph, event, execution, step);
       if (graph.op[event] === Op.THREAD_CREATE) {
         graph.valueLow[event] = execution.object[step]!;
         this.createOf[execution.object[step]!] = event;
       }
     }
-    this.refuseSpinWaits(execution);
+    this.refuseAtomicSections(execution);
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
     const lastEvent = execution.steps === 0 ? NONE : this.eventOf(execution.steps - 1, replayed, firstAbsorbed);
@@ -710,6 +712,13 @@ export class GraphStrategy implements Strategy {
       // its next event is in the graph (one the run did not reach, or a lock it waits for at the end)
       if (end.ran[thread]! < graph.threadLength[thread]!) continue;
       if (thread === failed || execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
+      const last = graph.lastOf(thread);
+      if (last !== NONE && graph.spins[last] === 1) {
+        const waker = graph.spinWaker(last);
+        end.next[thread] = waker === NONE ? Next.NEVER : Next.AFTER;
+        end.at[thread] = waker;
+        continue;
+      }
       const op = execution.pendingOp[thread]!;
       const object = execution.pendingObject[thread]!;
       let location = NONE;
@@ -745,10 +754,42 @@ export class GraphStrategy implements Strategy {
 
   /** Adds step `step`, which ran past the replayed prefix, to the graph as its newest event, with its alternatives. */
   private absorb(graph: Graph, execution: ExecutionView, step: number): void {
+    if (aroundAside(execution, step)) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
+    this.addEvent(graph, execution, step);
+    const event = graph.count - 1;
+    this.noteSpin(graph, event, execution, step);
+    const spin = graph.index[event] === 0 ? NONE : graph.poBefore(event);
+    // the wait ends with a write to the turn's location, which the thread's next access reads
+    if (spin !== NONE && graph.spins[spin] === 1 && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
+      throw new UnsupportedHarnessError(`a spin loop whose thread went on without a write to what it read (thread ${execution.thread[step]}, step ${step})`);
+  }
+
+  /**
+   * Notes whether step `step` (event `event`) ended a spinning turn (spin.c). A turn back to
+   * where its thread was spins only if every location it read still holds what it read, which
+   * the graph decides only when the turn read one location, one value: any other is refused,
+   * whether it spun in this run or not (in another order of the same graph it may).
+   */
+  private noteSpin(graph: Graph, event: number, execution: ExecutionView, step: number): void {
+    const aside = execution.aside[step]!;
+    graph.spins[event] = (aside & Aside.SPIN) !== 0 ? 1 : 0;
+    if ((aside & Aside.TURN) === 0) return;
+    const thread = execution.thread[step]!;
+    if (!graph.isRead(event)) throw spinLoop(thread, step);
+    // the turn: the thread's steps after its previous one at the same place in the code
+    for (let before = step - 1; before >= 0; before--) {
+      if (execution.thread[before] !== thread) continue;
+      if (execution.pc[before] === execution.pc[step]) return;
+      if (execution.object[before] !== execution.object[step] || execution.bits[before] !== execution.bits[step]) throw spinLoop(thread, step);
+    }
+    throw spinLoop(thread, step);
+  }
+
+  /** Adds step `step` to the graph as its newest event, with its alternatives. */
+  private addEvent(graph: Graph, execution: ExecutionView, step: number): void {
     const frame = this.frame;
     const thread = execution.thread[step]!;
     const op = execution.op[step]!;
-    if (execution.aside[step] !== 0) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
     switch (op) {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -954,20 +995,20 @@ export class GraphStrategy implements Strategy {
 
   /**
    * Refuses a run where a thread was left out of the enabled set while its next step could
-   * always run: the runtime set it aside as spinning (spin.c) or in an atomic section, and
-   * schedules that linearise graphs would ask for it there.
+   * always run, other than after a spinning turn (its wait is in the graph: spinWaker): in an
+   * atomic section, where schedules that linearise graphs would ask for it.
    */
-  private refuseSpinWaits(execution: ExecutionView): void {
+  private refuseAtomicSections(execution: ExecutionView): void {
     this.lastStep.fill(-1);
     for (let step = 0; step < execution.steps; step++) {
       const thread = execution.thread[step]!;
       const op = execution.op[step]!;
       const previous = this.lastStep[thread]!;
       this.lastStep[thread] = step;
-      if (previous < 0 || hasFlag(op, OpFlag.WAITS)) continue;
+      if (previous < 0 || hasFlag(op, OpFlag.WAITS) || (execution.aside[previous]! & Aside.SPIN) !== 0) continue;
       // a choice is no scheduling point: its step's set holds its own thread alone
       for (let between = previous + 1; between < step; between++)
-        if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`spin loops and atomic sections (thread ${thread} was set aside before step ${step})`);
+        if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`atomic sections (thread ${thread} was set aside before step ${step})`);
     }
   }
 
@@ -1027,6 +1068,10 @@ function stablePrefix(graph: Graph): number {
  * a schedule of the graph goes on with another thread (the read must precede another thread's
  * write): no schedule replays that graph.
  */
+function spinLoop(thread: number, step: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
+}
+
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
 }
