@@ -101,9 +101,13 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
       if (write) write_step(address, size, pc);
       else read_step(address, size, pc);
     } else {
-      /* not a step: spin detection must still see it */
+      /* not a step: spin detection must still see it. A write to the thread's own stack is no
+       * effect of its own: the stack is part of the state a spin compares, so a turn that comes
+       * back to where it was wrote it back as it was, and another thread could see it between
+       * only through a data race, which is reported (a compare-exchange loop's `expected = 0`). */
       if (write) {
-        spin_effect(r, &r->threads[r->current]);
+        uintptr_t own_stack = (uintptr_t)r->stacks + (uintptr_t)r->current * r->stack_slot_size;
+        if (address - own_stack >= r->stack_slot_size) spin_effect(r, &r->threads[r->current]);
         if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake(r, address, size);
       }
       race_check(write, address, size, pc);

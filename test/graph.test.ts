@@ -204,6 +204,31 @@ WEFT_TEST(either) {
     await expect(checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity })).rejects.toThrow(/strategy graph does not support spin loops whose turn reads more than one location or value, or plain memory in drf mode \(thread 1, step \d+\)/);
   });
 
+  it('never passes a loop that is no spin (it writes each turn): a run that turns to the step bound while another thread could go on is refused (what that one does next lies below a run that never ends), else the step bound is the bug', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdatomic.h>
+#include <weft.h>
+static atomic_int lock;
+static _Thread_local int attempts;
+static void take(void) { int expected = 0; while (!atomic_compare_exchange_strong(&lock, &expected, 1)) { expected = 0; attempts++; } }
+static void *other(void *unused) { (void)unused; take(); atomic_store(&lock, 0); return NULL; }
+WEFT_TEST(counts_attempts) {
+  pthread_t t;
+  pthread_create(&t, NULL, other, NULL);
+  take();
+  atomic_store(&lock, 0);
+  pthread_join(t, NULL);
+}
+`);
+    // a run whose loop turns until the step bound is refused; one whose longer and longer graph meets the bound first is that bug
+    const outcome = await checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity, maxSteps: 300 }).then(
+      (result) => result.tests[0]!.bug?.kind,
+      (error: Error) => error.message,
+    );
+    expect(outcome).toMatch(/^step-limit$|strategy graph does not support a loop that runs to the step bound without being a spin \(its turns write or change its state\) while other threads could go on \(thread 0\)/);
+  });
+
   it('refuses a condition variable with one message naming it', async () => {
     const file = writeHarness(`
 #include <pthread.h>

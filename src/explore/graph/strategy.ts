@@ -551,6 +551,7 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseAtomicSections(execution);
+    if (execution.outcome === Outcome.LIVELOCK || execution.outcome === Outcome.STEP_LIMIT) this.refuseEndlessLoop(execution);
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
     const lastEvent = execution.steps === 0 ? NONE : this.eventOf(execution.steps - 1, replayed, firstAbsorbed);
@@ -1010,6 +1011,18 @@ export class GraphStrategy implements Strategy {
       for (let between = previous + 1; between < step; between++)
         if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`atomic sections (thread ${thread} was set aside before step ${step})`);
     }
+  }
+
+  /**
+   * Refuses a run that the step bound ended in a loop that is no spin (its turns write, or
+   * change its thread's state) while another thread could go on: the graphs where that one
+   * goes on lie below a run that never ends, which the search cannot explore past.
+   */
+  private refuseEndlessLoop(execution: ExecutionView): void {
+    const point = lastSchedulingPoint(execution);
+    const looper = execution.thread[point]!;
+    if (execution.threadState[looper] !== ThreadState.RUNNABLE || (execution.aside[point]! & Aside.SPIN) !== 0 || hasFlag(execution.pendingOp[looper]!, OpFlag.WAITS)) return;
+    if (othersCouldGoOn(execution, looper)) throw new UnsupportedHarnessError(`a loop that runs to the step bound without being a spin (its turns write or change its state) while other threads could go on (thread ${looper})`);
   }
 
   /**
