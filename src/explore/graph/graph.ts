@@ -414,11 +414,17 @@ export class Graph {
    * write its turn left (the thread waits for a later one).
    */
   blockedReading(event: number, write: number): boolean {
-    const spin = this.index[event] === 0 ? NONE : this.poBefore(event);
-    if (spin !== NONE && this.spins[spin] === 1) return this.beforeWaker(spin, write);
+    const spin = this.spinBefore(event);
+    if (spin !== NONE) return this.beforeWaker(spin, write);
     const role = this.role[event]!;
     if (role === Role.LOCK) return this.units(write, this.location[event]!) === 0;
     return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
+  }
+
+  /** The access that ended a spinning turn right before `event` in its thread (its thread waited there), or NONE. */
+  spinBefore(event: number): number {
+    const before = this.index[event] === 0 ? NONE : this.poBefore(event);
+    return before !== NONE && this.spins[before] === 1 ? before : NONE;
   }
 
   /** The write a spinning turn that ended at `spin` left its location at: the access's own when it wrote (an exchange of the value there), else the one it read. */

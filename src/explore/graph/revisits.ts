@@ -99,9 +99,15 @@ export class Revisits {
     return count;
   }
 
-  /** Whether `read` (an event at `write`'s location) is a read `write` may revisit: not before it, revisitable, added maximally. */
+  /**
+   * Whether `read` (an event at `write`'s location) is a read `write` may revisit: not before
+   * it, revisitable, added maximally; and not a spinning thread's next access that would still
+   * wait reading it (that thread runs on only after the write that ends its wait, whichever
+   * writes come between).
+   */
   private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
-    return read !== write && graph.isRead(read) && graph.revisitable[read] === 1 && graph.addedMax[read] === 1 && !this.prefix.has(graph, read);
+    if (read === write || !graph.isRead(read) || graph.revisitable[read] !== 1 || graph.addedMax[read] !== 1 || this.prefix.has(graph, read)) return false;
+    return graph.spinBefore(read) === NONE || !graph.blockedReading(read, write);
   }
 
   /** Whether a write co-after `write`, or a read of one, is before `read` (it could not read `write` then). */
