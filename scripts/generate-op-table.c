@@ -59,6 +59,10 @@ int main(void) {
 #define RMW_TEXT(name, text) printf("  %s,\n", QUOTE(text));
   WEFT_RMW_FUNCTIONS(RMW_TEXT)
   printf("];\n\n");
+  printf("/** an atomic read-modify-write's function (trace.rmw) */\nexport const RmwFunction = {\n");
+#define RMW_NUMBER(name, text) printf("  %s: %d,\n", QUOTE(name), WEFT_RMW_##name);
+  WEFT_RMW_FUNCTIONS(RMW_NUMBER)
+  printf("} as const;\n\n");
 
   printf("/** a thread's state at the end of an execution (abi.h) */\nexport const ThreadState = {\n");
   {

@@ -28,6 +28,7 @@ describe('graph: one execution per reads-from class', () => {
     ['graph/trylocks.c', '', 'drf'],
     ['graph/spin_waits.c', '', 'sc'],
     ['graph/exchange_spinners.c', '', 'drf'],
+    ['graph/spin_on_flag_bits.c', '', 'drf'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
     const build = { cflags };
     const optimal = await exploreAll(fixture(file), 'optimal', Infinity, mode, Infinity, 10_000, build);

@@ -51,6 +51,8 @@ export interface ExecutionView {
   aside: Uint8Array;
   /** per step, the code offset of its call in the harness */
   pc: Uint32Array;
+  /** atomic read-modify-write steps: their function (RmwFunction; others hold stale entries) */
+  rmw: Uint8Array;
   /** per thread at the end: 0 unused, 1 runnable (blocked or stopped), 2 finished */
   threadState: Uint8Array;
   /** per thread at the end: the operation it was about to execute, its object and value */
@@ -63,8 +65,8 @@ export interface ExecutionView {
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, threadState, pendingOp, pendingObject, pendingValue, raceAfter } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, threadState, pendingOp, pendingObject, pendingValue, raceAfter };
+  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter };
 }
 
 /**
@@ -105,7 +107,7 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
   return {
     steps, outcome, thread: trace.thread.slice(0, steps), op: trace.op.slice(0, steps),
     object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), bits: trace.bits.slice(0, steps), size: trace.size.slice(0, steps),
-    written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps), pc: trace.pc.slice(0, steps),
+    written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps), pc: trace.pc.slice(0, steps), rmw: trace.rmw.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
     pendingValue: trace.pendingValue.slice(), raceAfter: trace.raceAfter.slice(),
   };

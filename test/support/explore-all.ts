@@ -325,5 +325,6 @@ function observableSteps(execution: ExecutionView): ExecutionView {
     expected: pick(execution.expected, (n) => new BigUint64Array(n)),
     aside: new Uint8Array(keep.length),
     pc: new Uint32Array(keep.length),
+    rmw: new Uint8Array(keep.length),
   };
 }

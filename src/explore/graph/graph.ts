@@ -92,7 +92,7 @@ export class Graph {
   /** writes: the value written (low, high 32 bits; a lock's: the units it leaves); a choice: the value chosen */
   valueLow = new Uint32Array(FIRST_EVENTS);
   valueHigh = new Uint32Array(FIRST_EVENTS);
-  /** a compare-exchange: the value it expects (a barrier leave: the arrivals it waits for, in expectedLow) */
+  /** a compare-exchange: the value it expects; a read-modify-write: the value it read when it wrote `value` (a barrier leave: the arrivals it waits for, in expectedLow) */
   expectedLow = new Uint32Array(FIRST_EVENTS);
   expectedHigh = new Uint32Array(FIRST_EVENTS);
   /** bytes accessed (memory events), a choice's number of values, or a barrier arrival's count (the threads a round takes) */
@@ -103,6 +103,8 @@ export class Graph {
    * on only after a write co-after the one the turn left its location at (spinWrite)
    */
   spins = new Uint8Array(FIRST_EVENTS);
+  /** 1: an exchange, whose write does not depend on what it read */
+  exchanges = new Uint8Array(FIRST_EVENTS);
 
   /**
    * per event, its porf view when `viewKnown` (computed on demand: porfRow): per thread the
@@ -151,6 +153,7 @@ export class Graph {
       this.expectedHigh = grown(this.expectedHigh, size);
       this.size = grown(this.size, size);
       this.spins = grown(this.spins, size);
+      this.exchanges = grown(this.exchanges, size);
       this.viewKnown = grown(this.viewKnown, size);
       this.viewStack = grown(this.viewStack, size);
       this.porf = grown(this.porf, size * this.viewWidth);
@@ -215,6 +218,7 @@ export class Graph {
     this.expectedHigh[event] = 0;
     this.size[event] = 0;
     this.spins[event] = 0;
+    this.exchanges[event] = 0;
     return event;
   }
 
@@ -452,13 +456,19 @@ export class Graph {
     return false;
   }
 
-  /** A read-modify-write that wrote the value it read. */
+  /**
+   * A read-modify-write that wrote the value it read. One a revisit gave another write to read
+   * has not run with it yet: unless it is an exchange, what it writes is not known, and it is
+   * taken as one that changes the value (a thread may then be taken as woken too early, which
+   * replay shows, but no graph where it is woken is left out).
+   */
   private leavesValue(write: number): boolean {
     if (this.kind[write] !== Kind.RMW) return false;
     const rf = this.rf[write]!;
     const location = this.location[write]!;
     const low = rf === INIT ? this.locations.initLowOf(location) : this.valueLow[rf]!;
     const high = rf === INIT ? this.locations.initHighOf(location) : this.valueHigh[rf]!;
+    if (this.role[write] === Role.UPDATE && this.exchanges[write] === 0 && (this.expectedLow[write] !== low || this.expectedHigh[write] !== high)) return false;
     return this.valueLow[write] === low && this.valueHigh[write] === high;
   }
 
@@ -529,6 +539,7 @@ export class Graph {
       to.expectedHigh[copy] = from.expectedHigh[event]!;
       to.size[copy] = from.size[event]!;
       to.spins[copy] = from.spins[event]!;
+      to.exchanges[copy] = from.exchanges[event]!;
       // a kept event keeps its porf (what it depends on is kept), at the same positions
       if (graph && graph.viewKnown[event] === 1) to.copyRow(copy, graph, event);
     }
@@ -566,6 +577,7 @@ export interface GraphSnapshot {
   expectedHigh: Uint32Array;
   size: Uint32Array;
   spins: Uint8Array;
+  exchanges: Uint8Array;
   coFirst: Int32Array;
   coNext: Int32Array;
 }
@@ -590,6 +602,7 @@ export function snapshotOf(graph: Graph, locations: number): GraphSnapshot {
     expectedHigh: graph.expectedHigh.slice(0, count),
     size: graph.size.slice(0, count),
     spins: graph.spins.slice(0, count),
+    exchanges: graph.exchanges.slice(0, count),
     coFirst: graph.coFirst.slice(0, locations),
     coNext: graph.coNext.slice(0, count),
   };

@@ -42,7 +42,7 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Aside, MAX_THREADS, Op, OpFlag, Outcome, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { aroundAside } from '../dependence.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
@@ -989,8 +989,11 @@ export class GraphStrategy implements Strategy {
     } else if (role !== Role.LOAD) {
       graph.valueLow[event] = this.written[2 * step]!;
       graph.valueHigh[event] = this.written[2 * step + 1]!;
-      graph.expectedLow[event] = this.expected[2 * step]!;
-      graph.expectedHigh[event] = this.expected[2 * step + 1]!;
+      // a read-modify-write keeps the value it read: what it wrote is known only for that one
+      const expected = role === Role.UPDATE ? this.bits : this.expected;
+      graph.expectedLow[event] = expected[2 * step]!;
+      graph.expectedHigh[event] = expected[2 * step + 1]!;
+      graph.exchanges[event] = role === Role.UPDATE && execution.rmw[step] === RmwFunction.EXCHANGE ? 1 : 0;
     }
   }
 
