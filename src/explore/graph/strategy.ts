@@ -544,7 +544,10 @@ export class GraphStrategy implements Strategy {
         return false;
       }
       this.noteValues(graph, event, execution, step);
+      const spun = graph.spins[event];
       this.noteSpin(graph, event, execution, step);
+      // the graph's later events of its thread followed it as it was
+      if (graph.spins[event] !== spun && graph.index[event]! + 1 < graph.threadLength[graph.thread[event]!]!) throw spinDependsOnOrder(graph.thread[event]!);
       if (graph.op[event] === Op.THREAD_CREATE) {
         graph.valueLow[event] = execution.object[step]!;
         this.createOf[execution.object[step]!] = event;
@@ -1084,6 +1087,10 @@ function stablePrefix(graph: Graph): number {
  * a schedule of the graph goes on with another thread (the read must precede another thread's
  * write): no schedule replays that graph.
  */
+function spinDependsOnOrder(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`a spin loop whose turn comes back to where it was in some orders of the same graph and not in others (another thread writes into thread ${thread}'s stack between its turns)`);
+}
+
 function spinLoop(thread: number, step: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
 }
