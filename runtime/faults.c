@@ -34,7 +34,7 @@ static uintptr_t interrupted_sp(const void *context) {
  * the fault is in its guard region or as far again below it (a frame that is larger
  * than the guard, in code built without stack-clash probes). */
 static int stack_overflow(const struct runtime *r, uintptr_t address, uintptr_t sp) {
-  uintptr_t slot = (uintptr_t)r->stacks + (uintptr_t)r->current * r->stack_slot_size;
+  uintptr_t slot = stack_slot(r, r->current);
   uintptr_t bottom = slot + r->stack_guard_size;
   if (sp < bottom) return 1;
   return address < bottom && address + r->stack_guard_size >= slot;

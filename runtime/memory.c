@@ -106,8 +106,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
        * back to where it was wrote it back as it was, and another thread could see it between
        * only through a data race, which is reported (a compare-exchange loop's `expected = 0`). */
       if (write) {
-        uintptr_t own_stack = (uintptr_t)r->stacks + (uintptr_t)r->current * r->stack_slot_size;
-        if (address - own_stack >= r->stack_slot_size) spin_effect(r, &r->threads[r->current]);
+        if (address - stack_slot(r, r->current) >= WEFT_STACK_SLOT_SIZE) spin_effect(r, &r->threads[r->current]);
         if (WEFT_UNLIKELY(r->spin_waiters)) spin_wake(r, address, size);
       }
       race_check(write, address, size, pc);

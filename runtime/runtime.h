@@ -345,9 +345,13 @@ WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
 WEFT_HIDDEN void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size);
 WEFT_HIDDEN void stack_settle(struct runtime *r);
 WEFT_HIDDEN void stack_describe(void);
+/* where `thread`'s stack slot starts: its guard region, then its stack */
+static inline uintptr_t stack_slot(const struct runtime *r, uint32_t thread) {
+  return (uintptr_t)r->stacks + (uintptr_t)thread * WEFT_STACK_SLOT_SIZE;
+}
 /* after the current thread or its stack's state changed */
 static inline void stack_refresh(struct runtime *r) {
-  r->private_low = (uintptr_t)r->stacks + WEFT_STACK_GUARD_SIZE + (uintptr_t)r->current * WEFT_STACK_SLOT_SIZE;
+  r->private_low = stack_slot(r, r->current) + WEFT_STACK_GUARD_SIZE;
   r->private_size = r->stack_states[r->current] ? 0 : WEFT_STACK_SIZE;
 }
 /* the owner's stack may be seen by other threads from now on */

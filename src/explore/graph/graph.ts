@@ -418,8 +418,7 @@ export class Graph {
    * write its turn left (the thread waits for a later one).
    */
   blockedReading(event: number, write: number): boolean {
-    const spin = this.spinBefore(event);
-    if (spin !== NONE) return this.beforeWaker(spin, write);
+    if (this.spinBefore(event) !== NONE) return this.waitsAfterSpin(event, write);
     const role = this.role[event]!;
     if (role === Role.LOCK) return this.units(write, this.location[event]!) === 0;
     return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
@@ -448,11 +447,14 @@ export class Graph {
     return write;
   }
 
-  /** Whether the thread whose turn ended at `spin` would still wait reading `write`: spinWrite, or one co-before the waker. */
-  private beforeWaker(spin: number, write: number): boolean {
-    const location = this.location[spin]!;
+  /** Whether `event`, its thread's next access after a spinning turn, would still wait reading `write`: spinWrite, or a write co-before the waker. */
+  waitsAfterSpin(event: number, write: number): boolean {
+    const spin = this.spinBefore(event);
+    if (spin === NONE) return false;
+    // spinWrite may be INIT, which is no event to step from
     if (write === this.spinWrite(spin)) return true;
-    for (let before = this.coAfter(this.spinWrite(spin), location); before !== NONE && this.leavesValue(before); before = this.coNext[before]!) if (before === write) return true;
+    const waker = this.spinWaker(spin);
+    for (let before = this.coAfter(this.spinWrite(spin), this.location[spin]!); before !== waker; before = this.coNext[before]!) if (before === write) return true;
     return false;
   }
 

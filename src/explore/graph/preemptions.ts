@@ -253,8 +253,8 @@ export class GraphPreemptions {
     const event = graph.threadEvents[thread]![index]!;
     if (event > this.upTo) return false;
     // a spinning thread waits for a write to what its turn read
-    const spin = index === 0 ? NONE : graph.threadEvents[thread]![index - 1]!;
-    if (spin !== NONE && graph.spins[spin] === 1) {
+    const spin = graph.spinBefore(event);
+    if (spin !== NONE) {
       const waker = graph.spinWaker(spin);
       return waker !== NONE && waker <= this.upTo && this.ran(graph, waker);
     }

@@ -107,7 +107,7 @@ export class Revisits {
    */
   private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
     if (read === write || !graph.isRead(read) || graph.revisitable[read] !== 1 || graph.addedMax[read] !== 1 || this.prefix.has(graph, read)) return false;
-    return graph.spinBefore(read) === NONE || !graph.blockedReading(read, write);
+    return !graph.waitsAfterSpin(read, write);
   }
 
   /** Whether a write co-after `write`, or a read of one, is before `read` (it could not read `write` then). */

@@ -762,9 +762,9 @@ export class GraphStrategy implements Strategy {
     this.addEvent(graph, execution, step);
     const event = graph.count - 1;
     this.noteSpin(graph, event, execution, step);
-    const spin = graph.index[event] === 0 ? NONE : graph.poBefore(event);
+    const spin = graph.spinBefore(event);
     // the wait ends with a write to the turn's location, which the thread's next access reads
-    if (spin !== NONE && graph.spins[spin] === 1 && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
+    if (spin !== NONE && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
       throw new UnsupportedHarnessError(`a spin loop whose thread went on without a write to what it read (thread ${execution.thread[step]}, step ${step})`);
   }
 
@@ -1082,19 +1082,21 @@ function stablePrefix(graph: Graph): number {
   return graph.count;
 }
 
+/** A spin whose turn ends back where it was in one order of a graph and not in another: whether its thread waits is no fact of the graph. */
+function spinDependsOnOrder(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`a spin loop whose turn comes back to where it was in some orders of the same graph and not in others (another thread writes into thread ${thread}'s stack between its turns)`);
+}
+
+/** A turn back to where its thread was that read more than one location or value, or no graph event: whether it waits depends on other threads' writes. */
+function spinLoop(thread: number, step: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError(`spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
+}
+
 /**
  * A thread makes a weft_choose right after its read, with no scheduling point between, where
  * a schedule of the graph goes on with another thread (the read must precede another thread's
  * write): no schedule replays that graph.
  */
-function spinDependsOnOrder(thread: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`a spin loop whose turn comes back to where it was in some orders of the same graph and not in others (another thread writes into thread ${thread}'s stack between its turns)`);
-}
-
-function spinLoop(thread: number, step: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
-}
-
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
 }
