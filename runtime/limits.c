@@ -1,8 +1,12 @@
-/* What an execution that reached maxSteps was doing. It is a livelock when its last
- * steps go round a cycle in which every step's effect is in the trace (values read and
- * written, yields): the same steps with the same values, so nothing changes and nothing
- * ever will. Otherwise (a cycle of lock and unlock may hide plain writes in drf mode, a
- * counter counts up) it only needed more steps than maxSteps allows: a step limit. */
+/* What an execution that reached maxSteps was doing. When a thread went on right after it
+ * yielded while another could run, somewhere in its last steps, it is cut (pruned, no bug):
+ * it goes on only because the schedule keeps passing over a thread that gave way, which no
+ * fair scheduler does; the schedules that let the others run there are explored beside it.
+ * It is a livelock when its last steps go round a cycle in which every step's effect is in
+ * the trace (values read and written, yields): the same steps with the same values, so
+ * nothing changes and nothing ever will. Otherwise (a cycle of lock and unlock may hide
+ * plain writes in drf mode, a counter counts up) it only needed more steps than maxSteps
+ * allows: a step limit. */
 #include "runtime.h"
 
 #define CYCLE_WINDOW 1024u /* the last steps examined */
@@ -22,10 +26,26 @@ static int repeats_with_period(const struct weft_trace *trace, uint32_t start, u
   return 1;
 }
 
+/* Whether the thread that took `step` had set itself aside at its step before (a choice
+ * step between them is no scheduling point) and another thread could have run instead. */
+static int went_on_past_yield(const struct runtime *r, uint32_t step) {
+  const struct weft_trace *trace = &r->trace;
+  uint32_t thread = trace->thread[step];
+  uint32_t before = step;
+  while (before > 0 && trace->op[--before] == WEFT_OP_CHOOSE) {}
+  if (before == step || trace->thread[before] != thread || !(trace->aside[before] & WEFT_ASIDE_DURING)) return 0;
+  const uint32_t *enabled = &trace->enabled[(size_t)step * WEFT_THREAD_WORDS];
+  for (uint32_t w = 0; w < thread_words(r->thread_count); w++)
+    if (enabled[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
+  return 0;
+}
+
 uint32_t step_limit_outcome(const struct runtime *r) {
   uint32_t end = r->step;
   uint32_t window = end / 2 < CYCLE_WINDOW ? end / 2 : CYCLE_WINDOW;
   uint32_t start = end - window; /* at least `window` steps before it to compare with */
+  for (uint32_t step = start; step < end; step++)
+    if (r->trace.op[step] != WEFT_OP_CHOOSE && went_on_past_yield(r, step)) return WEFT_OUTCOME_PRUNED;
   if (window < 2) return WEFT_OUTCOME_STEP_LIMIT;
   for (uint32_t step = start; step < end; step++)
     if (!effect_in_trace(r->trace.op[step])) return WEFT_OUTCOME_STEP_LIMIT;

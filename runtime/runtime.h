@@ -64,12 +64,23 @@ struct pending {
   uint8_t size;
 };
 
+/* How a thread gave way at its last step (thread.yielded). */
+enum step_aside {
+  STEP_ASIDE_NONE,
+  /* a yield, a sleep, a timed wait about to start (WEFT_ASIDE_DURING in the trace): the
+   * default policy runs another thread next, but the thread may go on, as sched_yield may
+   * return at once; the strategies charge that as a preemption when another could run */
+  STEP_ASIDE_MAY_GO_ON,
+  /* a wait that another thread's step must end anyway (a signal): the thread cannot go on */
+  STEP_ASIDE_OTHERS_FIRST,
+};
+
 struct thread {
   void *stack_pointer; /* saved while switched out */
   uint8_t state;
   uint8_t detached;
   uint8_t joined;
-  uint8_t yielded;      /* gave way at its last step: others go first at the next one */
+  uint8_t yielded;      /* gave way at its last step (enum step_aside): others go first at the next one */
   uint8_t after_aside;  /* set aside since its last recorded step: its next step is marked WEFT_ASIDE_AFTER */
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */

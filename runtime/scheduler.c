@@ -222,10 +222,12 @@ SET_INLINE uint32_t pick(struct runtime *r, struct thread *current, uint32_t wor
   enabled_set(r, set, trace_cas_fails(r, r->step), words);
   /* an atomic section (SV-COMP) keeps its thread running while it can */
   if (r->atomic_depth && set_has(set, r->current)) only(r, set, words, r->current);
-  int after_yield = current->yielded;
+  int after_yield = current->yielded != STEP_ASIDE_NONE;
   if (after_yield) {
-    current->yielded = 0;
-    if (set_has_other(set, words, r->current)) set_remove(set, r->current);
+    /* a sampling run keeps to the policy: it lets the others go first whenever they can */
+    int others_first = current->yielded == STEP_ASIDE_OTHERS_FIRST || r->flags & WEFT_RUN_SAMPLE;
+    current->yielded = STEP_ASIDE_NONE;
+    if (others_first && set_has_other(set, words, r->current)) set_remove(set, r->current);
   }
   if (WEFT_UNLIKELY(set_empty(set, words))) {
     /* a spin no thread is left to end (spin.c) */
@@ -245,8 +247,8 @@ SET_INLINE uint32_t pick(struct runtime *r, struct thread *current, uint32_t wor
                        "(the harness behaves differently on the same schedule: time, randomness "
                        "or uninitialised memory?)",
                        r->step, next);
-      /* a planned step the runtime does not allow here (its thread just yielded, or another
-       * is in an atomic section): the plan ends, the default policy goes on */
+      /* a planned step the runtime does not allow here (a sampling run's thread just
+       * yielded, or another is in an atomic section): the plan ends, the default policy goes on */
       r->decision_count = r->step;
       next = policy_choice(r, set, words, after_yield);
     }
@@ -356,11 +358,12 @@ void sched_record_write(uintptr_t address, uint8_t size) {
 }
 
 /* The step the current thread is executing sets it aside: another thread takes the next
- * step if one can. Partial-order reduction must know where that can change what runs (the
+ * step by default, and the thread going on instead is a preemption (strategy.ts:
+ * preemptionCost). Partial-order reduction must know where that can change what runs (the
  * step, and the thread's next, then conflict with every other thread's steps: trace.aside). */
 void sched_yield_current(void) {
   struct thread *t = current_thread();
-  t->yielded = 1;
+  t->yielded = STEP_ASIDE_MAY_GO_ON;
   t->after_aside = 1;
   weft_rt->trace.aside[t->event] |= WEFT_ASIDE_DURING;
 }
@@ -374,7 +377,7 @@ void sched_yield_step(uintptr_t pc) {
 
 /* Sets the thread aside where that never changes what can run, unmarked: a wait that
  * another thread's step must end anyway (a signal). */
-void sched_step_aside(struct thread *t) { t->yielded = 1; }
+void sched_step_aside(struct thread *t) { t->yielded = STEP_ASIDE_OTHERS_FIRST; }
 
 uint32_t sched_choose(uint32_t n, uintptr_t pc) {
   struct runtime *r = weft_rt;

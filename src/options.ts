@@ -216,9 +216,10 @@ export const optionSchema = {
   },
   bound: {
     kind: choice(() => boundKinds), default: 'preemption', cli: { flag: '--bound' }, commands: both, inFile: true, inPlugin: true,
-    description: 'what `maxBound` counts: `preemption` (a switch away from a thread that could have continued) or `delay` (delay bounding, as SCTBench: ' +
-      'a deviation from round robin, where the running thread goes on while it can and then the next thread in id order takes over; a schedule spends one delay ' +
-      'per enabled thread it skips, so threads that finish switch for free). ' +
+    description: 'what `maxBound` counts: `preemption` (a switch away from a thread that could have continued, or a thread going on right after it yielded ' +
+      'while another could run) or `delay` (delay bounding, as SCTBench: ' +
+      'a deviation from round robin, where the running thread goes on while it can and then the next thread in id order takes over (after a yield, the next ' +
+      'thread takes over); a schedule spends one delay per enabled thread it skips, so threads that finish switch for free). ' +
       `With \`delay\`, the default strategy is \`${delayStrategy}\` (no PCT samples beside it); the samplers take it too (they have no bound: ` +
       'it decides what a counterexample counts); `bpor` and `hbcache` (which prune by preemptions) and `optimal` (no bound) refuse it',
   },

@@ -27,12 +27,12 @@ const binomial = (n: number, k: number): number => {
 
 describe('what a decision costs', () => {
   /** [thread, cost] for each enabled thread, as threadsByCost lists them */
-  const costs = (kind: BoundKind, enabled: number[], previous: number) => {
+  const costs = (kind: BoundKind, enabled: number[], previous: number, yielded = false) => {
     const set = threadSets();
     for (const thread of enabled) add(set, 0, thread);
     const threads = new Uint16Array(MAX_THREADS);
     const spent = new Uint16Array(MAX_THREADS);
-    const count = threadsByCost(kind, set, 0, previous, threads, spent);
+    const count = threadsByCost(kind, set, 0, previous, yielded, threads, spent);
     return Array.from({ length: count }, (_, i) => [threads[i], spent[i]]);
   };
 
@@ -51,6 +51,15 @@ describe('what a decision costs', () => {
     expect(costs('preemption', [0, 1, 2], 0)).toEqual([[0, 0], [1, 1], [2, 1]]);
     expect(costs('preemption', [0, 2], 1)).toEqual([[0, 0], [2, 0]]);
     expect(costs('preemption', [5, 70, 255], 70)).toEqual([[5, 1], [70, 0], [255, 1]]);
+  });
+
+  it('after a yield: switching is free, and the thread that yielded going on costs one while another could run', () => {
+    expect(costs('preemption', [0, 1, 2], 1, true)).toEqual([[0, 0], [1, 1], [2, 0]]);
+    expect(costs('preemption', [1], 1, true)).toEqual([[1, 0]]);
+    expect(costs('preemption', [40, 200], 200, true)).toEqual([[40, 0], [200, 1]]);
+    // delays: round robin's pick is the next thread after it, and going on skips every other
+    expect(costs('delay', [0, 1, 2], 1, true)).toEqual([[2, 0], [0, 1], [1, 2]]);
+    expect(costs('delay', [1], 1, true)).toEqual([[1, 0]]);
   });
 });
 

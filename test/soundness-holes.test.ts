@@ -21,6 +21,28 @@ describe('returning from main (or exit()) with threads still running', () => {
   });
 });
 
+describe('sched_yield and the sleeps may return at once: a thread that yields may go on while another could run', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the writer that went on past its yield, and the worker two sleeps did not wait for', async (strategy) => {
+    const tests = (await checkAllInterleavings(fixture('soundness/yield_returns_at_once.c'), { strategy, maxBound: 3, test: ['yield_then_write', 'sleeps_as_synchronisation'] })).tests;
+    for (const name of ['yield_then_write', 'sleeps_as_synchronisation']) {
+      // the switch away from main after its create (or its first sleep), and a thread going on past its yield
+      expect(tests.find((test) => test.name === name), name).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 2 } });
+    }
+  });
+
+  it.each(['dfs', 'bpor'])('%s: a counting wait that yields passes: going on past a yield costs a preemption', async (strategy) => {
+    const test = (await checkAllInterleavings(fixture('soundness/yield_returns_at_once.c'), { strategy, maxBound: 3, test: 'counting_wait' })).tests[0]!;
+    expect(test).toMatchObject({ name: 'counting_wait', status: 'pass', complete: false });
+  });
+
+  it('optimal: a run that goes on past the yields until maxSteps is cut, no livelock (no fair scheduler runs it): complete', async () => {
+    // the waiter turns k times before the setter runs, k = 0, 1, …, until maxSteps cuts the run
+    const test = (await checkAllInterleavings(fixture('soundness/yield_returns_at_once.c'), { strategy: 'optimal', maxSteps: 200, test: 'counting_wait' })).tests[0]!;
+    expect(test).toMatchObject({ name: 'counting_wait', status: 'pass', complete: true });
+    expect(test.executions).toBeGreaterThan(50);
+  });
+});
+
 describe('threads the end of the execution leaves behind', () => {
   it.each(['dfs', 'optimal', 'hbcache'])('%s: main returning with two unjoined threads gives 4 x 4 classes (each thread stopped after any of its steps)', async (strategy) => {
     const test = await check('soundness/unstarted_threads.c', strategy, { maxBound: 10 });

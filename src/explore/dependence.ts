@@ -14,12 +14,12 @@ export { Access, accessOf, potentialAccessOf };
 
 /**
  * A step during which the runtime set its thread aside (a yield, a timed wait about to
- * start, a timed condition wait: another thread takes the next step if one can), and that
- * thread's next step. Whether the thread may go on right after the aside depends on where
- * every other thread stands, so reordering these steps with any other thread's is not free.
- * bpor orders them with every step of every other thread; optimal does not at first (it
- * would multiply the classes), notes where an aside defeats one of its plans, and then
- * starts over ordering them (dpor.ts: restartOrdered).
+ * start, a timed condition wait: another thread takes the next step by default), and that
+ * thread's next step. The thread going on right after the aside is a preemption only while
+ * another thread can run (strategy.ts: preemptionCost), so under a bound reordering these
+ * steps with another thread's is not free: bpor orders them with every step of every other
+ * thread. Unbounded, an aside changes nothing that can run, and optimal takes them as their
+ * ops commute.
  */
 export const aroundAside = (execution: ExecutionView, step: number): boolean => (execution.aside[step]! & (Aside.DURING | Aside.AFTER)) !== 0;
 

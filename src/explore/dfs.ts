@@ -18,7 +18,7 @@ import { MAX_THREADS, Op } from '../addon/ops.js';
 import { type Backtracking, Path } from './path.js';
 import { Deviations } from './shard.js';
 import {
-  type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost,
+  type BoundKind, type ExecutionView, type Schedule, type Strategy, type StrategyOptions, runningBefore, spentAt, threadsByCost, yieldedBefore,
 } from './strategy.js';
 import { WORDS, add, clear, first, remove, threadSets } from './thread-set.js';
 import { grown } from './typed-arrays.js';
@@ -135,7 +135,7 @@ export class DfsStrategy implements Strategy, Backtracking {
       clear(this.alternatives, at);
       if (execution.op[step] === Op.CHOOSE) continue;
       const chosen = execution.thread[step]!;
-      const count = threadsByCost(this.kind, execution.enabled, at, runningBefore(execution, step), this.threads, this.costs);
+      const count = threadsByCost(this.kind, execution.enabled, at, runningBefore(execution, step), yieldedBefore(execution, step), this.threads, this.costs);
       for (let i = 0; i < count; i++) {
         const thread = this.threads[i]!;
         if (thread === chosen) continue;

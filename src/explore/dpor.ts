@@ -19,7 +19,7 @@ import { RaceFinder } from './races.js';
 import { Deviations } from './shard.js';
 import type { BacktrackAbove, Subtree, SubtreeLink } from './subtree.js';
 import { Reversal } from './reversal.js';
-import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt } from './strategy.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, preemptionCost } from './strategy.js';
 import { grown } from './typed-arrays.js';
 import { WakeupTrees } from './wakeup-tree.js';
 import { WORDS, add, addAll, clear, copy, first, has, remove, removeAll, threadSets } from './thread-set.js';
@@ -96,11 +96,8 @@ export class DporStrategy implements Strategy, Backtracking {
   private started = false;
   /** the iteration dropped choices that need more preemptions than its bound */
   private droppedBeyondBound = false;
-  /** steps around an aside conflict with every other thread's (dependence.ts: aroundAside) */
+  /** bpor: steps around an aside conflict with every other thread's (dependence.ts: aroundAside) */
   private ordersAsides = false;
-  /** optimal, before it orders asides: a thread set aside defeated a plan (see restartOrdered) */
-  private declinedAfterAside = false;
-  private startedOver = 0;
 
   // parallel exploration of a bounded search (subtree.ts)
   /** where backtracking at the nodes before the path's fixed prefix goes; undefined: the whole search is here */
@@ -115,7 +112,10 @@ export class DporStrategy implements Strategy, Backtracking {
     this.bounded = options.bounded;
     this.sleepSets = options.sleepSets;
     if (this.bounded) {
-      this.orderAsides();
+      // what a step right after a yield costs depends on which other threads can run then
+      this.ordersAsides = true;
+      this.races.ordersAsides = true;
+      this.reversal.ordersAsides = true;
       this.races.handOffs = true;
     }
     // explore/shard.ts: a split of the bounded search only (wakeup sequences cross subtrees)
@@ -160,56 +160,13 @@ export class DporStrategy implements Strategy, Backtracking {
       // a subtree's first run: its prefix, then the runtime's default policy
       return this.link ? { decisions: this.path.decision, length: this.path.fixed } : this.fromRoot();
     }
-    const schedule = this.path.backtrack(this);
-    if (schedule || !this.declinedAfterAside) return schedule;
-    this.restartOrdered();
-    return this.fromRoot();
+    return this.path.backtrack(this);
   }
 
   /** The schedule of a run from the root: no decisions, the runtime's default policy throughout. */
   private fromRoot(): Schedule {
     this.path.startFrom(noDecisions);
     return { decisions: this.path.decision, length: 0 };
-  }
-
-  /**
-   * Optimal takes steps around an aside as commuting with what they commute with by their
-   * ops: ordering them with everything would multiply the classes (a lock-free queue whose
-   * threads yield while it is full or empty: 101 executions, over 2 million so ordered). But
-   * a plan stands for a Mazurkiewicz class, and a thread set aside cannot take the next step
-   * while another can: a plan that runs it on at once may stand for a class no schedule
-   * reaches in that order, or one that only a schedule with the aside earlier reaches. Where
-   * that happened (the runtime declined such a step, a wakeup sequence had to start with a
-   * thread just set aside), a class may have gone unexplored: the search starts over with
-   * asides ordered, where every such plan stands for a class no schedule reaches.
-   */
-  private restartOrdered(): void {
-    this.orderAsides();
-    this.declinedAfterAside = false;
-    this.startedOver++;
-    this.planEnd = -1;
-    for (let node = 0; node < this.tree.length; node++) {
-      if (this.tree[node]! >= 0) this.trees.release(this.tree[node]!);
-      this.tree[node] = -1;
-    }
-  }
-
-  /** Whether `thread` cannot take the step at `node` only because its step just before set it aside. */
-  private keptAside(node: number, thread: number): boolean {
-    if (has(this.path.enabled, node * WORDS, thread)) return false;
-    let last = node - 1;
-    while (last >= 0 && this.path.runner[last] === thread && this.path.valueCount[last]! > 0) last--; // its data choices
-    return last >= 0 && this.path.runner[last] === thread && this.setsAside[last] !== 0;
-  }
-
-  private orderAsides(): void {
-    this.ordersAsides = true;
-    this.races.ordersAsides = true;
-    this.reversal.ordersAsides = true;
-  }
-
-  get restarts(): number {
-    return this.startedOver;
   }
 
   /** Explores `subtree` of a bounded search instead of the whole of it; what belongs above it goes to `link`. */
@@ -308,11 +265,8 @@ export class DporStrategy implements Strategy, Backtracking {
     if (tree < 0) return -1;
     for (let sequence = this.trees.takeFirst(tree); sequence >= 0; sequence = this.trees.takeFirst(tree)) {
       const thread = this.trees.threadOf(sequence);
-      // not enabled here (blocked, or kept out by the runtime: it just yielded): every enabled thread instead
-      if (!has(this.path.enabled, node * WORDS, thread)) {
-        if (!this.ordersAsides && this.keptAside(node, thread)) this.declinedAfterAside = true;
-        this.backtrackAt(node, thread);
-      }
+      // not enabled here (blocked): every enabled thread instead
+      if (!has(this.path.enabled, node * WORDS, thread)) this.backtrackAt(node, thread);
       else if (this.schedule(node, thread)) return sequence;
       this.trees.release(sequence);
     }
@@ -368,8 +322,19 @@ export class DporStrategy implements Strategy, Backtracking {
 
   private preempts(node: number, thread: number): number {
     if (node === 0) return 0;
-    const previous = this.path.runner[node - 1]!;
-    return thread !== previous && has(this.path.enabled, node * WORDS, previous) ? 1 : 0;
+    return preemptionCost(this.path.enabled, node * WORDS, this.path.runner[node - 1]!, this.yieldedBefore(node), thread);
+  }
+
+  /** Whether the thread that ran before `node` set itself aside at its last step (its data choices since are no scheduling point). */
+  private yieldedBefore(node: number): boolean {
+    let last = node - 1;
+    while (last >= 0 && this.path.valueCount[last]! > 0) last--;
+    return last >= 0 && this.setsAside[last] !== 0;
+  }
+
+  /** Whether switching threads at `node` is free: the thread before it could not go on there, or had just yielded. */
+  private switchIsFree(node: number): boolean {
+    return !has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!) || this.yieldedBefore(node);
   }
 
   observe(execution: ExecutionView): boolean {
@@ -452,10 +417,7 @@ export class DporStrategy implements Strategy, Backtracking {
       const tree = this.tree[step]!;
       const planned = this.trees.firstChildOf(tree);
       if (this.trees.takes(planned, execution.op[step]!, decisionAt(execution, step))) next = this.trees.takeFirst(tree);
-      else {
-        this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
-        if (!this.ordersAsides && planned >= 0 && this.keptAside(step, this.trees.threadOf(planned))) this.declinedAfterAside = true;
-      }
+      else this.planEnd = step - 1; // the runtime left the plan here: the tree stays pending at the node
     }
     this.tree[step + 1] = next;
   }
@@ -577,15 +539,6 @@ export class DporStrategy implements Strategy, Backtracking {
     const at = last * WORDS;
     for (let thread = first(this.path.enabled, at); thread >= 0; thread = first(this.path.enabled, at, thread + 1))
       if (thread !== this.path.runner[last]) this.reversePendingStep(execution, last, thread, false);
-    // the thread the runtime had just set aside would have been enabled too
-    const aside = this.keptAsideAt(last);
-    if (aside >= 0) this.reversePendingStep(execution, last, aside, false);
-  }
-
-  /** The thread the runtime kept from the step at `node` because its step just before set it aside, or -1. */
-  private keptAsideAt(node: number): number {
-    const thread = node > 0 ? this.path.runner[node - 1]! : -1;
-    return thread >= 0 && thread !== this.path.runner[node] && this.keptAside(node, thread) ? thread : -1;
   }
 
   /**
@@ -596,10 +549,9 @@ export class DporStrategy implements Strategy, Backtracking {
   private reversePending(execution: ExecutionView, steps: number): void {
     const last = steps - 1;
     const ending = accessOf(execution.op[last]!) === Access.GLOBAL;
-    const aside = ending ? this.keptAsideAt(last) : -1; // reverseEnding's, as if enabled
     for (let thread = 0; thread < execution.threadState.length; thread++) {
       if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
-      if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last] || thread === aside)) continue;
+      if (ending && (has(this.path.enabled, last * WORDS, thread) || thread === this.path.runner[last])) continue;
       this.races.findPending(execution, steps, thread, (earlier, pending, handOff) => this.reversePendingStep(execution, earlier, pending, handOff));
     }
   }
@@ -628,11 +580,11 @@ export class DporStrategy implements Strategy, Backtracking {
     const everyThreadIfDisabled = !handOff;
     this.backtrackAt(earlier, thread, everyThreadIfDisabled);
     for (let node = earlier - 1; node >= 0 && this.path.runner[node] === this.path.runner[earlier]; node--) this.backtrackAt(node, thread, everyThreadIfDisabled);
-    // ... and wherever, since the later thread's previous step, a thread blocked or finished:
-    // switching to the later thread there is free too, and lets it act before the earlier
-    // thread's rivals that ran next (random-program seed 55 needs one such switch)
+    // ... and wherever, since the later thread's previous step, a thread blocked, finished or
+    // yielded: switching to the later thread there is free too, and lets it act before the
+    // earlier thread's rivals that ran next (random-program seed 55 needs one such switch)
     for (let node = earlier - 1; node > 0 && this.path.runner[node] !== thread; node--)
-      if (!has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!)) this.backtrackAt(node, thread, everyThreadIfDisabled);
+      if (this.switchIsFree(node)) this.backtrackAt(node, thread, everyThreadIfDisabled);
   }
 
   /** The threads asleep, explored or still to be chosen at `node` (in scratch, valid until its next use). */

@@ -9,7 +9,7 @@
 import type { NativeHarness } from '../addon/addon.js';
 import { MAX_THREADS, Op, Outcome } from '../addon/ops.js';
 import { type DriveOptions, UnexplorableHarnessError } from './driver.js';
-import { type BoundKind, type ExecutionView, decisionAt, liveView, runningBefore, spentAt, threadsByCost, viewRun } from './strategy.js';
+import { type BoundKind, type ExecutionView, decisionAt, liveView, runningBefore, spentAt, threadsByCost, viewRun, yieldedBefore } from './strategy.js';
 import { WORDS } from './thread-set.js';
 
 export interface BoundEstimate {
@@ -83,7 +83,7 @@ export class BoundEstimator {
           weight *= values;
           choice = this.below(values);
         } else {
-          const count = threadsByCost(this.kind, execution.enabled, step * WORDS, runningBefore(execution, step), this.threads, this.costs);
+          const count = threadsByCost(this.kind, execution.enabled, step * WORDS, runningBefore(execution, step), yieldedBefore(execution, step), this.threads, this.costs);
           // the children this bound admits here: the free ones first in threads and costs, then the costly
           let free = 0;
           let fitting = 0;

@@ -1,9 +1,9 @@
 // The interface every exploration strategy implements (one strategy per file), and the
 // view of a finished execution that strategies learn from.
 import type { TraceArrays } from '../addon/addon.js';
-import { MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
+import { Aside, MAX_THREADS, Op, Outcome, ThreadState } from '../addon/ops.js';
 import type { Shard } from './shard.js';
-import { WORDS, first, has, nextRoundRobin, noteThreads } from './thread-set.js';
+import { WORDS, first, has, hasOther, nextRoundRobin, noteThreads } from './thread-set.js';
 
 /** Decisions for the first `length` steps: a thread id, or the value at a CHOOSE step. */
 export interface Schedule {
@@ -160,11 +160,6 @@ export interface Strategy {
   failureCounts?(execution: ExecutionView): boolean;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
-  /**
-   * How often the search started over from the root telling more executions apart (optimal,
-   * once asides defeated its plans: dpor.ts): executions since may repeat a class run before.
-   */
-  readonly restarts?: number;
 }
 
 /** The decision taken at a step: the thread that ran, or the value chosen. */
@@ -178,12 +173,30 @@ export function runningBefore(execution: ExecutionView, step: number): number {
 }
 
 /**
- * A preemption: switching away from a thread that could have continued (and did not
- * just yield: the runtime then leaves it out of the enabled set).
+ * Whether the thread running before `step` set itself aside at its last step (trace.aside:
+ * a yield, a sleep, a timed wait about to start; its data choices since are no scheduling
+ * point).
  */
+export function yieldedBefore(execution: ExecutionView, step: number): boolean {
+  for (let before = step - 1; before >= 0; before--) if (execution.op[before] !== Op.CHOOSE) return (execution.aside[before]! & Aside.DURING) !== 0;
+  return false;
+}
+
+/**
+ * What choosing `thread` at a step whose enabled set is at `at` costs of a preemption bound,
+ * `previous` having run the step before: 1 for a switch away from a thread that could have
+ * continued; after `previous` yielded, switching is free and `previous` going on while
+ * another thread could run costs 1 instead (sched_yield may return at once, so that
+ * schedule is real; the runtime's default lets the others go first).
+ */
+export function preemptionCost(enabled: Uint32Array, at: number, previous: number, yielded: boolean, thread: number): number {
+  if (yielded) return thread === previous && hasOther(enabled, at, previous) ? 1 : 0;
+  return thread !== previous && has(enabled, at, previous) ? 1 : 0;
+}
+
+/** A preemption (preemptionCost): a switch away from a thread that could have continued, or a thread going on right after it yielded while another could run. */
 export function isPreemption(execution: ExecutionView, step: number, thread: number): boolean {
-  const previous = runningBefore(execution, step);
-  return thread !== previous && has(execution.enabled, step * WORDS, previous);
+  return preemptionCost(execution.enabled, step * WORDS, runningBefore(execution, step), yieldedBefore(execution, step), thread) === 1;
 }
 
 /**
@@ -198,31 +211,32 @@ export type BoundKind = 'preemption' | 'delay';
 
 export const boundKinds: readonly BoundKind[] = ['preemption', 'delay'];
 
-/** Round robin's pick among the set at `at`: `previous` while it is enabled, else the next enabled thread after it (the runtime's RunFlags.ROUND_ROBIN). */
-export function roundRobinChoice(enabled: Uint32Array, at: number, previous: number): number {
-  return has(enabled, at, previous) ? previous : nextRoundRobin(enabled, at, previous);
+/**
+ * Round robin's pick among the set at `at` (the runtime's RunFlags.ROUND_ROBIN): `previous`
+ * while it is enabled and did not just yield, else the next enabled thread after it.
+ */
+export function roundRobinChoice(enabled: Uint32Array, at: number, previous: number, yielded: boolean): number {
+  return has(enabled, at, previous) && !yielded ? previous : nextRoundRobin(enabled, at, previous);
 }
 
 /**
  * The threads of the enabled set at `at`, each with what deciding it at a step spends of a
- * `kind` bound (the running thread was `previous`): `threads[i]` costs `costs[i]`. Returns
- * how many there are. Preemptions, in id order: 0 for `previous` (or for all when it is not
- * enabled), 1 for the others. Delays: c for the c-th enabled thread going round from round
- * robin's pick.
+ * `kind` bound (the running thread was `previous`, which `yielded` at its last step or not):
+ * `threads[i]` costs `costs[i]`. Returns how many there are. Preemptions, in id order:
+ * preemptionCost. Delays: c for the c-th enabled thread going round from round robin's pick.
  */
 export function threadsByCost(
-  kind: BoundKind, enabled: Uint32Array, at: number, previous: number, threads: Uint16Array, costs: Uint16Array,
+  kind: BoundKind, enabled: Uint32Array, at: number, previous: number, yielded: boolean, threads: Uint16Array, costs: Uint16Array,
 ): number {
   let count = 0;
   if (kind === 'preemption') {
-    const free = !has(enabled, at, previous); // the running thread cannot go on: every switch is free
     for (let thread = first(enabled, at); thread >= 0; thread = first(enabled, at, thread + 1)) {
       threads[count] = thread;
-      costs[count++] = free || thread === previous ? 0 : 1;
+      costs[count++] = preemptionCost(enabled, at, previous, yielded, thread);
     }
     return count;
   }
-  const start = roundRobinChoice(enabled, at, previous);
+  const start = roundRobinChoice(enabled, at, previous, yielded);
   if (start < 0) return 0;
   for (let thread = start; count === 0 || thread !== start; thread = nextRoundRobin(enabled, at, thread)) {
     threads[count] = thread;
@@ -240,7 +254,7 @@ export function spentAt(kind: BoundKind, execution: ExecutionView, step: number)
   if (step === 0 || execution.op[step] === Op.CHOOSE) return 0;
   const thread = execution.thread[step]!;
   if (kind === 'preemption') return isPreemption(execution, step, thread) ? 1 : 0;
-  const count = threadsByCost(kind, execution.enabled, step * WORDS, runningBefore(execution, step), scratchThreads, scratchCosts);
+  const count = threadsByCost(kind, execution.enabled, step * WORDS, runningBefore(execution, step), yieldedBefore(execution, step), scratchThreads, scratchCosts);
   for (let i = 0; i < count; i++) if (scratchThreads[i] === thread) return scratchCosts[i]!;
   return 0;
 }

@@ -60,6 +60,12 @@ export function first(sets: Uint32Array, at: number, from = 0): number {
   return -1;
 }
 
+/** Whether the set at `at` holds a thread other than `thread`. */
+export function hasOther(sets: Uint32Array, at: number, thread: number): boolean {
+  for (let w = 0; w < wordsInUse; w++) if ((sets[at + w]! & ~(w === thread >>> 5 ? 1 << (thread & 31) : 0)) !== 0) return true;
+  return false;
+}
+
 /** The first thread of the set after `thread` in id order, wrapping round (to `thread` itself last); -1 when empty. */
 export function nextRoundRobin(sets: Uint32Array, at: number, thread: number): number {
   const after = first(sets, at, thread + 1);

@@ -230,11 +230,15 @@ function renderTable(bug: Bug, width: number, c: Colors): string[] {
     c.dim(header),
     ...(omitted > 0 ? [c.dim(`  … ${omitted} earlier rows not shown`)] : []),
     ...lines,
-    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued)`),
+    c.dim(`  ${c.yellow('»')} = preemption (switch away from a thread that could have continued${wentOnAfterYield(bug) ? ', or a thread going on right after it yielded while another could run' : ''})`),
     ...(hidden.length ? wrapText(`not shown: ${hidden.map((t) => `T${t}`).join(', ')} (no step touches what the failing threads touch)`, width - 2, 2) : [])
       .map((line) => c.dim(`  ${line}`)),
   ];
 }
+
+/** Whether a step shown is a preemption of its thread's own: it went on right after it yielded (sched_yield may return at once). */
+const wentOnAfterYield = (bug: Bug): boolean =>
+  bug.steps.some((step, index) => step.preemption && index > 0 && bug.steps[index - 1]!.thread === step.thread);
 
 function tableRows(bug: Bug): Row[] {
   const rows: Row[] = [];

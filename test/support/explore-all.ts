@@ -5,7 +5,7 @@
 // class already seen) and as the explorers judge it (coverageClass: the classes every
 // strategy that promises them must run).
 import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
-import { accessOf, orderedAccessOf, stepsConflict } from '../../src/explore/dependence.js';
+import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
@@ -51,8 +51,6 @@ export interface Exploration extends Observed {
   bounded: boolean;
   /** index b: everything seen within bound b; shorter than maxBound + 1 when the strategy was done earlier */
   byBound: Observed[];
-  /** the strategy started over telling more executions apart (Strategy.restarts) */
-  restarts: number;
 }
 
 /** What the exploration had seen within `bound` (everything, when it was done earlier). */
@@ -94,7 +92,6 @@ async function explore(
   });
   const none = new Float64Array([0, 1]);
   const lastBound = explorer.bounded ? maxBound : 0;
-  let restarts = 0;
   let failingObserved = false;
   for (let bound = 0; bound <= lastBound; bound++) {
     if (!explorer.beginBound(bound)) {
@@ -116,11 +113,6 @@ async function explore(
       if (outcome !== Outcome.OK && outcome !== Outcome.PRUNED) failingObserved = true;
       viewRun(view, trace.status[0]!, outcome);
       const behaviour = outcome === Outcome.OK ? sortedLines(harness.output()) : bugOutcome(harness);
-      if ((explorer.restarts ?? 0) > restarts) {
-        // it starts over telling more executions apart (dpor.ts: restartOrdered): classes anew
-        restarts = explorer.restarts!;
-        seen.classes = new Set();
-      }
       if (!explorer.observe(view)) {
         seen.wasted++;
         continue;
@@ -128,11 +120,11 @@ async function explore(
       if (seen.executions === limit) {
         seen.truncated = true;
         snapshot(false);
-        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound, restarts };
+        return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
       }
       seen.executions++;
       if (classes) {
-        const fingerprint = happensBeforeClass(view, restarts > 0);
+        const fingerprint = happensBeforeClass(view);
         if (seen.classes.has(fingerprint)) seen.repeats++;
         seen.classes.add(fingerprint);
       }
@@ -143,7 +135,7 @@ async function explore(
     }
     snapshot(bound === lastBound ? !explorer.bounded || !explorer.beyondMaxBound() : false);
   }
-  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound, restarts };
+  return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
 }
 
 function sortedLines(output: string): string {
@@ -169,8 +161,8 @@ function bugOutcome(harness: NativeHarness): string {
  * of conflicting steps, as the dependence table judges them (`ordersAsides`: with steps
  * around an aside conflicting with every other thread's, dependence.ts), comes in the same order.
  */
-export function happensBeforeClass(execution: ExecutionView, ordersAsides = false): string {
-  const accessOfStep = (step: number) => (ordersAsides ? orderedAccessOf(execution, step) : accessOf(execution.op[step]!));
+export function happensBeforeClass(execution: ExecutionView): string {
+  const accessOfStep = (step: number) => accessOf(execution.op[step]!);
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
   const names: string[] = [];

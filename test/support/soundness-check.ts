@@ -67,7 +67,6 @@ export interface Soundness {
   /** unbounded dfs exceeded the execution limit: unbounded strategies and completeness claims went unchecked */
   dfsTruncated: boolean;
   /** strategies that started over telling more executions apart (optimal, once asides defeated its plans) */
-  restarted: string[];
   /** strategies stopped at STRATEGY_LIMIT executions: compared only at the bounds they finished, if bounded */
   truncated: string[];
   /** strategies that refused the program: it uses what they do not model (graph: UnsupportedHarnessError) */
@@ -85,7 +84,6 @@ export async function checkSoundness(
   const problems: string[] = [];
   const pastBug: string[] = [];
   const redundant: string[] = [];
-  const restarted: string[] = [];
   const truncated: string[] = [];
   const refused: string[] = [];
   // bounded dfs past the cap (four or five threads that yield): the bounds it finished are the truth
@@ -114,7 +112,6 @@ export async function checkSoundness(
     }
     runs[name] = { executions: run.executions, wasted: run.wasted };
     if (!run.truncated) serial.set(name, run);
-    if (run.restarts > 0) restarted.push(name);
     if (run.truncated) {
       truncated.push(name);
       // a bounded run cut short is still compared at the bounds it finished
@@ -161,7 +158,7 @@ export async function checkSoundness(
       if (name !== 'bpor' && together.executions !== alone.executions) problems.push(`${what}: ${together.executions} executions, serial ${alone.executions}`);
     }
   }
-  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, restarted, truncated, refused, runs };
+  return { problems, pastBug, redundant, dfsTruncated: everything.truncated, truncated, refused, runs };
 }
 
 async function exploreShards(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Promise<Exploration[]> {

@@ -50,8 +50,6 @@ interface Totals {
   /** seeds whose only differences are past a bug, or redundant runs */
   pastBug: number[];
   redundant: number[];
-  /** seeds where a strategy started over telling more executions apart (optimal: asides) */
-  restarted: number[];
   /** seeds where a strategy ran into the oracle's execution cap (soundness-check.ts: compared only at the bounds it finished) */
   capped: number[];
   /** per strategy, the seeds whose program it refused (it does not model what the program uses) */
@@ -82,7 +80,7 @@ interface Programs {
 }
 
 function emptyTotals(): Totals {
-  return { seeds: 0, unsound: [], pastBug: [], redundant: [], restarted: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
+  return { seeds: 0, unsound: [], pastBug: [], redundant: [], capped: [], refused: {}, dfsTruncated: 0, runs: {} };
 }
 
 /** Checks each seed and prints its findings, then its totals (TOTALS); seeds run in this process. */
@@ -107,7 +105,6 @@ async function checkSeeds(first: number, seeds: number, bound: number, limit: nu
       if (result.problems.length > 0) totals.unsound.push(seed);
       else if (result.pastBug.length > 0) totals.pastBug.push(seed);
       if (result.redundant.length > 0) totals.redundant.push(seed);
-      if (result.restarted.length > 0) totals.restarted.push(seed);
       if (result.truncated.length > 0) totals.capped.push(seed);
       for (const name of result.refused) noteRefused(totals, name, [seed]);
     } catch (error) {
@@ -124,7 +121,6 @@ function merge(into: Totals, from: Totals): void {
   into.unsound.push(...from.unsound);
   into.pastBug.push(...from.pastBug);
   into.redundant.push(...from.redundant);
-  into.restarted.push(...from.restarted);
   into.capped.push(...from.capped);
   for (const [name, refused] of Object.entries(from.refused)) noteRefused(into, name, refused);
   into.dfsTruncated += from.dfsTruncated;
@@ -233,7 +229,7 @@ async function worker(): Promise<void> {
 }
 await Promise.all(Array.from({ length: Math.min(jobs, chunks.length) }, worker));
 const byNumber = (a: number, b: number) => a - b;
-for (const list of [totals.unsound, totals.pastBug, totals.redundant, totals.restarted, totals.capped, ...Object.values(totals.refused)]) list.sort(byNumber);
+for (const list of [totals.unsound, totals.pastBug, totals.redundant, totals.capped, ...Object.values(totals.refused)]) list.sort(byNumber);
 function listed(seeds: number[], what: string): string {
   return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
 }
@@ -244,7 +240,7 @@ const elapsed = (Date.now() - started) / 1000;
 console.log(
   `soundness: ${seeds} seeds from ${first}${padding > 0 ? ` (padded with ${padding} threads)` : ''}${threads > 0 ? ` (${threads} threads each)` : ''}${values.spinlocks ? ' (each with a spinlock)' : ''}${values['no-splits'] ? ' (no splits)' : ''}${values['graph-shapes'] ? ' (what the graph engine models)' : ''}, bounds 0-${bound}: ${listed(totals.unsound, 'unsound')}; ` +
     `${listed(totals.pastBug, 'different only past a bug')}; ${listed(totals.redundant, 'with redundant runs')}; ` +
-    `${listed(totals.restarted, 'where optimal started over ordering asides')}; ${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ` +
+    `${listed(totals.capped, 'where a strategy ran past the execution cap (compared only at the bounds it finished)')}; ` +
     `${refusals === '' ? '' : `programs refused: ${refusals}; `}${perStrategy}; ` +
     `unbounded dfs over ${limit} executions on ${totals.dfsTruncated} seeds; ${elapsed.toFixed(1)} s (${(elapsed / seeds).toFixed(2)} s/seed)`,
 );
