@@ -29,6 +29,8 @@ describe('graph: one execution per reads-from class', () => {
     ['graph/spin_waits.c', '', 'sc'],
     ['graph/exchange_spinners.c', '', 'drf'],
     ['graph/spin_on_flag_bits.c', '', 'drf'],
+    ['graph/yields.c', '', 'drf'],
+    ['spin/ring_yields.c', '', 'drf'],
   ] as const)('%s %s: the classes optimal runs, each once, and no run wasted on a lock it waits for', async (file, cflags, mode) => {
     const build = { cflags };
     const optimal = await exploreAll(fixture(file), 'optimal', Infinity, mode, Infinity, 10_000, build);
@@ -262,6 +264,8 @@ const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 
  * later write imposed (178, 363).
  */
 const THREE_THREAD_SEEDS = [45, 56, 178, 363];
+/** Three-thread programs within what the engine models: a yield right before a choice (299). */
+const GRAPH_SHAPE_SEEDS = [299];
 /** Four-thread programs drawn within what the engine models: a chain of revisits across threads. */
 const FOUR_THREAD_SEEDS = [1, 2, 3];
 
@@ -272,6 +276,21 @@ describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs wh
     const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000, ['graph']);
     expect(result.problems).toEqual([]);
     expect(result.redundant).toEqual([]);
+  });
+
+  it.each(GRAPH_SHAPE_SEEDS)('seed %i, within what the engine models', async (seed) => {
+    const drawn = randomShape(seed);
+    const shape = withinGraphEngine(withThreads(drawn, drawn.threads));
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}_graph.c`);
+    const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000, ['graph']);
+    expect(result.refused).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.redundant).toEqual([]);
+  });
+
+  it('yields: the classes dfs sees at bounds 0-3, each once (going on past a yield is a preemption, a choice right after one is no scheduling point)', async () => {
+    const result = await checkSoundness(fixture('graph/yields.c'), 'drf', 3, 5_000, ['graph']);
+    expect(result).toMatchObject({ refused: [], problems: [], redundant: [] });
   });
 
   it('a choice a revisit deletes, taken another way than the run took it: each graph once', async () => {

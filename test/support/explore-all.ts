@@ -274,12 +274,13 @@ export function readsFromClass(execution: ExecutionView, kept = observableSteps(
 }
 
 /**
- * The steps whose presence or order can change what an execution shows. Left out: a read,
- * or a read-modify-write that wrote back what it read (an exchange of the 1 already there),
- * that repeats its thread's previous step (same op, object and value: one more turn of a
- * spin loop, spin.c's definition), since the explorers run a spin for as many turns as it takes to change
- * something, by design, where dfs runs every count; and a start that is its thread's only
- * step (it blocked at once, or main ended the process). Such a start depends on nothing
+ * The steps whose presence or order can change what an execution shows. Left out: a yield,
+ * which reads and writes nothing; a read, or a read-modify-write that wrote back what it read
+ * (an exchange of the 1 already there), that repeats its thread's previous step but yields
+ * (same op, object and value: one more turn of a spin loop, spin.c's definition), since the
+ * explorers run a spin for as many turns as it takes to change something, by design, where
+ * dfs runs every count; and a start that is its thread's only step (it blocked at once, or
+ * main ended the process). Such a start depends on nothing
  * but the create, and the thread-local code it runs is the same whenever the thread starts,
  * so the run shows what the same run without it shows.
  */
@@ -288,6 +289,7 @@ function observableSteps(execution: ExecutionView): ExecutionView {
   const stepsOf = new Map<number, number>();
   const notRepeated: number[] = [];
   for (let step = 0; step < execution.steps; step++) {
+    if (execution.op[step] === Op.YIELD) continue;
     const thread = execution.thread[step]!;
     stepsOf.set(thread, (stepsOf.get(thread) ?? 0) + 1);
     const before = previous.get(thread);

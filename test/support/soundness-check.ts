@@ -66,7 +66,6 @@ export interface Soundness {
   redundant: string[];
   /** unbounded dfs exceeded the execution limit: unbounded strategies and completeness claims went unchecked */
   dfsTruncated: boolean;
-  /** strategies that started over telling more executions apart (optimal, once asides defeated its plans) */
   /** strategies stopped at STRATEGY_LIMIT executions: compared only at the bounds they finished, if bounded */
   truncated: string[];
   /** strategies that refused the program: it uses what they do not model (graph: UnsupportedHarnessError) */

@@ -9,7 +9,7 @@ import type { Locations } from './locations.js';
 
 /** What an event does in the graph. */
 export const Kind = {
-  /** no memory access: thread start, exit, join, a data choice, main's return */
+  /** no memory access: thread start, exit, join, a data choice, a yield, main's return */
   OTHER: 0,
   /** reads its location (a load, a failed compare-exchange) */
   READ: 1,
@@ -385,6 +385,12 @@ export class Graph {
         from[edges] = dependsOn;
         to[edges++] = event;
       }
+      // a yield right after a spinning turn: its thread went on once the wait ended (a read there orders itself by its rf)
+      const waker = this.isRead(event) ? NONE : this.wakerBefore(event);
+      if (waker !== NONE && waker < count) {
+        from[edges] = waker;
+        to[edges++] = event;
+      }
       // a write co-after one added later (placed before it) follows it only when that one is counted
       const coPrev = this.coPrev[event]!;
       if (this.isWrite(event) && coPrev !== INIT && coPrev < count) {
@@ -407,9 +413,20 @@ export class Graph {
     return edges;
   }
 
-  /** An acquisition or barrier leave that a deadlocked run left waiting (strategy.ts: addWaitingLocks): it reads a write it cannot run after, and never runs. */
+  /**
+   * An acquisition or barrier leave that a deadlocked run left waiting (strategy.ts:
+   * addWaitingLocks): it reads a write it cannot run after, and never runs; or a yield after a
+   * spinning turn that no write ends.
+   */
   waitsAtEnd(event: number): boolean {
+    if (!this.isRead(event)) return this.spinBefore(event) !== NONE && this.wakerBefore(event) === NONE;
     return this.blockedReading(event, this.rf[event]!);
+  }
+
+  /** For an event right after a spinning turn (its yields between), the write that ended the wait (NONE: none yet, or no turn before it). */
+  private wakerBefore(event: number): number {
+    const spin = this.spinBefore(event);
+    return spin === NONE ? NONE : this.spinWaker(spin);
   }
 
   /**
@@ -424,9 +441,10 @@ export class Graph {
     return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
   }
 
-  /** The access that ended a spinning turn right before `event` in its thread (its thread waited there), or NONE. */
+  /** The access that ended a spinning turn right before `event` in its thread, yields between (its thread waited there), or NONE. */
   spinBefore(event: number): number {
-    const before = this.index[event] === 0 ? NONE : this.poBefore(event);
+    let before = this.poBefore(event);
+    while (before !== NONE && this.op[before] === Op.YIELD) before = this.poBefore(before);
     return before !== NONE && this.spins[before] === 1 ? before : NONE;
   }
 
@@ -482,6 +500,13 @@ export class Graph {
   /** Whether `event` is a choice its thread made right after its step before it (weft_choose: no scheduling point between). */
   isGluedChoice(event: number): boolean {
     return this.op[event] === Op.CHOOSE && event > 0 && this.thread[event - 1] === this.thread[event] && this.index[event] === this.index[event - 1]! + 1;
+  }
+
+  /** Whether `event` is a yield, or a choice its thread made right after one (no scheduling point between): a switch next is free, going on a preemption while another thread can run. */
+  yieldedAt(event: number): boolean {
+    let at = event;
+    while (this.isGluedChoice(at)) at--;
+    return this.op[at] === Op.YIELD;
   }
 
   /** `event`, or the last of the choices its thread made right after it. */

@@ -1,6 +1,6 @@
 // A graph becomes a schedule: a topological order of po ∪ rf ∪ co ∪ fr ∪ create ∪ join
 // (Kahn's algorithm, keeping the running thread while it can go on, else the lowest thread
-// that can). Run natively in that order, SC memory gives every read the write the graph says
+// that can; after a yield, the others first, as the runtime's default does). Run natively in that order, SC memory gives every read the write the graph says
 // it reads. No such order exists exactly when the graph is not SC-consistent (a cycle).
 import { Op } from '../../addon/ops.js';
 import { type Graph, NONE } from './graph.js';
@@ -48,11 +48,15 @@ export class Lineariser {
     let emittedNewest = false;
     for (let step = 0; step < count; step++) {
       const held = emittedNewest ? NONE : newest;
-      let event = this.readyIn(graph, current, held);
+      const next = graph.eventAt(current, this.nextIndex[current]!);
+      const yielded = step > 0 && graph.yieldedAt(this.stepEvent[step - 1]!) && !(next !== NONE && graph.isGluedChoice(next));
+      let event = yielded ? NONE : this.readyIn(graph, current, held);
       for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
+        if (yielded && thread === current) continue;
         event = this.readyIn(graph, thread, held);
         if (event !== NONE) current = thread;
       }
+      if (yielded && event === NONE) event = this.readyIn(graph, current, held);
       for (let thread = 0; event === NONE && thread < graph.threads; thread++) {
         event = this.readyIn(graph, thread, NONE);
         if (event !== NONE) current = thread;

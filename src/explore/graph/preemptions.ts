@@ -4,7 +4,9 @@
 // graph and could run there — as the runtime counts them: an acquisition with no unit left (a
 // held mutex, a semaphore at 0), a barrier leave before its round's last arrival, a join of
 // a running thread, or a thread whose spinning turn ended before the write that ends its wait
-// (Graph.spinWaker) cannot run, anything else can.
+// (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
+// other way round (strategy.ts: preemptionCost): a switch is free, and the thread going on costs
+// one when another thread could run.
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
 // needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
@@ -79,6 +81,12 @@ export class GraphPreemptions {
   private tried = new Int32Array(64);
   private cost = new Int32Array(64);
   private moverCanRun = new Uint8Array(64);
+  /** per frame: 1 when the mover's event was a yield and another thread could run (then the mover going on costs one) */
+  private yieldedBeforeOthers = new Uint8Array(64);
+  /** per frame: 1 when the mover's event was a yield (then a switch is free) */
+  private moverYielded = new Uint8Array(64);
+  /** per frame: 1 when the mover's next event is a choice made right after its event (weft_choose: no scheduling point between, so it goes next, for free) */
+  private moverChoosesNext = new Uint8Array(64);
   /** per location, the units its acquisitions took less those its unlocks and posts gave (a mutex: held when 1) */
   private held = new Int32Array(16);
   private threads = 0;
@@ -132,6 +140,11 @@ export class GraphPreemptions {
         }
         this.tried[depth] = 0;
         this.moverCanRun[depth] = this.canRun(graph, last) ? 1 : 0;
+        const yielded = depth > 0 && graph.yieldedAt(graph.threadEvents[last]![this.counts[last]! - 1]!);
+        this.moverYielded[depth] = yielded ? 1 : 0;
+        this.yieldedBeforeOthers[depth] = yielded && this.anotherCanRun(graph, last) ? 1 : 0;
+        const next = depth > 0 && this.counts[last]! < this.length[last]! ? graph.threadEvents[last]![this.counts[last]!]! : NONE;
+        this.moverChoosesNext[depth] = next !== NONE && graph.isGluedChoice(next) ? 1 : 0;
       }
       const candidate = this.tried[depth]!++;
       if (candidate >= threads) {
@@ -142,7 +155,10 @@ export class GraphPreemptions {
       // the running thread first, then the others in id order
       const thread = candidate === 0 ? last : candidate - 1 < last ? candidate - 1 : candidate;
       if (!this.ready(graph, thread, remaining)) continue;
-      const cost = this.cost[depth]! + (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0);
+      if (this.moverChoosesNext[depth] === 1 && thread !== last) continue;
+      const cost = this.cost[depth]! + (this.moverChoosesNext[depth] === 1 ? 0 : this.moverYielded[depth] === 1
+        ? (thread === last && this.yieldedBeforeOthers[depth] === 1 ? 1 : 0)
+        : (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0));
       if (cost >= best) continue;
       this.step(graph, thread);
       const countsKey = this.countsKey[depth]! + this.radix[thread]!;
@@ -265,6 +281,12 @@ export class GraphPreemptions {
     return role !== Role.LEAVE || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
   }
 
+  /** Whether a thread other than `thread` could go on in the current state. */
+  private anotherCanRun(graph: Graph, thread: number): boolean {
+    for (let other = 0; other < this.threads; other++) if (other !== thread && this.canRun(graph, other)) return true;
+    return false;
+  }
+
   /** Whether `thread`, past its events in a run's graph, could go on in the current state. */
   private goesOn(graph: Graph, thread: number, end: RunEnd): boolean {
     switch (end.next[thread]) {
@@ -307,6 +329,9 @@ export class GraphPreemptions {
     this.tried = grown(this.tried, size);
     this.cost = grown(this.cost, size);
     this.moverCanRun = grown(this.moverCanRun, size);
+    this.moverYielded = grown(this.moverYielded, size);
+    this.moverChoosesNext = grown(this.moverChoosesNext, size);
+    this.yieldedBeforeOthers = grown(this.yieldedBeforeOthers, size);
   }
 }
 

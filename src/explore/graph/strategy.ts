@@ -42,12 +42,11 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
-import { aroundAside } from '../dependence.js';
+import { Access, Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, accessOf, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
-import { WORDS, has } from '../thread-set.js';
+import { WORDS, has, hasOther } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import type { LocationBases } from '../../report/replay.js';
 import type { Subtree } from '../subtree.js';
@@ -107,6 +106,11 @@ export class GraphStrategy implements Strategy {
   private readonly prefixView = new View();
   /** per thread, its last step in the run being observed */
   private readonly lastStep = new Int32Array(MAX_THREADS);
+  /** per step of the run observed, its thread's step before it (-1: none) */
+  private stepBefore = new Int32Array(64);
+  /** per read's thread and code address: its last step there, and the one before that (refuseRepeatedTurns) */
+  private readonly lastReadAt = new Map<number, number>();
+  private readonly readBeforeAt = new Map<number, number>();
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
   /** per event, whether a backward revisit keeps it */
@@ -554,6 +558,7 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseAtomicSections(execution);
+    this.refuseRepeatedTurns(execution);
     if (execution.outcome === Outcome.LIVELOCK || execution.outcome === Outcome.STEP_LIMIT) this.refuseEndlessLoop(execution);
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
@@ -758,13 +763,12 @@ export class GraphStrategy implements Strategy {
 
   /** Adds step `step`, which ran past the replayed prefix, to the graph as its newest event, with its alternatives. */
   private absorb(graph: Graph, execution: ExecutionView, step: number): void {
-    if (aroundAside(execution, step)) throw new UnsupportedHarnessError('yields and timed waits (a thread set aside)');
     this.addEvent(graph, execution, step);
     const event = graph.count - 1;
     this.noteSpin(graph, event, execution, step);
     const spin = graph.spinBefore(event);
-    // the wait ends with a write to the turn's location, which the thread's next access reads
-    if (spin !== NONE && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
+    // the wait ends with a write to the turn's location, which the thread's next access reads (after its yields)
+    if (spin !== NONE && graph.op[event] !== Op.YIELD && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
       throw new UnsupportedHarnessError(`a spin loop whose thread went on without a write to what it read (thread ${execution.thread[step]}, step ${step})`);
   }
 
@@ -780,9 +784,9 @@ export class GraphStrategy implements Strategy {
     if ((aside & Aside.TURN) === 0) return;
     const thread = execution.thread[step]!;
     if (!graph.isRead(event)) throw spinLoop(thread, step);
-    // the turn: the thread's steps after its previous one at the same place in the code
+    // the turn: the thread's steps after its previous one at the same place in the code (its yields read nothing)
     for (let before = step - 1; before >= 0; before--) {
-      if (execution.thread[before] !== thread) continue;
+      if (execution.thread[before] !== thread || execution.op[before] === Op.YIELD) continue;
       if (execution.pc[before] === execution.pc[step]) return;
       if (execution.object[before] !== execution.object[step] || execution.bits[before] !== execution.bits[step]) throw spinLoop(thread, step);
     }
@@ -801,6 +805,7 @@ export class GraphStrategy implements Strategy {
         return;
       }
       case Op.THREAD_EXIT:
+      case Op.YIELD:
         graph.add(thread, Role.OTHER, op, NONE);
         return;
       case Op.MAIN_RETURN:
@@ -1017,6 +1022,53 @@ export class GraphStrategy implements Strategy {
       for (let between = previous + 1; between < step; between++)
         if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`atomic sections (thread ${thread} was set aside before step ${step})`);
     }
+  }
+
+  /**
+   * Refuses a run where a thread turned a loop twice the same way (the same steps at the same
+   * places with the same values, a write among them, so that spin.c never compares its state)
+   * while another thread could run: it may go on turning so at no cost, a run that never ends,
+   * which no graph holds (each graph that holds the other thread's write ending the loop is
+   * an execution of its own, so the graphs of more and more turns would go on up to the step
+   * bound).
+   */
+  private refuseRepeatedTurns(execution: ExecutionView): void {
+    if (this.stepBefore.length < execution.steps) this.stepBefore = new Int32Array(execution.steps * 2);
+    this.lastStep.fill(-1);
+    this.lastReadAt.clear();
+    this.readBeforeAt.clear();
+    for (let step = 0; step < execution.steps; step++) {
+      const thread = execution.thread[step]!;
+      this.stepBefore[step] = this.lastStep[thread]!;
+      this.lastStep[thread] = step;
+      if (accessOf(execution.op[step]!) !== Access.READ) continue;
+      const key = thread * 0x100000000 + execution.pc[step]!;
+      const before = this.lastReadAt.get(key);
+      this.lastReadAt.set(key, step);
+      if (before === undefined) continue;
+      const turnBefore = this.readBeforeAt.get(key);
+      this.readBeforeAt.set(key, before);
+      if (turnBefore === undefined || !hasOther(execution.enabled, step * WORDS, thread)) continue;
+      if (this.turnRepeats(execution, turnBefore, before, step)) throw new UnsupportedHarnessError(`a loop that is no spin (its turns write) turning the same way while other threads could go on (thread ${thread}, step ${step})`);
+    }
+  }
+
+  /** Whether the thread's steps after `before` up to `step` repeat, one by one, its steps after `turnBefore` up to `before`, a write among them and no spin. */
+  private turnRepeats(execution: ExecutionView, turnBefore: number, before: number, step: number): boolean {
+    let wrote = false;
+    let at = step;
+    let earlier = before;
+    while (at !== before) {
+      if (earlier === turnBefore || earlier < 0) return false;
+      const op = execution.op[at]!;
+      if (op !== execution.op[earlier] || execution.pc[at] !== execution.pc[earlier] || execution.object[at] !== execution.object[earlier] ||
+        execution.bits[at] !== execution.bits[earlier] || (execution.aside[at]! & (Aside.SPIN | Aside.TURN)) !== 0) return false;
+      const access = accessOf(op);
+      if (access !== Access.READ && access !== Access.NONE) wrote = true;
+      at = this.stepBefore[at]!;
+      earlier = this.stepBefore[earlier]!;
+    }
+    return wrote && earlier === turnBefore;
   }
 
   /**
