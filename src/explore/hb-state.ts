@@ -194,7 +194,7 @@ export class HbExecution {
       for (let other = 0; other < this.width; other++) if (spinning[other]! >= 0 && this.wakes(i, spinning[other]!)) spinning[other] = -1;
       this.atomicAfter[i] = 0;
       this.aloneAfter[i] = 0;
-      if (i + 1 === this.steps || view.op[i] === Op.YIELD) continue;
+      if (i + 1 === this.steps) continue;
       // a data choice is taken right after its thread's step, whatever the section
       if (view.op[i + 1] === Op.CHOOSE) this.aloneAfter[i] = 1;
       if (view.op[i + 1] === Op.CHOOSE || view.enabled[(i + 1) * WORDS] !== 1 << thread) continue;
@@ -378,15 +378,9 @@ export class HbExecution {
     return step >= 0 && this.view.op[step] === Op.CHOOSE ? this.view.object[step]! : 0;
   }
 
-  /** The last included step of `thread` is a yield (switching away from it then is free). */
-  yieldedLast(counts: Int32Array, thread: number): boolean {
-    const last = this.stepAt(thread, counts[thread]! - 1);
-    return last >= 0 && this.view.op[last] === Op.YIELD;
-  }
-
   /**
-   * The last included step of `thread` is a yield, or a read that ended a spinning turn
-   * (Aside.SPIN: spin.c) after which no included write changed what it read: the thread
+   * The last included step of `thread` is a read that ended a spinning turn (Aside.SPIN:
+   * spin.c) after which no included write changed what it read: the thread
    * waits there, so switching away from it is free. Its thread's own steps decide whether a
    * read ends a turn, so it does in every order of the downset; the runtime ends the wait
    * with the first write to that location that is not a read-modify-write leaving the value
@@ -394,9 +388,7 @@ export class HbExecution {
    */
   steppedAsideLast(counts: Int32Array, thread: number): boolean {
     const last = this.stepAt(thread, counts[thread]! - 1);
-    if (last < 0) return false;
-    if (this.view.op[last] === Op.YIELD) return true;
-    if ((this.view.aside[last]! & Aside.SPIN) === 0) return false;
+    if (last < 0 || (this.view.aside[last]! & Aside.SPIN) === 0) return false;
     const chain = this.writes.get(this.view.object[last]!);
     for (let at = chain ? this.writesIn(counts, this.view.object[last]!) - 1 : -1; at >= 0 && chain![at]! > last; at--) if (this.wakes(chain![at]!, last)) return false;
     return true;

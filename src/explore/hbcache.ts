@@ -374,8 +374,6 @@ export class HbCacheStrategy implements Strategy, Backtracking {
       const key = run.successorKey(state, thread, step);
       if (this.deferredKeys.has(key) || this.closed.has(key)) continue;
       const decisions = run.linearize(counts, thread);
-      // the runtime does not run a thread again right after its yield while others can run
-      if (decisions.length > 1 && decisions[decisions.length - 2] === thread && run.yieldedLast(counts, thread)) continue;
       this.deferredKeys.add(key);
       this.keep(cost, { decisions, key });
     }
