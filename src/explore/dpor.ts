@@ -19,7 +19,7 @@ import { RaceFinder } from './races.js';
 import { Deviations } from './shard.js';
 import type { BacktrackAbove, Subtree, SubtreeLink } from './subtree.js';
 import { Reversal } from './reversal.js';
-import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, preemptionCost } from './strategy.js';
+import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, decisionAt, preemptionCharge, preemptionCost } from './strategy.js';
 import { grown } from './typed-arrays.js';
 import { WakeupTrees } from './wakeup-tree.js';
 import { WORDS, add, addAll, clear, copy, first, has, remove, removeAll, threadSets } from './thread-set.js';
@@ -334,7 +334,7 @@ export class DporStrategy implements Strategy, Backtracking {
 
   /** Whether switching threads at `node` is free: the thread before it could not go on there, or had just yielded. */
   private switchIsFree(node: number): boolean {
-    return !has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!) || this.yieldedBefore(node);
+    return preemptionCharge(true, this.yieldedBefore(node), has(this.path.enabled, node * WORDS, this.path.runner[node - 1]!), false) === 0;
   }
 
   observe(execution: ExecutionView): boolean {

@@ -183,18 +183,23 @@ export function yieldedBefore(execution: ExecutionView, step: number): boolean {
 }
 
 /**
- * What choosing `thread` at a step whose enabled set is at `at` costs of a preemption bound,
- * `previous` having run the step before: 1 for a switch away from a thread that could have
- * continued; after `previous` yielded, switching is free and `previous` going on while
- * another thread could run costs 1 instead (sched_yield may return at once, so that
- * schedule is real; the runtime's default lets the others go first).
+ * What a decision costs of a preemption bound, the one rule every strategy and the report
+ * count by: 1 for a switch away from the thread that ran the step before when it could have
+ * gone on; right after that thread yielded, switching is free and it going on costs 1 when
+ * another thread could run (sched_yield may return at once, so that schedule is real; the
+ * runtime's default lets the others go first).
  */
-export function preemptionCost(enabled: Uint32Array, at: number, previous: number, yielded: boolean, thread: number): number {
-  if (yielded) return thread === previous && hasOther(enabled, at, previous) ? 1 : 0;
-  return thread !== previous && has(enabled, at, previous) ? 1 : 0;
+export function preemptionCharge(switching: boolean, yielded: boolean, previousCanGoOn: boolean, anotherCanRun: boolean): number {
+  if (yielded) return !switching && anotherCanRun ? 1 : 0;
+  return switching && previousCanGoOn ? 1 : 0;
 }
 
-/** A preemption (preemptionCost): a switch away from a thread that could have continued, or a thread going on right after it yielded while another could run. */
+/** preemptionCharge of choosing `thread` at a step whose enabled set is at `at`, `previous` having run the step before. */
+export function preemptionCost(enabled: Uint32Array, at: number, previous: number, yielded: boolean, thread: number): number {
+  return preemptionCharge(thread !== previous, yielded, has(enabled, at, previous), yielded && hasOther(enabled, at, previous));
+}
+
+/** A preemption (preemptionCharge): a switch away from a thread that could have continued, or a thread going on right after it yielded while another could run. */
 export function isPreemption(execution: ExecutionView, step: number, thread: number): boolean {
   return preemptionCost(execution.enabled, step * WORDS, runningBefore(execution, step), yieldedBefore(execution, step), thread) === 1;
 }

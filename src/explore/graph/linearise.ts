@@ -1,7 +1,8 @@
 // A graph becomes a schedule: a topological order of po ∪ rf ∪ co ∪ fr ∪ create ∪ join
 // (Kahn's algorithm, keeping the running thread while it can go on, else the lowest thread
-// that can; after a yield, the others first, as the runtime's default does). Run natively in that order, SC memory gives every read the write the graph says
-// it reads. No such order exists exactly when the graph is not SC-consistent (a cycle).
+// that can; after a yield, the others first, as the runtime's default does). Run natively in
+// that order, SC memory gives every read the write the graph says it reads. No such order
+// exists exactly when the graph is not SC-consistent (a cycle).
 import { Op } from '../../addon/ops.js';
 import { type Graph, NONE } from './graph.js';
 import { grown, roomFor } from '../typed-arrays.js';

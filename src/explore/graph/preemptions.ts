@@ -5,8 +5,8 @@
 // held mutex, a semaphore at 0), a barrier leave before its round's last arrival, a join of
 // a running thread, or a thread whose spinning turn ended before the write that ends its wait
 // (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
-// other way round (strategy.ts: preemptionCost): a switch is free, and the thread going on costs
-// one when another thread could run.
+// other way round (strategy.ts: preemptionCharge): a switch is free, and the thread going on
+// costs one when another thread could run.
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
 // needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
@@ -21,6 +21,7 @@
 // with (exact keys: a collision could hide an order) and cutting orders that cannot beat the
 // best one found or the limit.
 import { MAX_THREADS, Op } from '../../addon/ops.js';
+import { preemptionCharge } from '../strategy.js';
 import { grown, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from './unsupported.js';
@@ -82,7 +83,7 @@ export class GraphPreemptions {
   private cost = new Int32Array(64);
   private moverCanRun = new Uint8Array(64);
   /** per frame: 1 when the mover's event was a yield and another thread could run (then the mover going on costs one) */
-  private yieldedBeforeOthers = new Uint8Array(64);
+  private othersCanRun = new Uint8Array(64);
   /** per frame: 1 when the mover's event was a yield (then a switch is free) */
   private moverYielded = new Uint8Array(64);
   /** per frame: 1 when the mover's next event is a choice made right after its event (weft_choose: no scheduling point between, so it goes next, for free) */
@@ -142,7 +143,7 @@ export class GraphPreemptions {
         this.moverCanRun[depth] = this.canRun(graph, last) ? 1 : 0;
         const yielded = depth > 0 && graph.yieldedAt(graph.threadEvents[last]![this.counts[last]! - 1]!);
         this.moverYielded[depth] = yielded ? 1 : 0;
-        this.yieldedBeforeOthers[depth] = yielded && this.anotherCanRun(graph, last) ? 1 : 0;
+        this.othersCanRun[depth] = yielded && this.anotherCanRun(graph, last) ? 1 : 0;
         const next = depth > 0 && this.counts[last]! < this.length[last]! ? graph.threadEvents[last]![this.counts[last]!]! : NONE;
         this.moverChoosesNext[depth] = next !== NONE && graph.isGluedChoice(next) ? 1 : 0;
       }
@@ -156,9 +157,8 @@ export class GraphPreemptions {
       const thread = candidate === 0 ? last : candidate - 1 < last ? candidate - 1 : candidate;
       if (!this.ready(graph, thread, remaining)) continue;
       if (this.moverChoosesNext[depth] === 1 && thread !== last) continue;
-      const cost = this.cost[depth]! + (this.moverChoosesNext[depth] === 1 ? 0 : this.moverYielded[depth] === 1
-        ? (thread === last && this.yieldedBeforeOthers[depth] === 1 ? 1 : 0)
-        : (thread !== last && this.moverCanRun[depth] === 1 ? 1 : 0));
+      const charge = preemptionCharge(thread !== last, this.moverYielded[depth] === 1, this.moverCanRun[depth] === 1, this.othersCanRun[depth] === 1);
+      const cost = this.cost[depth]! + (this.moverChoosesNext[depth] === 1 ? 0 : charge);
       if (cost >= best) continue;
       this.step(graph, thread);
       const countsKey = this.countsKey[depth]! + this.radix[thread]!;
@@ -331,7 +331,7 @@ export class GraphPreemptions {
     this.moverCanRun = grown(this.moverCanRun, size);
     this.moverYielded = grown(this.moverYielded, size);
     this.moverChoosesNext = grown(this.moverChoosesNext, size);
-    this.yieldedBeforeOthers = grown(this.yieldedBeforeOthers, size);
+    this.othersCanRun = grown(this.othersCanRun, size);
   }
 }
 
