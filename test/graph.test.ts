@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { exploreAll } from './support/explore-all.js';
-import { randomProgram, randomShape, withThreads, withinGraphEngine } from './support/random-programs.js';
+import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './support/random-programs.js';
 import { checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 
@@ -266,6 +266,11 @@ const SEEDS = [1, 2, 4, 15, 19, 24, 29, 37, 38, 40, 47, 54, 60, 62, 70, 77, 85, 
 const THREE_THREAD_SEEDS = [45, 56, 178, 363];
 /** Three-thread programs within what the engine models: a yield right before a choice (299). */
 const GRAPH_SHAPE_SEEDS = [299];
+/**
+ * With a spinlock of their own: a race right after main's barrier leave, in a run that stopped
+ * another thread before its own leave in the graph (1261: both were taken as waiting there).
+ */
+const GRAPH_SPINLOCK_SEEDS = [1261];
 /** Four-thread programs drawn within what the engine models: a chain of revisits across threads. */
 const FOUR_THREAD_SEEDS = [1, 2, 3];
 
@@ -286,6 +291,16 @@ describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs wh
     expect(result.refused).toEqual([]);
     expect(result.problems).toEqual([]);
     expect(result.redundant).toEqual([]);
+  });
+
+  it.each(GRAPH_SPINLOCK_SEEDS)('seed %i, with a spinlock, within what the engine models', async (seed) => {
+    const drawn = randomShape(seed);
+    const shape = withinGraphEngine({ ...withThreads(drawn, drawn.threads), spinlock: spinlockShape(seed) });
+    const file = writeHarness(randomProgram(seed, shape), `random_${seed}_spinlock_graph.c`);
+    // the first run already met it: bounds 0-1 keep the test short
+    const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 1, 5_000, ['graph']);
+    expect(result.refused).toEqual([]);
+    expect(result.problems).toEqual([]);
   });
 
   it('yields: the classes dfs sees at bounds 0-3, each once (going on past a yield is a preemption, a choice right after one is no scheduling point)', async () => {

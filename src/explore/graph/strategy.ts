@@ -563,11 +563,11 @@ export class GraphStrategy implements Strategy {
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
     const lastEvent = execution.steps === 0 ? NONE : this.eventOf(execution.steps - 1, replayed, firstAbsorbed);
-    if (this.bounded) this.noteRan(graph, replayed);
-    this.addWaitingLocks(graph, execution);
+    this.noteRan(graph, replayed);
+    const failed = failedWhileRunning(execution);
+    this.addWaitingLocks(graph, execution, failed);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
-    const failed = failedWhileRunning(execution);
     if (this.parking) {
       // no execution of the harness: what it adds past the failure is explored below the
       // failing run's graph; where the failing run was past the bound, a schedule of this
@@ -674,12 +674,15 @@ export class GraphStrategy implements Strategy {
    * earlier free lock breaks atomicity, but its revisits give that thread the lock before
    * the holder took it (GenMC adds such blocked lock reads; without them the orders where
    * a waiting thread goes first are lost). They are never replayed: every item of the
-   * graph below them cuts them off first.
+   * graph below them cuts them off first. Only a thread that ran all its events waits there:
+   * a failing run may stop others before the end of the graph it replays, and the thread
+   * that `failed` while running waits for nothing (its pending step is the one it ran: a race
+   * right after a barrier leave, say).
    */
-  private addWaitingLocks(graph: Graph, execution: ExecutionView): void {
+  private addWaitingLocks(graph: Graph, execution: ExecutionView, failed: number): void {
     for (let thread = 0; thread < graph.threads; thread++) {
       const op = execution.pendingOp[thread]!;
-      if (execution.threadState[thread] !== ThreadState.RUNNABLE) continue;
+      if (execution.threadState[thread] !== ThreadState.RUNNABLE || thread === failed || this.runEnd.ran[thread]! < graph.threadLength[thread]!) continue;
       if (op === Op.BARRIER_LEAVE) {
         const location = this.locations.barrier(execution.pendingObject[thread]!);
         const arrivals = this.leaveTarget(graph, thread, location);
