@@ -22,7 +22,7 @@
 // best one found or the limit.
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { preemptionCharge } from '../strategy.js';
-import { grown, roomFor } from '../typed-arrays.js';
+import { grown, hashOfKey, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
@@ -368,7 +368,7 @@ class ReachedStates {
   /** Records `cost` for `key` unless it was reached at no greater cost (then false). */
   lower(key: number, cost: number): boolean {
     const mask = this.keys.length - 1;
-    let slot = hash(key) & mask;
+    let slot = hashOfKey(key) & mask;
     while (this.generations[slot] === this.generation) {
       if (this.keys[slot] === key) {
         if (this.costs[slot]! <= cost) return false;
@@ -397,10 +397,4 @@ class ReachedStates {
     this.size = 0;
     for (let slot = 0; slot < keys.length; slot++) if (generations[slot] === current) this.lower(keys[slot]!, costs[slot]!);
   }
-}
-
-function hash(key: number): number {
-  const low = key % 0x100000000;
-  const mixed = Math.imul((low ^ ((key - low) / 0x100000000)) | 0, 0x9e3779b1);
-  return (mixed ^ (mixed >>> 16)) >>> 0;
 }

@@ -42,11 +42,11 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Access, Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, accessOf, hasFlag, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
-import { WORDS, has, hasOther } from '../thread-set.js';
+import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import type { LocationBases } from '../../report/replay.js';
 import type { Subtree } from '../subtree.js';
@@ -54,6 +54,7 @@ import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
 import { GraphPreemptions, Next, RunEnd } from './preemptions.js';
+import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from './unsupported.js';
 
@@ -106,11 +107,7 @@ export class GraphStrategy implements Strategy {
   private readonly prefixView = new View();
   /** per thread, its last step in the run being observed */
   private readonly lastStep = new Int32Array(MAX_THREADS);
-  /** per step of the run observed, its thread's step before it (-1: none) */
-  private stepBefore = new Int32Array(64);
-  /** per read's thread and code address: its last step there, and the one before that (refuseRepeatedTurns) */
-  private readonly lastReadAt = new Map<number, number>();
-  private readonly readBeforeAt = new Map<number, number>();
+  private readonly repeatedTurns = new RepeatedTurns();
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
   /** per event, whether a backward revisit keeps it */
@@ -558,7 +555,7 @@ export class GraphStrategy implements Strategy {
       }
     }
     this.refuseAtomicSections(execution);
-    this.refuseRepeatedTurns(execution);
+    this.repeatedTurns.refuse(execution);
     if (execution.outcome === Outcome.LIVELOCK || execution.outcome === Outcome.STEP_LIMIT) this.refuseEndlessLoop(execution);
     const firstAbsorbed = graph.count;
     for (let step = replayed; step < execution.steps; step++) this.absorb(graph, execution, step);
@@ -1025,53 +1022,6 @@ export class GraphStrategy implements Strategy {
       for (let between = previous + 1; between < step; between++)
         if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`atomic sections (thread ${thread} was set aside before step ${step})`);
     }
-  }
-
-  /**
-   * Refuses a run where a thread turned a loop twice the same way (the same steps at the same
-   * places with the same values, a write among them, so that spin.c never compares its state)
-   * while another thread could run: it may go on turning so at no cost, a run that never ends,
-   * which no graph holds (each graph that holds the other thread's write ending the loop is
-   * an execution of its own, so the graphs of more and more turns would go on up to the step
-   * bound).
-   */
-  private refuseRepeatedTurns(execution: ExecutionView): void {
-    if (this.stepBefore.length < execution.steps) this.stepBefore = new Int32Array(execution.steps * 2);
-    this.lastStep.fill(-1);
-    this.lastReadAt.clear();
-    this.readBeforeAt.clear();
-    for (let step = 0; step < execution.steps; step++) {
-      const thread = execution.thread[step]!;
-      this.stepBefore[step] = this.lastStep[thread]!;
-      this.lastStep[thread] = step;
-      if (accessOf(execution.op[step]!) !== Access.READ) continue;
-      const key = thread * 0x100000000 + execution.pc[step]!;
-      const before = this.lastReadAt.get(key);
-      this.lastReadAt.set(key, step);
-      if (before === undefined) continue;
-      const turnBefore = this.readBeforeAt.get(key);
-      this.readBeforeAt.set(key, before);
-      if (turnBefore === undefined || !hasOther(execution.enabled, step * WORDS, thread)) continue;
-      if (this.turnRepeats(execution, turnBefore, before, step)) throw new UnsupportedHarnessError(`a loop that is no spin (its turns write) turning the same way while other threads could go on (thread ${thread}, step ${step})`);
-    }
-  }
-
-  /** Whether the thread's steps after `before` up to `step` repeat, one by one, its steps after `turnBefore` up to `before`, a write among them and no spin. */
-  private turnRepeats(execution: ExecutionView, turnBefore: number, before: number, step: number): boolean {
-    let wrote = false;
-    let at = step;
-    let earlier = before;
-    while (at !== before) {
-      if (earlier === turnBefore || earlier < 0) return false;
-      const op = execution.op[at]!;
-      if (op !== execution.op[earlier] || execution.pc[at] !== execution.pc[earlier] || execution.object[at] !== execution.object[earlier] ||
-        execution.bits[at] !== execution.bits[earlier] || (execution.aside[at]! & (Aside.SPIN | Aside.TURN)) !== 0) return false;
-      const access = accessOf(op);
-      if (access !== Access.READ && access !== Access.NONE) wrote = true;
-      at = this.stepBefore[at]!;
-      earlier = this.stepBefore[earlier]!;
-    }
-    return wrote && earlier === turnBefore;
   }
 
   /**
