@@ -34,10 +34,7 @@ static int went_on_past_yield(const struct runtime *r, uint32_t step) {
   uint32_t before = step;
   while (before > 0 && trace->op[--before] == WEFT_OP_CHOOSE) {}
   if (before == step || trace->thread[before] != thread || !(trace->aside[before] & WEFT_ASIDE_DURING)) return 0;
-  const uint32_t *enabled = &trace->enabled[(size_t)step * WEFT_THREAD_WORDS];
-  for (uint32_t w = 0; w < thread_words(r->thread_count); w++)
-    if (enabled[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
-  return 0;
+  return set_has_other(trace_enabled(r, step), thread_words(r->thread_count), thread);
 }
 
 uint32_t step_limit_outcome(const struct runtime *r) {

@@ -49,6 +49,12 @@ static inline uint32_t thread_words(uint32_t thread_count) { return (thread_coun
 static inline int set_has(const struct thread_set *s, uint32_t thread) { return s->words[thread >> 5] >> (thread & 31) & 1; }
 static inline void set_add(struct thread_set *s, uint32_t thread) { s->words[thread >> 5] |= 1u << (thread & 31); }
 static inline void set_remove(struct thread_set *s, uint32_t thread) { s->words[thread >> 5] &= ~(1u << (thread & 31)); }
+/* the set holds a thread other than `thread` (its first `words` words) */
+static inline int set_has_other(const struct thread_set *s, uint32_t words, uint32_t thread) {
+  for (uint32_t w = 0; w < words; w++)
+    if (s->words[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
+  return 0;
+}
 
 #define THREAD_STATE_ENUM(name) THREAD_##name,
 enum thread_state { WEFT_THREAD_STATES(THREAD_STATE_ENUM) };
@@ -356,6 +362,11 @@ WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
 WEFT_HIDDEN void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size);
 WEFT_HIDDEN void stack_settle(struct runtime *r);
 WEFT_HIDDEN void stack_describe(void);
+/* the trace's enabled set of a step: the scheduler builds it there in place */
+static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t step) {
+  return (struct thread_set *)(void *)&r->trace.enabled[(size_t)step * WEFT_THREAD_WORDS];
+}
+
 /* where `thread`'s stack slot starts: its guard region, then its stack */
 static inline uintptr_t stack_slot(const struct runtime *r, uint32_t thread) {
   return (uintptr_t)r->stacks + (uintptr_t)thread * WEFT_STACK_SLOT_SIZE;

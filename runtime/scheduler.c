@@ -85,12 +85,6 @@ SET_INLINE uint32_t set_lowest(const struct thread_set *set, uint32_t words) {
   return w << 5 | (uint32_t)__builtin_ctz(set->words[w]);
 }
 
-/* the set holds a thread other than `thread` */
-SET_INLINE int set_has_other(const struct thread_set *set, uint32_t words, uint32_t thread) {
-  for (uint32_t w = 0; w < words; w++)
-    if (set->words[w] & ~(w == thread >> 5 ? 1u << (thread & 31) : 0)) return 1;
-  return 0;
-}
 
 /* the first thread of the set after `thread` in id order, wrapping round (to `thread` itself last) */
 SET_INLINE uint32_t next_round_robin(uint32_t thread, const struct thread_set *set, uint32_t words) {
@@ -167,11 +161,6 @@ static uint32_t sample_choice(struct runtime *r, const struct thread_set *set, u
 
 SET_INLINE uint32_t policy_choice(struct runtime *r, const struct thread_set *set, uint32_t words, int after_yield) {
   return r->flags & WEFT_RUN_SAMPLE ? sample_choice(r, set, words) : default_choice(r, set, words, after_yield);
-}
-
-/* the trace's enabled set of a step: decide() builds it there in place */
-static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t step) {
-  return (struct thread_set *)(void *)&r->trace.enabled[(size_t)step * WEFT_THREAD_WORDS];
 }
 
 static inline struct thread_set *trace_cas_fails(const struct runtime *r, uint32_t step) {
@@ -359,7 +348,7 @@ void sched_record_write(uintptr_t address, uint8_t size) {
 
 /* The step the current thread is executing sets it aside: another thread takes the next
  * step by default, and the thread going on instead is a preemption (strategy.ts:
- * preemptionCost). Partial-order reduction must know where that can change what runs (the
+ * preemptionCharge). Partial-order reduction must know where that can change what runs (the
  * step, and the thread's next, then conflict with every other thread's steps: trace.aside). */
 void sched_yield_current(void) {
   struct thread *t = current_thread();
