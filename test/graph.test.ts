@@ -26,6 +26,8 @@ describe('graph: one execution per reads-from class', () => {
     ['graph/barrier_rounds.c', '', 'sc'],
     ['graph/trylocks.c', '-DTHREADS=2', 'drf'],
     ['graph/trylocks.c', '', 'drf'],
+    ['graph/trylocks.c', '-DTIMED -DTHREADS=2', 'drf'],
+    ['graph/trylocks.c', '-DTIMED', 'drf'],
     ['graph/spin_waits.c', '', 'sc'],
     ['graph/exchange_spinners.c', '', 'drf'],
     ['graph/spin_on_flag_bits.c', '', 'drf'],

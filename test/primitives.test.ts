@@ -47,8 +47,8 @@ describe('semaphores, rwlocks, barriers, spinlocks, once, keys', () => {
     expect(deadlock.bug?.threads.map((thread) => thread.state)).toEqual(['blocked', 'blocked']);
   });
 
-  it('semaphores: a timed wait may time out, for every strategy (optimal: it is a wait that never blocks)', async () => {
-    for (const strategy of ['dfs', 'bpor', 'optimal']) {
+  it('semaphores: a timed wait may time out, for every strategy (optimal: it is a wait that never blocks; graph: an attempt after a yield)', async () => {
+    for (const strategy of ['dfs', 'bpor', 'optimal', 'graph']) {
       const test = (await results('semaphores.c', { strategy })).get('timed_wait_may_time_out')!;
       expect(test.bug).toMatchObject({ kind: 'assertion', message: 'timed out before the post' });
     }

@@ -844,12 +844,15 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
         return;
       }
+      // a timed one is an attempt after a yield of its own (a step before it): it never waits
       case Op.MUTEX_TRYLOCK:
+      case Op.MUTEX_TIMEDLOCK:
       case Op.SPIN_TRYLOCK:
-      case Op.SEM_TRYWAIT: {
+      case Op.SEM_TRYWAIT:
+      case Op.SEM_TIMEDWAIT: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         // a mutex attempt records whether it took the lock; one that did on a held mutex is a recursive one's
-        if (op !== Op.SEM_TRYWAIT && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        if (!isSemaphoreOp(op) && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
         this.addWrite(frame, this.addRead(frame, thread, Role.TRY, op, location));
         return;
       }
@@ -1130,7 +1133,7 @@ function othersCouldGoOn(execution: ExecutionView, failed: number): boolean {
 
 /** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
 function isSemaphoreOp(op: number): boolean {
-  return op === Op.SEM_WAIT || op === Op.SEM_TRYWAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
+  return op === Op.SEM_WAIT || op === Op.SEM_TRYWAIT || op === Op.SEM_TIMEDWAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
 }
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
