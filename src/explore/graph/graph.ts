@@ -186,10 +186,7 @@ export class Graph {
     const event = this.count++;
     this.reserve(this.count, location + 1);
     if (thread >= this.viewWidth) this.widenViews(thread + 1);
-    while (this.threads <= thread) {
-      if (this.threadEvents.length <= this.threads) this.threadEvents.push(new Int32Array(16));
-      this.threadLength[this.threads++] = 0;
-    }
+    if (thread >= this.threads) this.addThreads(thread + 1);
     let events = this.threadEvents[thread]!;
     const index = this.threadLength[thread]!++;
     if (index >= events.length) this.threadEvents[thread] = events = grown(events, roomFor(events.length, index + 1));
@@ -222,6 +219,14 @@ export class Graph {
     return event;
   }
 
+  /** Makes the graph hold `threads` threads at least, the new ones with no events. */
+  private addThreads(threads: number): void {
+    while (this.threads < threads) {
+      if (this.threadEvents.length <= this.threads) this.threadEvents.push(new Int32Array(16));
+      this.threadLength[this.threads++] = 0;
+    }
+  }
+
   /** Where `event`'s porf view starts in `porf`, computed first if needed (and its predecessors', without recursion). */
   porfRow(event: number): number {
     const width = this.viewWidth;
@@ -239,8 +244,10 @@ export class Graph {
       else {
         top--;
         const row = at * width;
-        if (before === NONE) this.porf.fill(-1, row, row + width);
-        else this.porf.copyWithin(row, before * width, before * width + width);
+        // element loops: rows are a few entries, where copyWithin and fill cost more than they copy
+        const porf = this.porf;
+        if (before === NONE) for (let thread = 0; thread < width; thread++) porf[row + thread] = -1;
+        else for (let thread = 0, from = before * width; thread < width; thread++) porf[row + thread] = porf[from + thread]!;
         if (rf !== INIT) this.joinRow(row, rf * width);
         if (dependsOn !== NONE) this.joinRow(row, dependsOn * width);
         this.porf[row + this.thread[at]!] = this.index[at]!;
@@ -259,15 +266,6 @@ export class Graph {
   private joinRow(row: number, other: number): void {
     for (let thread = 0; thread < this.viewWidth; thread++)
       if (this.porf[other + thread]! > this.porf[row + thread]!) this.porf[row + thread] = this.porf[other + thread]!;
-  }
-
-  /** Sets `event`'s porf row to `from`'s row of `other` (a graph no wider than this one). */
-  private copyRow(event: number, other: Graph, from: number): void {
-    const row = event * this.viewWidth;
-    const source = from * other.viewWidth;
-    for (let thread = 0; thread < other.viewWidth; thread++) this.porf[row + thread] = other.porf[source + thread]!;
-    this.porf.fill(-1, row + other.viewWidth, row + this.viewWidth);
-    this.viewKnown[event] = 1;
   }
 
   /** Makes porf rows `threads` wide at least: known rows are moved, their new threads before nothing (-1). */
@@ -305,8 +303,13 @@ export class Graph {
   readsFrom(read: number, write: number): void {
     this.viewKnown[read] = 0;
     this.unlinkReader(read);
-    this.rf[read] = write;
     if (write === INIT) return;
+    this.linkReader(read, write);
+  }
+
+  /** `read`, reading nothing yet, reads `write` (an event) and is listed first among its readers. */
+  private linkReader(read: number, write: number): void {
+    this.rf[read] = write;
     const next = this.firstReader[write]!;
     this.previousReader[read] = NONE;
     this.nextReader[read] = next;
@@ -540,36 +543,88 @@ export class Graph {
     Graph.copyEvents(snapshot, to, new Uint8Array(snapshot.count).fill(1), new Int32Array(snapshot.count), locations);
   }
 
-  /** copyInto, from a graph or a snapshot of one (whose porf views are computed again). */
+  /**
+   * copyInto, from a graph or a snapshot of one (whose porf views are computed again). One
+   * pass writes each field of a kept event once (no `add`: this runs once per backward
+   * revisit, over nearly every event).
+   */
   private static copyEvents(from: GraphSnapshot, to: Graph, keep: Uint8Array, mapped: Int32Array, locations: number): void {
     to.clear(locations);
     const graph = from instanceof Graph ? from : undefined;
-    if (graph && to.viewWidth < graph.viewWidth) to.widenViews(graph.viewWidth);
+    let count = 0;
+    let threads = 0;
     for (let event = 0; event < from.count; event++) {
       if (keep[event] === 0) {
         mapped[event] = NONE;
         continue;
       }
-      const copy = to.add(from.thread[event]!, from.role[event]!, from.op[event]!, from.location[event]!);
-      mapped[event] = copy;
-      to.kind[copy] = from.kind[event]!;
-      const rf = from.rf[event]!;
-      // a revisited read keeps its place and reads a write added after it: linked once that is copied
-      if (rf === INIT || rf < event) to.readsFrom(copy, rf === INIT ? INIT : mapped[rf]!);
-      const dependsOn = from.dependsOn[event]!;
-      to.dependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
-      to.addedMax[copy] = from.addedMax[event]!;
-      to.revisitable[copy] = from.revisitable[event]!;
-      to.valueLow[copy] = from.valueLow[event]!;
-      to.valueHigh[copy] = from.valueHigh[event]!;
-      to.expectedLow[copy] = from.expectedLow[event]!;
-      to.expectedHigh[copy] = from.expectedHigh[event]!;
-      to.size[copy] = from.size[event]!;
-      to.spins[copy] = from.spins[event]!;
-      to.exchanges[copy] = from.exchanges[event]!;
-      // a kept event keeps its porf (what it depends on is kept), at the same positions
-      if (graph && graph.viewKnown[event] === 1) to.copyRow(copy, graph, event);
+      mapped[event] = count++;
+      if (from.thread[event]! >= threads) threads = from.thread[event]! + 1;
     }
+    to.reserve(count, locations);
+    to.addThreads(threads);
+    const wanted = Math.max(threads, graph ? graph.viewWidth : 0);
+    if (to.viewWidth < wanted) to.widenViews(wanted);
+    const width = to.viewWidth;
+    // fields as locals: V8 keeps a typed array loop tight only when it need not reload them
+    const { thread: fromThread, kind, role, op, location: fromLocation, rf: fromRf, dependsOn: fromDependsOn, addedMax, revisitable } = from;
+    const { valueLow, valueHigh, expectedLow, expectedHigh, size, spins, exchanges } = from;
+    const { threadLength, threadEvents, lastAt, previousAt, porf } = to;
+    const toThread = to.thread, toIndex = to.index, toKind = to.kind, toRole = to.role, toOp = to.op, toLocation = to.location;
+    const toFirstReader = to.firstReader, toCoPrev = to.coPrev, toCoNext = to.coNext, toRf = to.rf, toDependsOn = to.dependsOn;
+    const toAddedMax = to.addedMax, toRevisitable = to.revisitable, toValueLow = to.valueLow, toValueHigh = to.valueHigh;
+    const toExpectedLow = to.expectedLow, toExpectedHigh = to.expectedHigh, toSize = to.size, toSpins = to.spins, toExchanges = to.exchanges, toViewKnown = to.viewKnown;
+    const fromViewKnown = graph?.viewKnown;
+    const fromPorf = graph?.porf;
+    const fromWidth = graph ? graph.viewWidth : 0;
+    for (let event = 0; event < from.count; event++) {
+      const copy = mapped[event]!;
+      if (copy === NONE) continue;
+      const thread = fromThread[event]!;
+      const index = threadLength[thread]!++;
+      let events = threadEvents[thread]!;
+      if (index >= events.length) threadEvents[thread] = events = grown(events, roomFor(events.length, index + 1));
+      events[index] = copy;
+      toThread[copy] = thread;
+      toIndex[copy] = index;
+      toKind[copy] = kind[event]!;
+      toRole[copy] = role[event]!;
+      toOp[copy] = op[event]!;
+      const location = fromLocation[event]!;
+      toLocation[copy] = location;
+      if (location !== NONE) {
+        previousAt[copy] = lastAt[location]!;
+        lastAt[location] = copy;
+      }
+      toFirstReader[copy] = NONE;
+      toCoPrev[copy] = NONE;
+      toCoNext[copy] = NONE;
+      // a revisited read keeps its place and reads a write added after it: linked once that is copied
+      const rf = fromRf[event]!;
+      toRf[copy] = INIT;
+      if (rf !== INIT && rf < event) to.linkReader(copy, mapped[rf]!);
+      const dependsOn = fromDependsOn[event]!;
+      toDependsOn[copy] = dependsOn === NONE ? NONE : mapped[dependsOn]!;
+      toAddedMax[copy] = addedMax[event]!;
+      toRevisitable[copy] = revisitable[event]!;
+      toValueLow[copy] = valueLow[event]!;
+      toValueHigh[copy] = valueHigh[event]!;
+      toExpectedLow[copy] = expectedLow[event]!;
+      toExpectedHigh[copy] = expectedHigh[event]!;
+      toSize[copy] = size[event]!;
+      toSpins[copy] = spins[event]!;
+      toExchanges[copy] = exchanges[event]!;
+      // a kept event keeps its porf (what it depends on is kept), at the same positions
+      toViewKnown[copy] = 0;
+      if (fromViewKnown !== undefined && fromPorf !== undefined && fromViewKnown[event] === 1) {
+        const row = copy * width;
+        const source = event * fromWidth;
+        for (let other = 0; other < fromWidth; other++) porf[row + other] = fromPorf[source + other]!;
+        if (fromWidth < width) porf.fill(-1, row + fromWidth, row + width);
+        toViewKnown[copy] = 1;
+      }
+    }
+    to.count = count;
     for (let event = 0; event < from.count; event++) {
       const rf = from.rf[event]!;
       if (keep[event] !== 0 && rf !== INIT && rf > event) to.readsFrom(mapped[event]!, mapped[rf]!);
