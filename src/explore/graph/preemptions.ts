@@ -98,23 +98,29 @@ export class GraphPreemptions {
   pathLength = 0;
 
   /**
-   * The fewest preemptions of the events of `graph` added up to `upTo` (all: count - 1) when
-   * it is at most `limit`, else limit + 1: of the graph they make alone, where nothing added
-   * later orders them (a write placed co-before one of them), so a floor for every graph that
-   * holds them as they are. `achieved`: what some schedule of them needs (the search looks for fewer).
+   * Whether the events of `graph` added up to `upTo` have a schedule with at most `limit`
+   * preemptions: of the graph they make alone, where nothing added later orders them (a write
+   * placed co-before one of them), so a floor for every graph that holds them as they are.
+   * The search stops at the first such schedule.
    */
-  fewest(graph: Graph, limit: number, upTo = graph.count - 1, achieved = limit + 1): number {
+  within(graph: Graph, limit: number, upTo: number): boolean {
     this.end = undefined;
-    return this.search(graph, limit, upTo, achieved);
+    return this.search(graph, limit, upTo, limit + 1, limit) <= limit;
   }
 
-  /** The fewest preemptions of the schedules of a run's whole graph that leave its threads as `end` says, as `fewest`. */
+  /**
+   * The fewest preemptions of the schedules of a run's whole graph that leave its threads as
+   * `end` says, when it is `limit`; limit + 1 when it is more; below `limit`, the preemptions
+   * of the first schedule found with fewer (all a bound's iteration needs to know: such a graph
+   * was counted before). `achieved`: what some schedule of them needs (the search looks for fewer).
+   */
   fewestOfRun(graph: Graph, limit: number, end: RunEnd, achieved = limit + 1): number {
     this.end = end;
-    return this.search(graph, limit, graph.count - 1, achieved);
+    return this.search(graph, limit, graph.count - 1, achieved, limit - 1);
   }
 
-  private search(graph: Graph, limit: number, upTo: number, achieved: number): number {
+  /** The fewest preemptions up to `limit` (else limit + 1), or the first found at most `enough`. */
+  private search(graph: Graph, limit: number, upTo: number, achieved: number, enough: number): number {
     this.upTo = upTo;
     this.prepare(graph);
     const threads = this.threads;
@@ -135,6 +141,7 @@ export class GraphPreemptions {
         if (remaining === 0 || (depth > 0 && this.failedHere(graph, last))) {
           best = this.cost[depth]!;
           if (this.end !== undefined) this.keepPath(depth);
+          if (best <= enough) return best;
           remaining++;
           depth = this.pop(graph, depth);
           continue;

@@ -366,7 +366,7 @@ export class GraphStrategy implements Strategy {
   private mayReachBound(graph: Graph): boolean {
     if (!this.bounded) return true;
     const stable = stablePrefix(graph);
-    if (stable === 0 || this.preemptions.fewest(graph, this.bound, stable - 1) <= this.bound) return true;
+    if (stable === 0 || this.preemptions.within(graph, this.bound, stable - 1)) return true;
     this.pastBound = true;
     return false;
   }
