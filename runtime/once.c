@@ -16,8 +16,11 @@ int once_enabled(const struct pending *pending, uint32_t thread) {
 static void run_once(volatile int *control, void (*routine)(void), uintptr_t pc) {
   sched_point(WEFT_OP_ONCE, (uintptr_t)control, 0, pc);
   if (*control == ONCE_DONE) return;
-  *control = ONCE_RUNNING + (int)weft_rt->current;
+  uint32_t self = weft_rt->current;
+  *control = ONCE_RUNNING + (int)self;
   routine();
+  /* pthread_once returns in every caller after the routine: its effects happen before */
+  race_on_once_done(self, (uintptr_t)control);
   *control = ONCE_DONE;
 }
 

@@ -165,6 +165,12 @@ static void publish(struct vclock *into, uint32_t thread) {
 
 static int drf_execution(const struct runtime *r) { return r && r->in_execution && r->mode == WEFT_MODE_DRF; }
 
+/* A once routine has returned: what it did is released on the once control, which every
+ * later call acquires at its step (a caller that came while it ran waits until now). */
+void race_on_once_done(uint32_t thread, uintptr_t control) {
+  if (drf_execution(weft_rt)) synchronise(thread, control);
+}
+
 /* An atomic location's clock is what its release sequence publishes (C11 5.1.2.4): a
  * release store heads a new sequence; a relaxed store continues its own thread's
  * sequence or ends another's (and after a release fence publishes the fence's clock,

@@ -70,6 +70,15 @@ describe('read-write locks: readers hold the lock together', () => {
   });
 });
 
+describe('what a primitive orders is no race (drf mode): a plain write published through it, read by a thread that synchronises with it', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: every primitive passes, pthread_once and call_once too (their routine happens before every caller returns)', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/publish_through_primitives.c'), { strategy, maxBound: 3 });
+    expect(tests.length).toBe(17);
+    for (const test of tests) expect(test.bug?.message, test.name).toBeUndefined();
+    expect(tests.map((test) => test.status)).toEqual(tests.map(() => 'pass'));
+  });
+});
+
 describe('compare-exchange: a failed CAS only reads where it ran, but may win elsewhere', () => {
   it.each([3, 4, 5])('optimal: %i threads each CAS-ing one word from 0 to their id give exactly that many classes', async (threads) => {
     const test = await check('soundness/cas_owner.c', 'optimal', { cflags: `-DTHREADS=${threads}` });
