@@ -16,6 +16,7 @@
         "runtime/globals.c",
         "runtime/heap.c",
         "runtime/keys.c",
+        "runtime/libc-heap.c",
         "runtime/limits.c",
         "runtime/memory.c",
         "runtime/mutex.c",

@@ -227,8 +227,9 @@ WEFT_HIDDEN void weft_free(void *pointer) {
   if (pointer) free_block(pointer, WEFT_CALLER_PC());
 }
 
-WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
-  uintptr_t pc = WEFT_CALLER_PC();
+void *heap_allocate(size_t size, uintptr_t pc) { return allocate(size, ALIGNMENT, pc); }
+
+void *heap_reallocate(void *pointer, size_t size, uintptr_t pc) {
   void *fresh = allocate(size, ALIGNMENT, pc);
   if (pointer && fresh) {
     size_t kept = may_start_block((uintptr_t)pointer) ? header_of(pointer)->size : 0;
@@ -239,6 +240,8 @@ WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) {
   }
   return fresh;
 }
+
+WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) { return heap_reallocate(pointer, size, WEFT_CALLER_PC()); }
 
 /* Atomics skip memory.c's access hooks: an atomic access to the heap arena is checked
  * here, after its scheduling point (use after free, out of bounds). */

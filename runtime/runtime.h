@@ -446,6 +446,9 @@ static inline int heap_contains(const struct runtime *r, uintptr_t address) {
 WEFT_HIDDEN int heap_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void heap_reset(void);
 WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
+/* malloc and realloc on the arena, the block's allocation site `pc` (for libc-heap.c) */
+WEFT_HIDDEN void *heap_allocate(size_t size, uintptr_t pc);
+WEFT_HIDDEN void *heap_reallocate(void *pointer, size_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { type TestResult, checkAllInterleavings } from '../src/index.js';
+import { refusalReason } from '../src/compile/symbols.js';
 import { packageRoot } from '../src/paths.js';
 import { fixture } from './support/harness.js';
 
@@ -23,6 +24,20 @@ describe('memory errors, with allocation and free sites', () => {
     expect(test.bug).toMatchObject({ kind: 'memory', location: { file: 'fixtures/detectors/memory.c', line } });
     expect(test.bug?.message).toContain(kind);
     expect(test.bug?.message).toContain(detail);
+  });
+
+  it('memory the C library hands over to free (asprintf, getline, realpath, getcwd, …) is freed with no bug, and checked as malloc\'s is', async () => {
+    const results = await tests('detectors/libc_allocations.c');
+    expect(results.get('freed_by_the_harness')).toMatchObject({ status: 'pass', complete: true });
+    const twice = results.get('asprintf_freed_twice')!;
+    expect(twice.bug).toMatchObject({ kind: 'memory', location: { line: 68 } });
+    expect(twice.bug?.message).toContain('double free of block#1 (a 2-byte block allocated at fixtures/detectors/libc_allocations.c:66');
+    expect(results.get('asprintf_freed_while_read')?.bug?.message).toContain('use after free');
+  });
+
+  it('refuses, at build time, the C library functions whose memory comes from its own malloc', () => {
+    for (const name of ['open_memstream', 'scandir', 'tempnam']) expect(refusalReason(name)).toMatch(/outside the heap weft checks/);
+    for (const name of ['asprintf', 'getline', '__getdelim', 'realpath', 'getcwd']) expect(refusalReason(name)).toBeUndefined();
   });
 
   it('a free in another thread races with a use, and the race leads to the use after free', async () => {

@@ -33,6 +33,9 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'memset', 'memcpy', 'memmove',
     'malloc', 'calloc', 'realloc', 'reallocarray', 'free', 'posix_memalign', 'aligned_alloc', 'memalign',
     'strdup', 'strndup',
+    // the C library functions that return memory for the caller to free: made on weft's heap too (libc-heap.c)
+    'asprintf', 'vasprintf', '__asprintf_chk', '__vasprintf_chk', 'getline', 'getdelim', '__getdelim', 'realpath', 'canonicalize_file_name',
+    'getcwd', 'get_current_dir_name', 'wcsdup',
     // the string functions that write, checked against the heap like memcpy
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf', 'vsprintf', 'vsnprintf',
     // ending an execution
@@ -83,6 +86,8 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
   ...['atexit', 'on_exit', 'at_quick_exit', '__cxa_atexit'].map(
     (name) => [name, 'exit handlers would run when the checker exits, not when an execution ends: clean up at the end of the test'] as const),
   ['strtok', 'it keeps hidden state inside libc from one execution to the next: use strtok_r'],
+  ...['open_memstream', 'open_wmemstream', 'scandir', 'scandirat', 'tempnam', 'backtrace_symbols'].map(
+    (name) => [name, 'it returns memory from the C library\'s own malloc, outside the heap weft checks, so its free() would be reported as invalid'] as const),
   ...['drand48', 'erand48', 'lrand48', 'nrand48', 'mrand48', 'jrand48', 'srand48', 'seed48', 'lcong48'].map(
     (name) => [name, 'its state lives inside libc and would carry over between executions: use rand() (deterministic under weft) or weft_choose()'] as const),
   ['setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
