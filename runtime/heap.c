@@ -276,15 +276,19 @@ WEFT_HIDDEN void *weft_memalign(size_t alignment, size_t size) {
 }
 
 WEFT_HIDDEN char *weft_strdup(const char *text) {
+  uintptr_t pc = WEFT_CALLER_PC();
   size_t length = strlen(text);
-  char *copy = allocate(length + 1, ALIGNMENT, WEFT_CALLER_PC());
+  memory_access(0, text, length + 1, pc);
+  char *copy = allocate(length + 1, ALIGNMENT, pc);
   if (copy) memcpy(copy, text, length + 1);
   return copy;
 }
 
 WEFT_HIDDEN char *weft_strndup(const char *text, size_t limit) {
+  uintptr_t pc = WEFT_CALLER_PC();
   size_t length = strnlen(text, limit);
-  char *copy = allocate(length + 1, ALIGNMENT, WEFT_CALLER_PC());
+  memory_access(0, text, length < limit ? length + 1 : limit, pc);
+  char *copy = allocate(length + 1, ALIGNMENT, pc);
   if (copy) {
     memcpy(copy, text, length);
     copy[length] = 0;

@@ -1,9 +1,10 @@
-/* The string functions that write: each checks the bytes it will read and write against
- * the heap (use after free, out of bounds) and for races, as memcpy does, before libc does
- * the work — so that strcpy or sprintf past the end of a block is a reported bug, not
- * silent corruption. */
+/* The string functions: each checks the bytes it will read and write against the heap (use
+ * after free, out of bounds) and for races, as memcpy does, before libc does the work — so
+ * that strcpy or sprintf past the end of a block is a reported bug, not silent corruption,
+ * and strlen of a freed block or memcmp past the end of one is not a silent pass. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -90,4 +91,94 @@ WEFT_HIDDEN int weft_sprintf(char *destination, const char *format, ...) {
   int length = formatted(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
   va_end(args);
   return length;
+}
+
+/* The string and memory functions that read: each checks the bytes its result depends on
+ * (up to the terminating 0, the first difference, the byte found) as one read, before libc
+ * reads them again for the result, so a read of a freed or too short block, or one racing
+ * with a write, is a reported bug, not a silent pass. */
+static void read_access(const void *source, size_t n, uintptr_t pc) { memory_access(0, source, n, pc); }
+
+WEFT_HIDDEN size_t weft_strlen(const char *text) {
+  read_access(text, strlen(text) + 1, WEFT_CALLER_PC());
+  return strlen(text);
+}
+
+WEFT_HIDDEN size_t weft_strnlen(const char *text, size_t limit) {
+  size_t length = strnlen(text, limit);
+  read_access(text, length < limit ? length + 1 : limit, WEFT_CALLER_PC());
+  return strnlen(text, limit);
+}
+
+/* the bytes of each side a comparison of at most `limit` bytes reads: up to the first that differs, or a 0 when `strings` */
+static size_t compared(const unsigned char *a, const unsigned char *b, size_t limit, int strings) {
+  size_t i = 0;
+  while (i < limit && a[i] == b[i] && !(strings && a[i] == 0)) i++;
+  return i < limit ? i + 1 : limit;
+}
+
+static void compare_access(const void *a, const void *b, size_t limit, int strings, uintptr_t pc) {
+  size_t n = compared(a, b, limit, strings);
+  read_access(a, n, pc);
+  read_access(b, n, pc);
+}
+
+WEFT_HIDDEN int weft_strcmp(const char *a, const char *b) {
+  compare_access(a, b, (size_t)-1, 1, WEFT_CALLER_PC());
+  return strcmp(a, b);
+}
+
+WEFT_HIDDEN int weft_strncmp(const char *a, const char *b, size_t limit) {
+  compare_access(a, b, limit, 1, WEFT_CALLER_PC());
+  return strncmp(a, b, limit);
+}
+
+WEFT_HIDDEN int weft_memcmp(const void *a, const void *b, size_t n) {
+  compare_access(a, b, n, 0, WEFT_CALLER_PC());
+  return memcmp(a, b, n);
+}
+
+WEFT_HIDDEN void *weft_memchr(const void *source, int c, size_t n) {
+  const unsigned char *found = memchr(source, c, n);
+  read_access(source, found ? (size_t)(found - (const unsigned char *)source) + 1 : n, WEFT_CALLER_PC());
+  return memchr(source, c, n);
+}
+
+WEFT_HIDDEN char *weft_strchr(const char *text, int c) {
+  const char *found = strchr(text, c);
+  read_access(text, found && *found ? (size_t)(found - text) + 1 : strlen(text) + 1, WEFT_CALLER_PC());
+  return strchr(text, c);
+}
+
+WEFT_HIDDEN char *weft_strrchr(const char *text, int c) {
+  read_access(text, strlen(text) + 1, WEFT_CALLER_PC());
+  return strrchr(text, c);
+}
+
+WEFT_HIDDEN char *weft_strstr(const char *haystack, const char *needle) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  size_t length = strlen(needle);
+  const char *found = strstr(haystack, needle);
+  read_access(needle, length + 1, pc);
+  read_access(haystack, found ? (size_t)(found - haystack) + length : strlen(haystack) + 1, pc);
+  return strstr(haystack, needle);
+}
+
+/* qsort moves the elements itself: the whole array is read and written (the comparisons, the harness's code, are checked as they run) */
+WEFT_HIDDEN void weft_qsort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *)) {
+  memory_access(1, base, count * size, WEFT_CALLER_PC());
+  qsort(base, count, size, compare);
+}
+
+/* reading from a stream into the harness's memory: the bytes written, once libc wrote them */
+WEFT_HIDDEN char *weft_fgets(char *into, int size, FILE *stream) {
+  char *line = fgets(into, size, stream);
+  if (line) memory_access(1, into, strlen(into) + 1, WEFT_CALLER_PC());
+  return line;
+}
+
+WEFT_HIDDEN size_t weft_fread(void *into, size_t size, size_t count, FILE *stream) {
+  size_t read = fread(into, size, count, stream);
+  memory_access(1, into, read * size, WEFT_CALLER_PC());
+  return read;
 }

@@ -75,7 +75,8 @@ const HARNESS_FLAGS = [
   // keeps one in a register across lock and unlock: the build would lose a locked update
   '-fno-ipa-reference',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
-    'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf'].map((name) => `-fno-builtin-${name}`),
+    'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf',
+    'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr'].map((name) => `-fno-builtin-${name}`),
 ];
 
 /** User flags that would remove or change the instrumentation weft runs on. */

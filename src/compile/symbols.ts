@@ -36,8 +36,11 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     // the C library functions that return memory for the caller to free: made on weft's heap too (libc-heap.c)
     'asprintf', 'vasprintf', '__asprintf_chk', '__vasprintf_chk', 'getline', 'getdelim', '__getdelim', 'realpath', 'canonicalize_file_name',
     'getcwd', 'get_current_dir_name', 'wcsdup',
-    // the string functions that write, checked against the heap like memcpy
+    // the string functions that write, checked against the heap like memcpy; those that read; and
+    // the ones that write the harness's memory from a stream or move its elements
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf', 'vsprintf', 'vsnprintf',
+    'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr',
+    'fgets', 'fread', 'qsort',
     // ending an execution
     '__assert_fail', 'abort', 'exit', '_exit', '_Exit', '__stack_chk_fail',
     // yielding and sleeping

@@ -38,6 +38,50 @@ describe('string and memory functions are checked against heap bounds', () => {
   });
 });
 
+describe('string and memory functions that read are checked as reads', () => {
+  it.each([
+    ['strlen of a freed block', 'char *p = malloc(16); strcpy(p, "freed"); free(p); if (strlen(p) == 99) puts("?");', /use after free/],
+    ['strcmp of a freed block', 'char *p = strdup("freed"); free(p); if (strcmp(p, "x") == 0) puts("?");', /use after free/],
+    ['memcmp past the end of a block', 'static char big[64]; char *p = calloc(1, 16); if (memcmp(p, big, 64) == 0) puts("equal"); free(p);', /out of bounds/],
+    ['memchr past the end of a block', 'char *p = calloc(1, 16); if (memchr(p, 1, 64)) puts("found"); free(p);', /out of bounds/],
+    ['strdup of a freed block', 'char *p = strdup("freed"); free(p); char *q = strdup(p); free(q);', /use after free/],
+    ['qsort of a freed array', 'int *p = calloc(4, sizeof *p); free(p); qsort(p, 4, sizeof *p, compare);', /use after free/],
+  ])('%s', async (_, body, message) => {
+    const file = writeHarness(`#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nstatic int compare(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\nint main(void) {\n${body}\n  return 0;\n}\n`);
+    const test = (await checkAllInterleavings(file)).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: expect.stringMatching(message) } });
+  });
+
+  it('a read racing with another thread\'s write is a race, and reads that stop in time pass', async () => {
+    const file = writeHarness(`
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <weft.h>
+static char shared[32] = "initial";
+static void *writer(void *unused) { (void)unused; strcpy(shared, "changed by the writer"); return NULL; }
+WEFT_TEST(strlen_races) {
+  pthread_t t;
+  pthread_create(&t, NULL, writer, NULL);
+  size_t n = strlen(shared);
+  pthread_join(t, NULL);
+  weft_assert(n > 0);
+}
+WEFT_TEST(reads_within_bounds) {
+  char *p = calloc(1, 16);
+  strcpy(p, "abc");
+  weft_assert(strlen(p) == 3 && strnlen(p, 2) == 2 && strcmp(p, "abd") < 0 && strncmp(p, "abx", 2) == 0);
+  weft_assert(memcmp(p, "abz", 3) < 0 && memchr(p, 'c', 16) == p + 2 && strchr(p, 'b') == p + 1 && strrchr(p, 0) == p + 3);
+  weft_assert(strstr(p, "bc") == p + 1 && strstr(p, "zz") == NULL);
+  free(p);
+}
+`);
+    const tests = new Map((await checkAllInterleavings(file)).tests.map((test) => [test.name, test]));
+    expect(tests.get('strlen_races')?.bug).toMatchObject({ kind: 'race', message: expect.stringContaining('shared') });
+    expect(tests.get('reads_within_bounds')?.status).toBe('pass');
+  });
+});
+
 describe('flags that would remove the instrumentation are refused', () => {
   it.each(['-fno-sanitize=thread', '-fno-sanitize=all', '-fsanitize=address'])('%s', (flag) => {
     const run = runCli(['check', program('char *p = malloc(16); free(p); free(p);'), '--cflags', flag]);
