@@ -457,6 +457,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("heapSize", r->heap_size);
     result.Set("stacksBase", r->stacks_base);
     result.Set("stacksSize", r->stacks_size);
+    result.Set("tlsBase", r->tls_base);
+    result.Set("tlsBlockSize", r->tls_block_size);
     result.Set("raceAddress", r->race_address);
     result.Set("raceThread", r->race_thread);
     result.Set("racePc", r->race_pc);

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 21
+#define WEFT_ABI_VERSION 22
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -123,6 +123,8 @@ struct weft_result {
   double heap_size;
   double stacks_base; /* the threads' stacks (main's too): stacks_size bytes, a slot per thread */
   double stacks_size;
+  double tls_base; /* the thread-local blocks: one of tls_block_size bytes per thread (0: none) */
+  double tls_block_size;
   /* a data race: the address, and the earlier of the two accesses (the later one is
    * thread/pc above); access kinds: 1 = write */
   double race_address;

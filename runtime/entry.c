@@ -103,6 +103,8 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->result.heap_size = (double)HEAP_ARENA_SIZE;
   r->result.stacks_base = (double)(uintptr_t)r->stacks;
   r->result.stacks_size = (double)(r->stack_slot_size * WEFT_MAX_THREADS);
+  r->result.tls_base = (double)(uintptr_t)r->tls.blocks;
+  r->result.tls_block_size = (double)r->tls.block_size;
   r->api.abi_version = WEFT_ABI_VERSION;
   r->api.test_count = tests_count();
   r->api.test_name = api_test_name;

@@ -205,6 +205,8 @@ struct runtime {
   uint32_t stack_cells;
   uint32_t stack_shadow_from[WEFT_MAX_THREADS]; /* a thread's first cell used this execution (stack_cells: none) */
   uint32_t stack_shadowed; /* 1 + the highest thread whose stack has cells used this execution */
+  struct shadow_cell *tls_shadow; /* the thread-local blocks (tls.c), a block's cells after another's; NULL: no TLS */
+  uint32_t tls_shadowed;          /* 1 + the highest thread whose block has cells used this execution */
   /* per thread, STACK_* bits (stack.c); 0: its stack is private, its accesses are no one
    * else's concern. Beside the threads, not in them: the access hook reads the current
    * thread's without a multiplication. */
@@ -417,6 +419,12 @@ WEFT_HIDDEN void keys_reset(void);
 /* tls.c */
 WEFT_HIDDEN int tls_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void tls_thread_start(uint32_t thread);
+/* Whether the address is in a harness thread's thread-local block. Such a block is shared
+ * memory as globals are: its address may be handed to another thread (&tls_variable), and
+ * nothing tracks where it went, so every access to it is race-checked (drf) or a step (sc). */
+static inline int tls_contains(const struct runtime *r, uintptr_t address) {
+  return address - (uintptr_t)r->tls.blocks < r->tls.block_size * WEFT_MAX_THREADS;
+}
 
 /* clock.c */
 WEFT_HIDDEN void clock_reset(void);

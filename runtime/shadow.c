@@ -1,5 +1,5 @@
-/* Shadow memory: a cell per 4 bytes of the harness's globals, heap arena and thread
- * stacks, for what the checkers remember about them (race.c: the last accesses; heap.c:
+/* Shadow memory: a cell per 4 bytes of the harness's globals, heap arena, thread stacks and
+ * thread-local blocks, for what the checkers remember about them (race.c: the last accesses; heap.c:
  * which bytes belong to live blocks). Mapped once, cleared before every execution as far
  * as used. */
 #include <errno.h>
@@ -27,7 +27,8 @@ int shadow_open(char *error, uint32_t error_size) {
   r->stack_cells = (uint32_t)(r->stack_size / SHADOW_GRANULE);
   r->stack_shadow = map((size_t)WEFT_MAX_THREADS * r->stack_cells * sizeof(struct shadow_cell));
   for (uint32_t t = 0; t < WEFT_MAX_THREADS; t++) r->stack_shadow_from[t] = r->stack_cells;
-  if (!r->data_shadow || !r->heap_shadow || !r->stack_shadow) {
+  if (r->tls.blocks) r->tls_shadow = map(r->tls.block_size / SHADOW_GRANULE * WEFT_MAX_THREADS * sizeof(struct shadow_cell));
+  if (!r->data_shadow || !r->heap_shadow || !r->stack_shadow || (r->tls.blocks && !r->tls_shadow)) {
     snprintf(error, error_size, "cannot map shadow memory: %s", strerror(errno));
     return -1;
   }
@@ -50,6 +51,16 @@ void shadow_reset(void) {
     r->stack_shadow_from[t] = r->stack_cells;
   }
   r->stack_shadowed = 0;
+  if (r->tls_shadow) memset(r->tls_shadow, 0, r->tls_shadowed * (r->tls.block_size / SHADOW_GRANULE) * sizeof(struct shadow_cell));
+  r->tls_shadowed = 0;
+}
+
+/* A thread-local block's cell; out of line, as the stacks' */
+__attribute__((noinline)) static struct shadow_cell *tls_cell_of(struct runtime *r, uintptr_t address) {
+  uintptr_t offset = address - (uintptr_t)r->tls.blocks;
+  uint32_t owner = (uint32_t)(offset / r->tls.block_size);
+  if (owner >= r->tls_shadowed) r->tls_shadowed = owner + 1;
+  return &r->tls_shadow[offset / SHADOW_GRANULE];
 }
 
 /* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and
@@ -70,6 +81,7 @@ struct shadow_cell *shadow_cell_of(uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start)
     return &r->data_shadow[(address - r->data_start) / SHADOW_GRANULE];
   if (heap_contains(r, address)) return &r->heap_shadow[(address - (uintptr_t)r->heap_base) / SHADOW_GRANULE];
+  if (r->tls_shadow && tls_contains(r, address)) return tls_cell_of(r, address);
   return stack_cell_of(r, address);
 }
 

@@ -7,7 +7,9 @@ import { BuildError } from '../src/compile/errors.js';
 import { checkAllInterleavings } from '../src/index.js';
 import { openHarness } from '../src/addon/addon.js';
 import { Outcome } from '../src/addon/ops.js';
-import { fixture, writeHarness } from './support/harness.js';
+import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
+import { absoluteLocation, relativeLocation } from '../src/report/replay.js';
+import { fixture, runCli, writeHarness } from './support/harness.js';
 
 describe('thread-local variables', () => {
   it('give every thread its own copy, starting from the initial values, under every strategy', async () => {
@@ -46,6 +48,31 @@ describe('thread-local variables', () => {
     const [test] = (await checkAllInterleavings(file, { strategy: 'dfs', maxBound: 4 })).tests;
     expect(test).toMatchObject({ status: 'pass', complete: true });
     expect(test!.executions).toBeGreaterThan(1);
+  });
+
+  it('a copy handed to another thread by pointer is shared memory: unordered accesses race, named by variable and thread; the race replays', async () => {
+    const file = fixture('threads/thread_local_by_pointer.c');
+    const tests = new Map((await checkAllInterleavings(file)).tests.map((test) => [test.name, test]));
+    const race = tests.get('written_by_another_thread')!;
+    expect(race.bug).toMatchObject({ kind: 'race', message: expect.stringContaining("data race on mine (T0's thread-local copy): T1 writes") });
+    expect(tests.get('read_after_join')?.status).toBe('pass');
+    const replay = JSON.parse(runCli(['replay', file, '--schedule', race.bug!.schedule, '--json']).stdout);
+    expect(replay.tests[0].bug).toMatchObject({ kind: 'race', message: race.bug!.message });
+  });
+
+  it('a thread-local copy is found again in a process that maps the blocks elsewhere (replay strings, worker processes)', () => {
+    const library = buildHarness(fixture('threads/thread_local_by_pointer.c')).library;
+    const harness = borrowHarness(library);
+    try {
+      const here = harness.result();
+      expect(here.tlsBlockSize).toBeGreaterThan(0);
+      const copy = here.tlsBase + 3 * here.tlsBlockSize + 8;
+      const elsewhere = { ...here, tlsBase: here.tlsBase + 2 ** 30 };
+      expect(relativeLocation(copy, here)).toBe(`t${3 * here.tlsBlockSize + 8}`);
+      expect(absoluteLocation(relativeLocation(copy, here), elsewhere)).toBe(copy + 2 ** 30);
+    } finally {
+      returnHarness(library, harness);
+    }
   });
 
   it('refuses the initial-exec model, which would share one copy between threads', () => {

@@ -82,6 +82,9 @@ export interface RunResult {
   /** the threads' stacks (main's too): stacksSize bytes from stacksBase, a slot per thread */
   stacksBase: number;
   stacksSize: number;
+  /** the threads' thread-local blocks: one of tlsBlockSize bytes per thread from tlsBase (0: the harness has none) */
+  tlsBase: number;
+  tlsBlockSize: number;
   /** a data race: the address, and the earlier access (thread, code offset, write?) */
   raceAddress: number;
   raceThread: number;

@@ -210,7 +210,8 @@ export function describeBug(
   const logged = failure.accesses ?? [];
   const at = (offset: number) => located(offset > 0 ? debug.locate(offset) : undefined);
   const heapBlock = describedBlock(result, at);
-  const namer = new AddressNamer(debug, result.libraryBase, { base: result.heapBase, size: result.heapSize }, heapBlocks(failure, at), result.stackFrames);
+  const namer = new AddressNamer(debug, result.libraryBase, { base: result.heapBase, size: result.heapSize }, heapBlocks(failure, at), result.stackFrames,
+    { base: result.tlsBase, blockSize: result.tlsBlockSize });
 
   // a block op (a free) touches the whole block: its value is the block's size
   const describeTarget = (op: number, object: number, size = 0, value = 0): NamedAddress | undefined =>

@@ -34,7 +34,7 @@ interface Listing {
 type FileStamp = Pick<Listing, 'size' | 'mtimeMs'>;
 
 /** Changes whenever Listing does: a listing of another format is read again. */
-const LISTING_FORMAT = 3;
+const LISTING_FORMAT = 4;
 
 const LISTED = ['--wide', '--syms', '--debug-dump=info,decodedline'];
 

@@ -4,13 +4,17 @@
 // stack frame (b.z in main's frame), or a thread; from the library's symbol table and debug
 // info (debug-data.ts reads them).
 import type { StackFrame } from '../addon/addon.js';
+import { MAX_THREADS } from '../addon/ops.js';
 import type { CodeLocation } from './locations.js';
 import { type DebugInfo, type Variable, nameOfType, resolve, sizeOf, typedefName } from './dwarf.js';
 
 export interface DataSymbol {
+  /** a global's offset in the library, a thread-local variable's in a thread's block */
   start: number;
   size: number;
   name: string;
+  /** a thread-local variable (__thread, _Thread_local): every thread has its copy */
+  threadLocal?: boolean;
 }
 
 /** A heap block of the failing execution. */
@@ -45,6 +49,8 @@ export class AddressNamer {
     private readonly heapBlocks: readonly HeapBlock[] = [],
     /** the frames of the stacks the runtime walked (a race, an assertion), each thread's innermost first */
     private readonly stackFrames: readonly StackFrame[] = [],
+    /** the threads' thread-local blocks: one of blockSize bytes per thread from base (blockSize 0: none) */
+    private readonly threadLocals: { base: number; blockSize: number } = { base: 0, blockSize: 0 },
   ) {
     this.symbols = library.symbols;
     this.info = library.info;
@@ -96,8 +102,10 @@ export class AddressNamer {
     const offset = address - this.libraryBase;
     const variable = this.variableAt(offset);
     if (variable) return this.within(variable.name, variable.type, offset - variable.address, accessSize);
-    const symbol = this.symbols.find((s) => offset >= s.start && offset < s.start + Math.max(s.size, 1));
+    const symbol = this.symbols.find((s) => !s.threadLocal && offset >= s.start && offset < s.start + Math.max(s.size, 1));
     if (symbol) return { name: withOffset(symbol.name, offset - symbol.start) };
+    const threadLocal = this.threadLocal(address);
+    if (threadLocal) return threadLocal;
     const block = lastAtOrBefore(this.heapBlocks, address);
     if (block && address < block.address + Math.max(block.size, 1)) {
       this.named.add(block);
@@ -114,6 +122,17 @@ export class AddressNamer {
     const local = this.onStack(address, accessSize);
     if (local) return local;
     return { name: `0x${address.toString(16)}` };
+  }
+
+  /** A thread's copy of a thread-local variable: `calls (T1's thread-local copy)`. */
+  private threadLocal(address: number): NamedAddress | undefined {
+    const { base, blockSize } = this.threadLocals;
+    const offset = address - base;
+    if (blockSize === 0 || offset < 0 || offset >= blockSize * MAX_THREADS) return undefined;
+    const within = offset % blockSize;
+    const symbol = this.symbols.find((s) => s.threadLocal && within >= s.start && within < s.start + Math.max(s.size, 1));
+    const name = symbol ? withOffset(symbol.name, within - symbol.start) : `thread-local+${within}`;
+    return { name: `${name} (T${Math.floor(offset / blockSize)}'s thread-local copy)` };
   }
 
   /**
@@ -188,10 +207,11 @@ export function dataSymbolsOf(listing: string): DataSymbol[] {
     const heading = /^Symbol table '([^']+)'/.exec(line);
     if (heading) table = heading[1]!;
     // `  29: 0000000000004010     4 OBJECT  LOCAL  DEFAULT   24 counter_0` (sizes past 99999 in hex)
-    const entry = table === '.symtab' && /^\s*\d+:\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+(?:OBJECT|TLS)\s+\w+\s+\w+\s+\d+\s+(\S+)$/.exec(line);
+    const entry = table === '.symtab' && /^\s*\d+:\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+(OBJECT|TLS)\s+\w+\s+\w+\s+\d+\s+(\S+)$/.exec(line);
     if (!entry || Number(entry[2]) <= 0) continue;
-    const name = entry[3]!;
-    if (!name.startsWith('weft_') && !name.startsWith('__')) symbols.push({ start: parseInt(entry[1]!, 16), size: Number(entry[2]), name });
+    const name = entry[4]!;
+    if (name.startsWith('weft_') || name.startsWith('__')) continue;
+    symbols.push({ start: parseInt(entry[1]!, 16), size: Number(entry[2]), name, ...(entry[3] === 'TLS' ? { threadLocal: true } : {}) });
   }
   return symbols;
 }

@@ -5,7 +5,7 @@
 // longer fits can say what changed — the source, the compiler flags, the toolchain —
 // rather than blame the harness.
 import { WeftError } from '../errors.js';
-import { TRACE_CAPACITY } from '../addon/ops.js';
+import { MAX_THREADS, TRACE_CAPACITY } from '../addon/ops.js';
 import { withThousands } from '../numbers.js';
 import { IDENTITY_PART } from '../compile/compile.js';
 
@@ -81,20 +81,25 @@ export function buildChanges(recorded: string, now: string): string | undefined 
   return `${changed.join(' and ')} changed since this schedule was recorded ${which}`;
 }
 
-/** Where a process placed the harness library, its heap arena and its threads' stacks (NativeHarness.result()). */
+/** Where a process placed the harness library, its heap arena, its threads' stacks and thread-local blocks (NativeHarness.result()). */
 export interface LocationBases {
   libraryBase: number;
   heapBase: number;
   stacksBase: number;
   stacksSize: number;
+  tlsBase: number;
+  tlsBlockSize: number;
 }
 
 /**
  * A location as another process (or run of weft) finds it again: relative to the region that
- * holds it — the library's globals (g), the threads' stacks (s: a local passed by pointer), the
- * heap arena (h), each mapped at its own address in every process.
+ * holds it — the threads' thread-local blocks (t: a thread-local variable passed by pointer),
+ * the library's globals (g), the threads' stacks (s: a local passed by pointer), the heap
+ * arena (h), each mapped at its own address in every process.
  */
 export function relativeLocation(address: number, bases: LocationBases): string {
+  const local = address - bases.tlsBase;
+  if (bases.tlsBlockSize > 0 && local >= 0 && local < bases.tlsBlockSize * MAX_THREADS) return `t${local}`;
   const global = address - bases.libraryBase;
   if (global >= 0 && global < 2 ** 32) return `g${global}`;
   const stack = address - bases.stacksBase;
@@ -102,6 +107,6 @@ export function relativeLocation(address: number, bases: LocationBases): string 
 }
 
 export function absoluteLocation(location: string, bases: LocationBases): number {
-  const base = location.startsWith('g') ? bases.libraryBase : location.startsWith('s') ? bases.stacksBase : bases.heapBase;
+  const base = { g: bases.libraryBase, s: bases.stacksBase, t: bases.tlsBase }[location[0]!] ?? bases.heapBase;
   return Number(location.slice(1)) + base;
 }
