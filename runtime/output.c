@@ -29,7 +29,10 @@ void output_append(const char *text, size_t length) {
 
 static int captured(FILE *stream) { return stream == stdout || stream == stderr; }
 
-static int capture_formatted(const char *format, va_list args) {
+/* a printf-style call from the harness at `pc`: what its arguments point to is checked (format_accesses) */
+static int print_to(FILE *stream, const char *format, va_list args, uintptr_t pc) {
+  format_accesses(format, args, pc);
+  if (!captured(stream)) return vfprintf(stream, format, args);
   char buffer[4096];
   va_list copy;
   va_copy(copy, args);
@@ -40,17 +43,14 @@ static int capture_formatted(const char *format, va_list args) {
   return length;
 }
 
-WEFT_HIDDEN int weft_vfprintf(FILE *stream, const char *format, va_list args) {
-  if (!captured(stream)) return vfprintf(stream, format, args);
-  return capture_formatted(format, args);
-}
+WEFT_HIDDEN int weft_vfprintf(FILE *stream, const char *format, va_list args) { return print_to(stream, format, args, WEFT_CALLER_PC()); }
 
-WEFT_HIDDEN int weft_vprintf(const char *format, va_list args) { return capture_formatted(format, args); }
+WEFT_HIDDEN int weft_vprintf(const char *format, va_list args) { return print_to(stdout, format, args, WEFT_CALLER_PC()); }
 
 WEFT_HIDDEN int weft_printf(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  int length = capture_formatted(format, args);
+  int length = print_to(stdout, format, args, WEFT_CALLER_PC());
   va_end(args);
   return length;
 }
@@ -58,7 +58,7 @@ WEFT_HIDDEN int weft_printf(const char *format, ...) {
 WEFT_HIDDEN int weft_fprintf(FILE *stream, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  int length = weft_vfprintf(stream, format, args);
+  int length = print_to(stream, format, args, WEFT_CALLER_PC());
   va_end(args);
   return length;
 }
@@ -68,7 +68,7 @@ WEFT_HIDDEN int weft___printf_chk(int flag, const char *format, ...) {
   (void)flag;
   va_list args;
   va_start(args, format);
-  int length = capture_formatted(format, args);
+  int length = print_to(stdout, format, args, WEFT_CALLER_PC());
   va_end(args);
   return length;
 }
@@ -77,30 +77,34 @@ WEFT_HIDDEN int weft___fprintf_chk(FILE *stream, int flag, const char *format, .
   (void)flag;
   va_list args;
   va_start(args, format);
-  int length = weft_vfprintf(stream, format, args);
+  int length = print_to(stream, format, args, WEFT_CALLER_PC());
   va_end(args);
   return length;
 }
 
 WEFT_HIDDEN int weft___vfprintf_chk(FILE *stream, int flag, const char *format, va_list args) {
   (void)flag;
-  return weft_vfprintf(stream, format, args);
+  return print_to(stream, format, args, WEFT_CALLER_PC());
 }
 
 WEFT_HIDDEN int weft___vprintf_chk(int flag, const char *format, va_list args) {
   (void)flag;
-  return capture_formatted(format, args);
+  return print_to(stdout, format, args, WEFT_CALLER_PC());
 }
 
 WEFT_HIDDEN int weft_puts(const char *text) {
-  output_append(text, strlen(text));
+  size_t length = strlen(text);
+  memory_access(0, text, length + 1, WEFT_CALLER_PC());
+  output_append(text, length);
   output_append("\n", 1);
   return 1;
 }
 
 WEFT_HIDDEN int weft_fputs(const char *text, FILE *stream) {
+  size_t length = strlen(text);
+  memory_access(0, text, length + 1, WEFT_CALLER_PC());
   if (!captured(stream)) return fputs(text, stream);
-  output_append(text, strlen(text));
+  output_append(text, length);
   return 1;
 }
 
@@ -118,6 +122,7 @@ WEFT_HIDDEN int weft_fputc(int c, FILE *stream) {
 WEFT_HIDDEN int weft_putc(int c, FILE *stream) { return weft_fputc(c, stream); }
 
 WEFT_HIDDEN size_t weft_fwrite(const void *data, size_t size, size_t count, FILE *stream) {
+  memory_access(0, data, size * count, WEFT_CALLER_PC());
   if (!captured(stream)) return fwrite(data, size, count, stream);
   output_append(data, size * count);
   return count;

@@ -7,6 +7,7 @@
 #define WEFT_RUNTIME_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -352,6 +353,8 @@ WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
+/* strings.c: what a printf-style call reads (%s) and writes (%n) through its arguments */
+WEFT_HIDDEN void format_accesses(const char *format, va_list args, uintptr_t pc);
 
 /* stack.c */
 enum stack_state {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "runtime.h"
 
@@ -56,8 +57,84 @@ WEFT_HIDDEN char *weft_strncat(char *destination, const char *source, size_t n) 
   return strncat(destination, source, n);
 }
 
+/* The harness's memory a printf-style call reads or writes through its arguments: each %s
+ * string (up to its 0, or its precision) and each %n target, checked as one access each; the
+ * other arguments are taken off a copy of the list by their types. Positional arguments
+ * (%1$s) stop the walk: what they name is not checked. */
+void format_accesses(const char *format, va_list args, uintptr_t pc) {
+  va_list walk;
+  va_copy(walk, args);
+  for (const char *at = format; *at; at++) {
+    if (*at != '%') continue;
+    at++;
+    while (*at && strchr("-+ #0'I", *at)) at++;
+    if (*at == '*') {
+      (void)va_arg(walk, int);
+      at++;
+    }
+    while (*at >= '0' && *at <= '9') at++;
+    if (*at == '$') break;
+    long precision = -1;
+    if (*at == '.') {
+      at++;
+      if (*at == '*') {
+        precision = va_arg(walk, int);
+        at++;
+      } else for (precision = 0; *at >= '0' && *at <= '9'; at++) precision = precision * 10 + (*at - '0');
+    }
+    int longs = 0, shorts = 0, wide = 0;
+    for (;; at++) {
+      if (*at == 'l') longs++;
+      else if (*at == 'h') shorts++;
+      else if (*at == 'j' || *at == 'z' || *at == 't') longs = 1;
+      else if (*at == 'L' || *at == 'q') wide = 1;
+      else break;
+    }
+    switch (*at) {
+      case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+        if (longs) (void)va_arg(walk, long long);
+        else (void)va_arg(walk, int);
+        break;
+      case 'c':
+        (void)va_arg(walk, int);
+        break;
+      case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+        if (wide) (void)va_arg(walk, long double);
+        else (void)va_arg(walk, double);
+        break;
+      case 'p':
+        (void)va_arg(walk, void *);
+        break;
+      case 's': {
+        if (longs) {
+          const wchar_t *text = va_arg(walk, const wchar_t *);
+          if (text) memory_access(0, text, (wcslen(text) + 1) * sizeof(wchar_t), pc);
+          break;
+        }
+        const char *text = va_arg(walk, const char *);
+        if (!text) break;
+        size_t length = precision >= 0 ? strnlen(text, (size_t)precision) : strlen(text);
+        memory_access(0, text, precision >= 0 && length == (size_t)precision ? length : length + 1, pc);
+        break;
+      }
+      case 'n': {
+        void *target = va_arg(walk, void *);
+        memory_access(1, target, shorts == 2 ? sizeof(char) : shorts ? sizeof(short) : longs ? sizeof(long long) : sizeof(int), pc);
+        break;
+      }
+      case '\0':
+        at--; /* a lone % at the end */
+        break;
+      default: /* %%, %m: no argument */
+        break;
+    }
+  }
+  va_end(walk);
+}
+
 /* the bytes vsnprintf will write into a buffer of `size` (at most size, with the 0) */
 static int formatted(char *destination, size_t size, uintptr_t pc, const char *format, va_list args) {
+  format_accesses(format, args, pc);
   va_list measure;
   va_copy(measure, args);
   int length = vsnprintf(NULL, 0, format, measure);

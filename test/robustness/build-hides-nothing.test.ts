@@ -46,6 +46,10 @@ describe('string and memory functions that read are checked as reads', () => {
     ['memchr past the end of a block', 'char *p = calloc(1, 16); if (memchr(p, 1, 64)) puts("found"); free(p);', /out of bounds/],
     ['strdup of a freed block', 'char *p = strdup("freed"); free(p); char *q = strdup(p); free(q);', /use after free/],
     ['qsort of a freed array', 'int *p = calloc(4, sizeof *p); free(p); qsort(p, 4, sizeof *p, compare);', /use after free/],
+    ['printf of a freed string', 'char *p = strdup("gone"); free(p); printf("%5.2f %ld %s\\n", 1.5, 7L, p);', /use after free/],
+    ['puts of a freed string', 'char *p = strdup("gone"); free(p); puts(p);', /use after free/],
+    ['fwrite of a freed block', 'char *p = strdup("gone"); free(p); fwrite(p, 1, 4, stdout);', /use after free/],
+    ['%n into a freed block', 'int *p = malloc(sizeof *p); free(p); printf("ab%n", p);', /use after free/],
   ])('%s', async (_, body, message) => {
     const file = writeHarness(`#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nstatic int compare(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\nint main(void) {\n${body}\n  return 0;\n}\n`);
     const test = (await checkAllInterleavings(file)).tests[0]!;
@@ -55,6 +59,7 @@ describe('string and memory functions that read are checked as reads', () => {
   it('a read racing with another thread\'s write is a race, and reads that stop in time pass', async () => {
     const file = writeHarness(`
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <weft.h>
@@ -67,6 +72,20 @@ WEFT_TEST(strlen_races) {
   pthread_join(t, NULL);
   weft_assert(n > 0);
 }
+WEFT_TEST(printf_races) {
+  pthread_t t;
+  pthread_create(&t, NULL, writer, NULL);
+  printf("%d:%.*s|%c%%\\n", 3, 4, shared, 'x');
+  pthread_join(t, NULL);
+}
+WEFT_TEST(formats_within_bounds) {
+  char buffer[64];
+  int written = 0;
+  char *p = strdup("abcdef");
+  snprintf(buffer, sizeof buffer, "%*d %-8s %.3s %p %n%Lf %hhd %zu %lc %ls", 5, 42, p, p, (void *)p, &written, 1.0L, (char)1, (size_t)2, 'w', L"wide");
+  printf("%s %d %m\\n", buffer, written);
+  free(p);
+}
 WEFT_TEST(reads_within_bounds) {
   char *p = calloc(1, 16);
   strcpy(p, "abc");
@@ -78,6 +97,8 @@ WEFT_TEST(reads_within_bounds) {
 `);
     const tests = new Map((await checkAllInterleavings(file)).tests.map((test) => [test.name, test]));
     expect(tests.get('strlen_races')?.bug).toMatchObject({ kind: 'race', message: expect.stringContaining('shared') });
+    expect(tests.get('printf_races')?.bug).toMatchObject({ kind: 'race', message: expect.stringContaining('shared') });
+    expect(tests.get('formats_within_bounds')?.status).toBe('pass');
     expect(tests.get('reads_within_bounds')?.status).toBe('pass');
   });
 });
