@@ -13,6 +13,7 @@
         "runtime/entry.c",
         "runtime/faults.c",
         "runtime/fiber.c",
+        "runtime/fortify.c",
         "runtime/globals.c",
         "runtime/heap.c",
         "runtime/keys.c",

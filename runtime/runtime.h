@@ -353,8 +353,11 @@ WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
-/* strings.c: what a printf-style call reads (%s) and writes (%n) through its arguments */
+/* strings.c: what a printf-style call reads (%s) and writes (%n) through its arguments; a
+ * vsnprintf and a copy of n bytes with their accesses checked (for fortify.c) */
 WEFT_HIDDEN void format_accesses(const char *format, va_list args, uintptr_t pc);
+WEFT_HIDDEN int format_into(char *destination, size_t size, uintptr_t pc, const char *format, va_list args);
+WEFT_HIDDEN char *checked_copy(char *destination, const char *source, size_t n, uintptr_t pc);
 
 /* stack.c */
 enum stack_state {

@@ -15,19 +15,19 @@ static size_t bounded_length(const char *text, size_t limit) {
   return end ? (size_t)(end - text) : limit;
 }
 
-static char *copy(char *destination, const char *source, size_t n, uintptr_t pc) {
+char *checked_copy(char *destination, const char *source, size_t n, uintptr_t pc) {
   memory_access(0, source, n, pc);
   memory_access(1, destination, n, pc);
   return memcpy(destination, source, n);
 }
 
 WEFT_HIDDEN char *weft_strcpy(char *destination, const char *source) {
-  return copy(destination, source, strlen(source) + 1, WEFT_CALLER_PC());
+  return checked_copy(destination, source, strlen(source) + 1, WEFT_CALLER_PC());
 }
 
 WEFT_HIDDEN char *weft_stpcpy(char *destination, const char *source) {
   size_t length = strlen(source);
-  copy(destination, source, length + 1, WEFT_CALLER_PC());
+  checked_copy(destination, source, length + 1, WEFT_CALLER_PC());
   return destination + length;
 }
 
@@ -35,7 +35,7 @@ WEFT_HIDDEN char *weft_strcat(char *destination, const char *source) {
   uintptr_t pc = WEFT_CALLER_PC();
   size_t end = strlen(destination);
   memory_access(0, destination, end + 1, pc);
-  copy(destination + end, source, strlen(source) + 1, pc);
+  checked_copy(destination + end, source, strlen(source) + 1, pc);
   return destination;
 }
 
@@ -132,8 +132,8 @@ void format_accesses(const char *format, va_list args, uintptr_t pc) {
   va_end(walk);
 }
 
-/* the bytes vsnprintf will write into a buffer of `size` (at most size, with the 0) */
-static int formatted(char *destination, size_t size, uintptr_t pc, const char *format, va_list args) {
+/* vsnprintf, the bytes it will write into a buffer of `size` (at most size, with the 0) checked first */
+int format_into(char *destination, size_t size, uintptr_t pc, const char *format, va_list args) {
   format_accesses(format, args, pc);
   va_list measure;
   va_copy(measure, args);
@@ -147,17 +147,17 @@ static int formatted(char *destination, size_t size, uintptr_t pc, const char *f
 }
 
 WEFT_HIDDEN int weft_vsnprintf(char *destination, size_t size, const char *format, va_list args) {
-  return formatted(destination, size, WEFT_CALLER_PC(), format, args);
+  return format_into(destination, size, WEFT_CALLER_PC(), format, args);
 }
 
 WEFT_HIDDEN int weft_vsprintf(char *destination, const char *format, va_list args) {
-  return formatted(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
+  return format_into(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
 }
 
 WEFT_HIDDEN int weft_snprintf(char *destination, size_t size, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  int length = formatted(destination, size, WEFT_CALLER_PC(), format, args);
+  int length = format_into(destination, size, WEFT_CALLER_PC(), format, args);
   va_end(args);
   return length;
 }
@@ -165,7 +165,7 @@ WEFT_HIDDEN int weft_snprintf(char *destination, size_t size, const char *format
 WEFT_HIDDEN int weft_sprintf(char *destination, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  int length = formatted(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
+  int length = format_into(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
   va_end(args);
   return length;
 }

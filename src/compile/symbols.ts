@@ -41,6 +41,9 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf', 'vsprintf', 'vsnprintf',
     'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr',
     'fgets', 'fread', 'qsort',
+    // their _FORTIFY_SOURCE variants, checked the same way (fortify.c)
+    '__memcpy_chk', '__memmove_chk', '__memset_chk', '__strcpy_chk', '__stpcpy_chk', '__strcat_chk', '__strncpy_chk',
+    '__strncat_chk', '__sprintf_chk', '__snprintf_chk', '__vsprintf_chk', '__vsnprintf_chk', '__fgets_chk', '__fread_chk',
     // ending an execution
     '__assert_fail', 'abort', 'exit', '_exit', '_Exit', '__stack_chk_fail',
     // yielding and sleeping

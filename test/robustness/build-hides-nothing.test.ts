@@ -103,6 +103,23 @@ WEFT_TEST(reads_within_bounds) {
   });
 });
 
+describe('-D_FORTIFY_SOURCE: the checked variants libc would abort the process in are checked as the plain ones', () => {
+  it.each([
+    ['memcpy past a 8-byte global', 'static char dst[8]; static char src[32] = "0123456789abcdef"; volatile size_t n = 16; memcpy(dst, src, n);', /buffer overflow: 16 bytes written into an object of 8 bytes/],
+    ['strcpy past a 8-byte block', 'char *p = malloc(8); static char src[32] = "0123456789abcdef"; strcpy(p, src); free(p);', /buffer overflow: 17 bytes written into an object of 8 bytes/],
+    ['snprintf with a size past its 8-byte buffer', 'static char dst[8]; volatile size_t n = 16; snprintf(dst, n, "%d", 1);', /buffer overflow: 16 bytes written into an object of 8 bytes/],
+    ['sprintf into a freed block', 'char *p = malloc(16); free(p); sprintf(p, "%d", 12);', /use after free/],
+  ])('%s', async (_, body, message) => {
+    const test = (await checkAllInterleavings(program(body), { cflags: '-D_FORTIFY_SOURCE=2' })).tests[0]!;
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'memory', message: expect.stringMatching(message) } });
+  });
+
+  it('writes that fit pass', async () => {
+    const body = 'static char dst[16]; char *p = malloc(16); strcpy(p, "fits"); memcpy(dst, p, 5); snprintf(dst, sizeof dst, "%s!", p); strcat(dst, "x"); free(p);';
+    expect((await checkAllInterleavings(program(body), { cflags: '-D_FORTIFY_SOURCE=2' })).tests[0]!.status).toBe('pass');
+  });
+});
+
 describe('flags that would remove the instrumentation are refused', () => {
   it.each(['-fno-sanitize=thread', '-fno-sanitize=all', '-fsanitize=address'])('%s', (flag) => {
     const run = runCli(['check', program('char *p = malloc(16); free(p); free(p);'), '--cflags', flag]);
