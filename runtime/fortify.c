@@ -13,19 +13,19 @@ static void fits(size_t n, size_t object, uintptr_t pc) {
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "buffer overflow: %zu bytes written into an object of %zu bytes", n, object);
 }
 
-WEFT_HIDDEN void *weft___memcpy_chk(void *destination, const void *source, size_t n, size_t object) {
-  uintptr_t pc = WEFT_CALLER_PC();
+static void copy_fits(void *destination, const void *source, size_t n, size_t object, uintptr_t pc) {
   fits(n, object, pc);
   memory_access(0, source, n, pc);
   memory_access(1, destination, n, pc);
+}
+
+WEFT_HIDDEN void *weft___memcpy_chk(void *destination, const void *source, size_t n, size_t object) {
+  copy_fits(destination, source, n, object, WEFT_CALLER_PC());
   return memcpy(destination, source, n);
 }
 
 WEFT_HIDDEN void *weft___memmove_chk(void *destination, const void *source, size_t n, size_t object) {
-  uintptr_t pc = WEFT_CALLER_PC();
-  fits(n, object, pc);
-  memory_access(0, source, n, pc);
-  memory_access(1, destination, n, pc);
+  copy_fits(destination, source, n, object, WEFT_CALLER_PC());
   return memmove(destination, source, n);
 }
 
