@@ -56,7 +56,14 @@ export function parseLineTable(text: string, compileDirectories: readonly string
   return spans.sort((a, b) => a.start - b.start);
 }
 
-/** Where the code at `offset` came from; undefined outside the table (weft's runtime, say). */
+/** A system header's code (an inline wrapper: _FORTIFY_SOURCE's memcpy, glibc's getline) is not where the harness called it. */
+const systemHeader = /^\/usr\/(local\/)?(include|lib\/gcc)\//;
+
+/**
+ * Where the code at `offset` came from; undefined outside the table (weft's runtime, say).
+ * Code inlined from a system header is placed at the harness's line its code ran from
+ * before it, in the same run of code: the call the header's wrapper was inlined into.
+ */
 export function locate(table: LineTable, offset: number): CodeLocation | undefined {
   let low = 0;
   let high = table.length - 1;
@@ -65,7 +72,12 @@ export function locate(table: LineTable, offset: number): CodeLocation | undefin
     const span = table[middle]!;
     if (offset < span.start) high = middle - 1;
     else if (offset >= span.end) low = middle + 1;
-    else return { file: span.file, line: span.line };
+    else {
+      let at = middle;
+      while (systemHeader.test(table[at]!.file) && at > 0 && table[at - 1]!.end === table[at]!.start) at--;
+      const caller = systemHeader.test(table[at]!.file) ? span : table[at]!;
+      return { file: caller.file, line: caller.line };
+    }
   }
   return undefined;
 }
