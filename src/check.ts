@@ -16,6 +16,7 @@ import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { isSplitStrategy } from './explore/subtree-host.js';
+import { UnsupportedHarnessError } from './explore/graph/unsupported.js';
 import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
@@ -259,7 +260,8 @@ async function exploreOne(
       return { ...run, executions, elapsedMs, races, visible: located(), ...(raceFound ? { raceFound } : {}) };
     }
   } catch (error) {
-    if (error instanceof UnexplorableHarnessError || error instanceof WorkerExitError) return { error: error.message, executions, elapsedMs };
+    // a test the strategy cannot explore is that test's error: the file's other tests still run
+    if (error instanceof UnexplorableHarnessError || error instanceof WorkerExitError || error instanceof UnsupportedHarnessError) return { error: error.message, executions, elapsedMs };
     throw error;
   }
 }

@@ -108,12 +108,13 @@ describe('weft check --workers', () => {
     expect(JSON.parse(run.stdout).tests[0]).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
   });
 
-  it('graph: a harness it does not model is refused on workers with the message one worker gives, exit 2', () => {
-    const refusal = (workers: string) => runCli(['check', fixture('soundness/one_signal_two_waiters.c'), '--strategy', 'graph', '--workers', workers]);
+  it('graph: a harness it does not model is refused on workers with the message one worker gives, as the test\'s error, exit 2', () => {
+    const refusal = (workers: string) => runCli(['check', fixture('soundness/one_signal_two_waiters.c'), '--strategy', 'graph', '--workers', workers, '--json']);
     const [one, two] = [refusal('1'), refusal('2')];
     expect(two.status).toBe(2);
-    expect(two.stderr).toBe(one.stderr);
-    expect(two.stderr).toContain('strategy graph does not support wait');
+    const error = (run: typeof one) => JSON.parse(run.stdout).tests[0];
+    expect(error(two)).toMatchObject({ status: 'error', error: error(one).error });
+    expect(error(two).error).toContain('strategy graph does not support wait');
   });
 
   it('finds a bug with the fewest preemptions, and its replay string replays it', () => {
