@@ -60,7 +60,7 @@ WEFT_HIDDEN char *weft_strncat(char *destination, const char *source, size_t n) 
 /* The harness's memory a printf-style call reads or writes through its arguments: each %s
  * string (up to its 0, or its precision) and each %n target, checked as one access each; the
  * other arguments are taken off a copy of the list by their types. Positional arguments
- * (%1$s) stop the walk: what they name is not checked. */
+ * (%1$s) and a conversion not known here stop the walk: what follows is not checked. */
 void format_accesses(const char *format, va_list args, uintptr_t pc) {
   va_list walk;
   va_copy(walk, args);
@@ -86,16 +86,16 @@ void format_accesses(const char *format, va_list args, uintptr_t pc) {
     for (;; at++) {
       if (*at == 'l') longs++;
       else if (*at == 'h') shorts++;
-      else if (*at == 'j' || *at == 'z' || *at == 't') longs = 1;
-      else if (*at == 'L' || *at == 'q') wide = 1;
+      else if (*at == 'j' || *at == 'z' || *at == 't' || *at == 'q') longs = 1;
+      else if (*at == 'L') wide = 1;
       else break;
     }
     switch (*at) {
-      case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
-        if (longs) (void)va_arg(walk, long long);
+      case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'b': case 'B':
+        if (longs || wide) (void)va_arg(walk, long long);
         else (void)va_arg(walk, int);
         break;
-      case 'c':
+      case 'c': case 'C':
         (void)va_arg(walk, int);
         break;
       case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
@@ -105,8 +105,9 @@ void format_accesses(const char *format, va_list args, uintptr_t pc) {
       case 'p':
         (void)va_arg(walk, void *);
         break;
+      case 'S':
       case 's': {
-        if (longs) {
+        if (longs || *at == 'S') {
           const wchar_t *text = va_arg(walk, const wchar_t *);
           if (text) memory_access(0, text, (wcslen(text) + 1) * sizeof(wchar_t), pc);
           break;
@@ -122,11 +123,12 @@ void format_accesses(const char *format, va_list args, uintptr_t pc) {
         memory_access(1, target, shorts == 2 ? sizeof(char) : shorts ? sizeof(short) : longs ? sizeof(long long) : sizeof(int), pc);
         break;
       }
-      case '\0':
-        at--; /* a lone % at the end */
+      case '%':
+      case 'm':
         break;
-      default: /* %%, %m: no argument */
-        break;
+      default: /* a lone % at the end, or a conversion not known here: where the arguments go next is not known */
+        va_end(walk);
+        return;
     }
   }
   va_end(walk);

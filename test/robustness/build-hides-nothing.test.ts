@@ -62,6 +62,7 @@ describe('string and memory functions that read are checked as reads', () => {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <weft.h>
 static char shared[32] = "initial";
 static void *writer(void *unused) { (void)unused; strcpy(shared, "changed by the writer"); return NULL; }
@@ -84,6 +85,7 @@ WEFT_TEST(formats_within_bounds) {
   char *p = strdup("abcdef");
   snprintf(buffer, sizeof buffer, "%*d %-8s %.3s %p %n%Lf %hhd %zu %lc %ls", 5, 42, p, p, (void *)p, &written, 1.0L, (char)1, (size_t)2, 'w', L"wide");
   printf("%s %d %m\\n", buffer, written);
+  printf("%C %S %qd %s %2$s\\n", (wint_t)'x', L"w", 5LL, p);
   free(p);
 }
 WEFT_TEST(reads_within_bounds) {
