@@ -65,8 +65,8 @@ WEFT_HIDDEN int weft_thrd_detach(thrd_t thread) { return c11_result(weft_pthread
 WEFT_HIDDEN void weft_thrd_yield(void) { weft_yield(); }
 
 WEFT_HIDDEN int weft_thrd_sleep(const struct timespec *duration, struct timespec *remaining) {
-  (void)duration, (void)remaining;
-  weft_yield();
+  (void)remaining;
+  sched_yield_step(duration_microseconds(duration), WEFT_CALLER_PC());
   return 0;
 }
 

@@ -59,31 +59,37 @@ WEFT_HIDDEN void weft__Exit(int status) { exit_at(status, WEFT_CALLER_PC()); }
 
 int weft_choose(int n) { return (int)sched_choose(n < 0 ? 0 : (uint32_t)n, WEFT_CALLER_PC()); }
 
-/* Yielding and sleeping never wait: they let the other threads go first. */
-static void yield_at(uintptr_t pc) { sched_yield_step(pc); }
+/* Yielding and sleeping never wait: they let the other threads go first; a sleep moves the
+ * virtual clock on by its duration (at least a microsecond, so that it is one). */
+static void yield_at(uint64_t microseconds, uintptr_t pc) { sched_yield_step(microseconds, pc); }
 
-void weft_yield(void) { yield_at(WEFT_CALLER_PC()); }
+void weft_yield(void) { yield_at(0, WEFT_CALLER_PC()); }
 
 WEFT_HIDDEN int weft_sched_yield(void) {
-  yield_at(WEFT_CALLER_PC());
+  yield_at(0, WEFT_CALLER_PC());
   return 0;
 }
 
 WEFT_HIDDEN int weft_usleep(unsigned microseconds) {
-  (void)microseconds;
-  yield_at(WEFT_CALLER_PC());
+  yield_at(microseconds ? microseconds : 1, WEFT_CALLER_PC());
   return 0;
 }
 
 WEFT_HIDDEN unsigned weft_sleep(unsigned seconds) {
-  (void)seconds;
-  yield_at(WEFT_CALLER_PC());
+  yield_at(seconds ? seconds * 1000000ull : 1, WEFT_CALLER_PC());
   return 0;
 }
 
-WEFT_HIDDEN int weft_nanosleep(const void *request, void *remaining) {
-  (void)request, (void)remaining;
-  yield_at(WEFT_CALLER_PC());
+/* a timespec's duration in whole microseconds, rounded up (at least one) */
+uint64_t duration_microseconds(const struct timespec *duration) {
+  if (!duration || duration->tv_sec < 0 || duration->tv_nsec < 0) return 1;
+  uint64_t microseconds = (uint64_t)duration->tv_sec * 1000000u + ((uint64_t)duration->tv_nsec + 999u) / 1000u;
+  return microseconds ? microseconds : 1;
+}
+
+WEFT_HIDDEN int weft_nanosleep(const struct timespec *request, struct timespec *remaining) {
+  (void)remaining;
+  yield_at(duration_microseconds(request), WEFT_CALLER_PC());
   return 0;
 }
 

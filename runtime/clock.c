@@ -1,6 +1,12 @@
-/* Time and randomness made deterministic: the clocks read a virtual time that advances
- * one microsecond per step, and rand()/random() start from the same seed in every
- * execution — so the same schedule gives the same execution. */
+/* Time and randomness made deterministic, and explored: the same schedule gives the same
+ * execution, and what one thread's call returns may depend on another's. The clocks read a
+ * virtual time that every clock read advances by a microsecond and every sleep by its
+ * duration; rand() and random() draw from one generator reset to the same seed in every
+ * execution. Both are state shared by all threads, as libc's are: each read of the time and
+ * each draw or seeding of the generator is a step that writes its state (ops CLOCK and
+ * RANDOM), so partial-order reduction orders them with each other and explores the orders:
+ * which of two threads draws the first number, whose timestamp is earlier. A sleep's yield
+ * step reads the clock (sched_yield_step): sleeps commute with each other, not with reads. */
 #include <stdint.h>
 #include <sys/time.h>
 #include <time.h>
@@ -10,16 +16,28 @@
 #define EPOCH_SECONDS 1700000000ull /* virtual wall-clock time at the start of every execution */
 #define DEFAULT_SEED 1u
 
-/* time passes with every step: a loop that reads it is never back where it was */
-static uint64_t virtual_nanoseconds(void) {
-  spin_note_effect();
-  return (uint64_t)weft_rt->step * 1000u;
+void clock_reset(void) {
+  weft_rt->random_state = DEFAULT_SEED;
+  weft_rt->virtual_time = 0;
 }
 
-void clock_reset(void) { weft_rt->random_state = DEFAULT_SEED; }
+/* a read of the clock, a step: time moves on by a microsecond; the time read, in nanoseconds */
+static uint64_t virtual_nanoseconds(uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  sched_point(WEFT_OP_CLOCK, (uintptr_t)&r->virtual_time, 0, pc);
+  /* time passes: a loop that reads it is never back where it was */
+  spin_note_effect();
+  r->virtual_time++;
+  sched_record_value(r->virtual_time, sizeof r->virtual_time);
+  return r->virtual_time * 1000u;
+}
+
+uintptr_t clock_object(void) { return (uintptr_t)&weft_rt->virtual_time; }
+
+void clock_sleep(uint64_t microseconds) { weft_rt->virtual_time += microseconds; }
 
 WEFT_HIDDEN int weft_clock_gettime(clockid_t clock, struct timespec *now) {
-  uint64_t ns = virtual_nanoseconds();
+  uint64_t ns = virtual_nanoseconds(WEFT_CALLER_PC());
   if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) ns += EPOCH_SECONDS * 1000000000ull;
   now->tv_sec = (time_t)(ns / 1000000000u);
   now->tv_nsec = (long)(ns % 1000000000u);
@@ -27,30 +45,34 @@ WEFT_HIDDEN int weft_clock_gettime(clockid_t clock, struct timespec *now) {
 }
 
 WEFT_HIDDEN time_t weft_time(time_t *out) {
-  time_t now = (time_t)(EPOCH_SECONDS + virtual_nanoseconds() / 1000000000u);
+  time_t now = (time_t)(EPOCH_SECONDS + virtual_nanoseconds(WEFT_CALLER_PC()) / 1000000000u);
   if (out) *out = now;
   return now;
 }
 
 WEFT_HIDDEN int weft_gettimeofday(struct timeval *now, void *zone) {
   (void)zone;
-  uint64_t us = EPOCH_SECONDS * 1000000u + virtual_nanoseconds() / 1000u;
+  uint64_t us = EPOCH_SECONDS * 1000000u + virtual_nanoseconds(WEFT_CALLER_PC()) / 1000u;
   now->tv_sec = (time_t)(us / 1000000u);
   now->tv_usec = (suseconds_t)(us % 1000000u);
   return 0;
 }
 
-WEFT_HIDDEN clock_t weft_clock(void) { return (clock_t)(virtual_nanoseconds() / 1000u); }
+WEFT_HIDDEN clock_t weft_clock(void) { return (clock_t)(virtual_nanoseconds(WEFT_CALLER_PC()) / 1000u); }
 
-/* one generator for rand() and random(): a 64-bit LCG, upper bits */
-static int next_random(void) {
+/* a step on the generator: seeded again when `seeding`, else its next number (a 64-bit LCG, upper bits) */
+static int random_step(int seeding, unsigned seed, uintptr_t pc) {
   struct runtime *r = weft_rt;
+  sched_point(WEFT_OP_RANDOM, (uintptr_t)&r->random_state, 0, pc);
   spin_note_effect();
-  r->random_state = r->random_state * 6364136223846793005ull + 1442695040888963407ull;
-  return (int)(r->random_state >> 33);
+  if (seeding) r->random_state = seed;
+  else r->random_state = r->random_state * 6364136223846793005ull + 1442695040888963407ull;
+  int value = (int)(r->random_state >> 33);
+  sched_record_value(seeding ? seed : (uint64_t)value, sizeof value);
+  return value;
 }
 
-WEFT_HIDDEN int weft_rand(void) { return next_random(); }
-WEFT_HIDDEN long weft_random(void) { return next_random(); }
-WEFT_HIDDEN void weft_srand(unsigned seed) { weft_rt->random_state = seed; }
-WEFT_HIDDEN void weft_srandom(unsigned seed) { weft_rt->random_state = seed; }
+WEFT_HIDDEN int weft_rand(void) { return random_step(0, 0, WEFT_CALLER_PC()); }
+WEFT_HIDDEN long weft_random(void) { return random_step(0, 0, WEFT_CALLER_PC()); }
+WEFT_HIDDEN void weft_srand(unsigned seed) { random_step(1, seed, WEFT_CALLER_PC()); }
+WEFT_HIDDEN void weft_srandom(unsigned seed) { random_step(1, seed, WEFT_CALLER_PC()); }

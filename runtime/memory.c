@@ -1,5 +1,5 @@
 /* Plain memory accesses, as instrumented by -fsanitize=thread. In sc mode an access to
- * shared memory (the harness's globals, the heap arena, thread-local blocks, a stack another thread may see:
+ * shared memory (the harness's globals, the heap arena, another thread's thread-local block, a stack another thread may see:
  * stack.c) is a scheduling point; a thread's own stack stays private until its address
  * may have reached another thread. In drf mode they are not scheduling points but are
  * checked for data races (race.c), except the racy locations the explorer asks to see as
@@ -19,7 +19,8 @@ static inline int private_stack(const struct runtime *r, uintptr_t address) {
 static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
   if (heap_contains(r, address)) return 1;
-  if (tls_contains(r, address)) return 1;
+  /* another thread's thread-local copy, reached through a pointer (its owner's own accesses stay no steps) */
+  if (tls_contains(r, address)) return (address - (uintptr_t)r->tls.blocks) / r->tls.block_size != r->current;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
   stack_share(r, owner); /* another thread's, or its own already shared */

@@ -57,7 +57,7 @@ WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
   (void)deadline;
   uintptr_t pc = WEFT_CALLER_PC();
-  sched_yield_step(pc);
+  sched_yield_step(0, pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
   sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);
   int owner = m->__data.__owner;

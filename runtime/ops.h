@@ -27,7 +27,7 @@
   X(PROCESS_EXIT, "exit()", GLOBAL, GLOBAL, NONE, WEFT_OPF_ENDS_THREAD, enabled_always)                   \
   X(THREAD_CREATE, "create", WRITE, WRITE, THREAD, WEFT_OPF_NUMBERS_THREAD, enabled_always)                                     \
   X(THREAD_JOIN, "join", READ, READ, THREAD, WEFT_OPF_WAITS, join_enabled)                                \
-  X(YIELD, "yield", NONE, NONE, NONE, 0, enabled_always)                                                  \
+  X(YIELD, "yield", READ, READ, ADDRESS, WEFT_OPF_VALUE, enabled_always)                                   \
   X(MUTEX_LOCK, "lock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_WAITS | WEFT_OPF_LOCK, mutex_lock_enabled)    \
   X(MUTEX_TRYLOCK, "trylock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)  \
   X(MUTEX_UNLOCK, "unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK, enabled_always)                   \
@@ -61,7 +61,9 @@
   X(RWLOCK_TRY_WRITE, "write lock attempt", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
   X(SPIN_TRYLOCK, "spin trylock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always)  \
   X(MUTEX_TIMEDLOCK, "timedlock", ACQUIRE, ACQUIRE, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_LOCK, enabled_always) \
-  X(RWLOCK_READ_UNLOCK, "read unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK | WEFT_OPF_SHARED, enabled_always)
+  X(RWLOCK_READ_UNLOCK, "read unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK | WEFT_OPF_SHARED, enabled_always) \
+  X(RANDOM, "rand", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                                \
+  X(CLOCK, "clock", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)
 
 /* The memory orders of ThreadSanitizer's atomic interface, as trace.order records them;
  * compilers may set flag bits above them, and an order weft does not know counts as seq_cst. */

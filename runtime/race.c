@@ -131,6 +131,8 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
     case WEFT_OP_ATOMIC_RMW:
     case WEFT_OP_ATOMIC_CAS:
     case WEFT_OP_ATOMIC_CAS_FAIL:
+    case WEFT_OP_RANDOM: /* libc's state, which orders nothing another thread did */
+    case WEFT_OP_CLOCK:
       return;
     case WEFT_OP_THREAD_JOIN:
       join_thread(thread, (uint32_t)pending->object);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "abi.h"
 #include "ops.h"
@@ -190,6 +191,7 @@ struct runtime {
   const double *nondet_domain;
   uint32_t nondet_count;
   uint64_t random_state; /* rand()/random(), the same sequence in every execution */
+  uint64_t virtual_time; /* microseconds since the execution began (clock.c) */
   struct key keys[WEFT_MAX_KEYS];
   struct tls_blocks tls;
 
@@ -311,7 +313,8 @@ static inline void spin_note_effect(void) {
   if (r && r->in_execution) spin_effect(r, &r->threads[r->current]);
 }
 WEFT_HIDDEN void sched_yield_current(void);
-WEFT_HIDDEN void sched_yield_step(uintptr_t pc);
+/* a yield of its own; a sleep's (`microseconds` > 0) also moves the virtual clock on (clock.c) */
+WEFT_HIDDEN void sched_yield_step(uint64_t microseconds, uintptr_t pc);
 WEFT_HIDDEN void sched_step_aside(struct thread *t);
 WEFT_HIDDEN uint32_t sched_choose(uint32_t n, uintptr_t pc);
 WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
@@ -425,15 +428,20 @@ WEFT_HIDDEN void keys_reset(void);
 /* tls.c */
 WEFT_HIDDEN int tls_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void tls_thread_start(uint32_t thread);
-/* Whether the address is in a harness thread's thread-local block. Such a block is shared
- * memory as globals are: its address may be handed to another thread (&tls_variable), and
- * nothing tracks where it went, so every access to it is race-checked (drf) or a step (sc). */
+/* Whether the address is in a harness thread's thread-local block. Its address may be handed
+ * to another thread (&tls_variable), and nothing tracks where it went: every access to it is
+ * race-checked (drf); in sc mode another thread's access is a step, its owner's are not. */
 static inline int tls_contains(const struct runtime *r, uintptr_t address) {
   return address - (uintptr_t)r->tls.blocks < r->tls.block_size * WEFT_MAX_THREADS;
 }
 
 /* clock.c */
 WEFT_HIDDEN void clock_reset(void);
+/* the object a sleep's yield step reads (the virtual clock), and moving the clock on by its duration */
+WEFT_HIDDEN uintptr_t clock_object(void);
+WEFT_HIDDEN void clock_sleep(uint64_t microseconds);
+/* checks.c: a sleep's timespec in whole microseconds, rounded up, at least one */
+WEFT_HIDDEN uint64_t duration_microseconds(const struct timespec *duration);
 
 /* heap.c. The arena is a region per thread id, each its own bump allocator: a block's
  * address depends only on its thread's own allocations, whatever other threads allocate

@@ -46,7 +46,7 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   struct rwlock_state *l = state_of(rwlock);
   uint32_t self = weft_rt->current + 1;
   if (l->writer == self) return EDEADLK;
-  if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_step(pc);
+  if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_step(0, pc);
   /* an attempt (try, or timed) is an op of its own: it never waits, and partial-order
    * reduction must know that it may go before a release (and fail there) */
   uint8_t op = attempt ? (write ? WEFT_OP_RWLOCK_TRY_WRITE : WEFT_OP_RWLOCK_TRY_READ)

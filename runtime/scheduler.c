@@ -358,10 +358,15 @@ void sched_yield_current(void) {
 }
 
 /* A yield of its own (sched_yield, a sleep, a timed wait about to start): one step that sets
- * the thread aside, always, so that what the step does never depends on what comes after. */
-void sched_yield_step(uintptr_t pc) {
-  sched_point(WEFT_OP_YIELD, 0, 0, pc);
-  if (weft_rt && weft_rt->in_execution) sched_yield_current();
+ * the thread aside, always, so that what the step does never depends on what comes after. A
+ * sleep's moves the virtual clock on by its duration. Every yield reads the clock object
+ * (ops.h): yields and sleeps commute with each other and are ordered with the reads of the
+ * time (a yield is a sleep of no time). */
+void sched_yield_step(uint64_t microseconds, uintptr_t pc) {
+  sched_point(WEFT_OP_YIELD, clock_object(), microseconds, pc);
+  if (!weft_rt || !weft_rt->in_execution) return;
+  sched_yield_current();
+  clock_sleep(microseconds);
 }
 
 /* Sets the thread aside where that never changes what can run, unmarked: a wait that

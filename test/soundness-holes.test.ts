@@ -79,6 +79,15 @@ describe('what a primitive orders is no race (drf mode): a plain write published
   });
 });
 
+describe("rand() and the clocks are state the threads share: each draw and each read of the time is a step", () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the orders where the second thread draws, or reads the time, first; a sleep takes its time', async (strategy) => {
+    const tests = new Map((await checkAllInterleavings(fixture('soundness/time_and_rand_are_shared.c'), { strategy, maxBound: 2 })).tests.map((test) => [test.name, test]));
+    expect(tests.get('rand_order')?.bug).toMatchObject({ kind: 'assertion', message: 'a < b' });
+    expect(tests.get('clock_order')?.bug).toMatchObject({ kind: 'assertion', message: 'stamp_of_a.tv_nsec <= stamp_of_b.tv_nsec' });
+    if (strategy !== 'hbcache') expect(tests.get('sleep_takes_its_time')?.status).toBe('pass');
+  });
+});
+
 describe('compare-exchange: a failed CAS only reads where it ran, but may win elsewhere', () => {
   it.each([3, 4, 5])('optimal: %i threads each CAS-ing one word from 0 to their id give exactly that many classes', async (threads) => {
     const test = await check('soundness/cas_owner.c', 'optimal', { cflags: `-DTHREADS=${threads}` });
