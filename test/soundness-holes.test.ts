@@ -24,6 +24,8 @@ describe('returning from main (or exit()) with threads still running', () => {
 describe('sched_yield and the sleeps may return at once: a thread that yields may go on while another could run', () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the writer that went on past its yield, and the worker two sleeps did not wait for', async (strategy) => {
     const tests = (await checkAllInterleavings(fixture('soundness/yield_returns_at_once.c'), { strategy, maxBound: 3, test: ['yield_then_write', 'sleeps_as_synchronisation'] })).tests;
+    // a sleep is shown as one, with its duration
+    expect(tests.find((test) => test.name === 'sleeps_as_synchronisation')?.bug?.steps).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'sleep', value: 1000, valueText: '1,000 µs' })]));
     for (const name of ['yield_then_write', 'sleeps_as_synchronisation']) {
       // the switch away from main after its create (or its first sleep), and a thread going on past its yield
       expect(tests.find((test) => test.name === name), name).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 2 } });
@@ -85,6 +87,8 @@ describe("rand() and the clocks are state the threads share: each draw and each 
     expect(tests.get('rand_order')?.bug).toMatchObject({ kind: 'assertion', message: 'a < b' });
     expect(tests.get('clock_order')?.bug).toMatchObject({ kind: 'assertion', message: 'stamp_of_a.tv_nsec <= stamp_of_b.tv_nsec' });
     if (strategy !== 'hbcache') expect(tests.get('sleep_takes_its_time')?.status).toBe('pass');
+    // the counterexample shows the times read, not the runtime's clock as an address
+    expect(tests.get('clock_order')?.bug?.steps.filter((step) => step.op === 'clock').map((step) => step.valueText)).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ µs$/)]));
   });
 });
 

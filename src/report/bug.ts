@@ -188,7 +188,9 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
 const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 const writingAtomicOps = new Set<number>([Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 
-const namesObject = (op: number) => objectKindOf(op) === ObjectKind.ADDRESS || objectKindOf(op) === ObjectKind.BLOCK;
+/** ops on the runtime's own state (the virtual clock a yield or sleep reads, a read of the time, the random generator): no object of the harness to name */
+const onRuntimeState = new Set<number>([Op.YIELD, Op.CLOCK, Op.RANDOM]);
+const namesObject = (op: number) => !onRuntimeState.has(op) && (objectKindOf(op) === ObjectKind.ADDRESS || objectKindOf(op) === ObjectKind.BLOCK);
 /** create and join name the other thread (a thread's start and exit are its own) */
 const namesThread = (op: number) => objectKindOf(op) === ObjectKind.THREAD && !hasFlag(op, OpFlag.STARTS_THREAD | OpFlag.ENDS_THREAD);
 
@@ -244,7 +246,15 @@ export function describeBug(
     };
     const target = describeTarget(op, execution.object[step]!, size, execution.value[step]!);
     if (target !== undefined) entry.target = target.name;
-    if (hasFlag(op, OpFlag.VALUE)) {
+    if (op === Op.YIELD || op === Op.CLOCK) {
+      // a sleep's duration, the time read: microseconds of the virtual clock (a plain yield has none)
+      const microseconds = execution.value[step]!;
+      if (op === Op.YIELD && microseconds > 0) entry.op = 'sleep';
+      if (op === Op.CLOCK || microseconds > 0) {
+        entry.value = microseconds;
+        entry.valueText = `${withThousands(microseconds)} µs`;
+      }
+    } else if (hasFlag(op, OpFlag.VALUE)) {
       const shown = size > 0
         ? showValue(failure.valueBits[step]!, size, target?.type, namer.info, pointee)
         : showValue(BigInt(execution.value[step]!), 0, undefined, undefined);
