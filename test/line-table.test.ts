@@ -13,9 +13,10 @@ import { buildHarness } from '../src/compile/compile.js';
 import { listAhead, readDebugData } from '../src/report/debug-data.js';
 import { fixture, writeHarness } from './support/harness.js';
 
-/** addr2line's file:line per address ("??:0" and line 0: none), absolute. */
+/** addr2line's file:line per address ("??:0" and line 0: none), absolute; the addresses on its input (as arguments, a library's every one would pass the kernel's limit) */
 function addr2line(library: string, addresses: readonly number[]): (string | undefined)[] {
-  const output = spawnSync('addr2line', ['-e', library, ...addresses.map((address) => `0x${address.toString(16)}`)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const input = addresses.map((address) => `0x${address.toString(16)}`).join('\n');
+  const output = spawnSync('addr2line', ['-e', library], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
   return output.stdout.trimEnd().split('\n').map((line) => {
     const position = /^(.*):(\d+)/.exec(line);
     return position && position[1] !== '??' && position[2] !== '0' ? `${resolve(position[1]!)}:${position[2]}` : undefined;
