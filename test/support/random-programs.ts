@@ -80,6 +80,8 @@ export interface ProgramShape {
   mainAmongCreates: boolean;
   /** main joins its threads in a shuffled order */
   shuffledJoins: boolean;
+  /** threads draw from rand(), read the clock or sleep, and print what they got: libc's state shared between threads */
+  libcState: boolean;
   /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
@@ -146,6 +148,7 @@ export function randomShape(seed: number): ProgramShape {
     shuffledCreates: chance(0.5),
     mainAmongCreates: chance(0.4),
     shuffledJoins: chance(0.5),
+    libcState: chance(0.15),
     spinlock: null,
   }, threads);
 }
@@ -171,7 +174,7 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
     ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: false, mainEnd: 'join', tryLocks: shape.tryLocks,
-    once: false, longRun: false,
+    once: false, longRun: false, libcState: false,
   };
 }
 
@@ -309,6 +312,16 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     for (let t = 0; t < shape.threads; t++) if (t < 2 || chance(0.5)) insert(t, `pthread_once(&once, initialise); ${log(t, load(v))}`);
   }
   if (shape.yields) for (let t = 0; t < shape.threads; t++) if (chance(0.5)) insert(t, 'sched_yield();');
+  if (shape.libcState) {
+    for (let t = 0; t < shape.threads; t++) {
+      if (t >= 2 && !chance(0.5)) continue;
+      insert(t, [
+        log(t, 'rand() % 3'),
+        `{ struct timespec now; clock_gettime(CLOCK_MONOTONIC, &now); ${log(t, 'now.tv_nsec / 1000 % 5')} }`,
+        'usleep(2);',
+      ][pick(3)]!);
+    }
+  }
   if (shape.lock === 'rwlock' && shape.readerCounts) {
     for (let t = 0; t < shape.threads; t++) {
       const counted = `${log(t, `__atomic_add_fetch(&readers, 1, ${SEQ})`)} __atomic_sub_fetch(&readers, 1, ${SEQ});`;
@@ -349,6 +362,8 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
     '#include <semaphore.h>',
     '#include <stdio.h>',
     '#include <stdlib.h>',
+    '#include <time.h>',
+    '#include <unistd.h>',
     '#include <weft.h>',
     '#define LOG(thread, index, value) printf("t%d.%d=%d\\n", thread, index, (int)(value))',
     ...Array.from({ length: shape.variables }, (_, v) => `static int v${v};`),
