@@ -61,22 +61,20 @@ int weft_choose(int n) { return (int)sched_choose(n < 0 ? 0 : (uint32_t)n, WEFT_
 
 /* Yielding and sleeping never wait: they let the other threads go first; a sleep moves the
  * virtual clock on by its duration (at least a microsecond, so that it is one). */
-static void yield_at(uint64_t microseconds, uintptr_t pc) { sched_yield_step(microseconds, pc); }
-
-void weft_yield(void) { yield_at(0, WEFT_CALLER_PC()); }
+void weft_yield(void) { sched_yield_step(0, WEFT_CALLER_PC()); }
 
 WEFT_HIDDEN int weft_sched_yield(void) {
-  yield_at(0, WEFT_CALLER_PC());
+  sched_yield_step(0, WEFT_CALLER_PC());
   return 0;
 }
 
 WEFT_HIDDEN int weft_usleep(unsigned microseconds) {
-  yield_at(microseconds ? microseconds : 1, WEFT_CALLER_PC());
+  sched_yield_step(microseconds ? microseconds : 1, WEFT_CALLER_PC());
   return 0;
 }
 
 WEFT_HIDDEN unsigned weft_sleep(unsigned seconds) {
-  yield_at(seconds ? seconds * 1000000ull : 1, WEFT_CALLER_PC());
+  sched_yield_step(seconds ? seconds * 1000000ull : 1, WEFT_CALLER_PC());
   return 0;
 }
 
@@ -89,7 +87,7 @@ uint64_t duration_microseconds(const struct timespec *duration) {
 
 WEFT_HIDDEN int weft_nanosleep(const struct timespec *request, struct timespec *remaining) {
   (void)remaining;
-  yield_at(duration_microseconds(request), WEFT_CALLER_PC());
+  sched_yield_step(duration_microseconds(request), WEFT_CALLER_PC());
   return 0;
 }
 

@@ -22,10 +22,7 @@ static char *copied(const char *text, size_t size, uintptr_t pc) {
 }
 
 static int formatted(char **out, uintptr_t pc, const char *format, va_list args) {
-  va_list measure;
-  va_copy(measure, args);
-  int length = vsnprintf(NULL, 0, format, measure);
-  va_end(measure);
+  int length = formatted_length(format, args);
   if (length < 0) return -1;
   char *text = heap_allocate((size_t)length + 1, pc);
   if (!text) return -1;

@@ -166,7 +166,7 @@ WEFT_HIDDEN void *weft_memset(void *destination, int c, size_t n) {
   return memset(destination, c, n);
 }
 
-static void copy_access(void *destination, const void *source, size_t n, uintptr_t pc) {
+void copy_access(void *destination, const void *source, size_t n, uintptr_t pc) {
   if (!n) return;
   on_access(0, (void *)source, range_size(n), pc);
   on_access(1, destination, range_size(n), pc);

@@ -6,10 +6,12 @@
 #ifndef WEFT_RUNTIME_H
 #define WEFT_RUNTIME_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "abi.h"
@@ -356,11 +358,22 @@ WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);
-/* strings.c: what a printf-style call reads (%s) and writes (%n) through its arguments; a
- * vsnprintf and a copy of n bytes with their accesses checked (for fortify.c) */
+/* a copy of n bytes by the C library, checked: the source read, the destination written */
+WEFT_HIDDEN void copy_access(void *destination, const void *source, size_t n, uintptr_t pc);
+/* strings.c: what a printf-style call reads (%s) and writes (%n) through its arguments; the
+ * length a format gives; and the checked string functions of a call from `pc`, which
+ * fortify.c's variants call once the destination is known to fit */
 WEFT_HIDDEN void format_accesses(const char *format, va_list args, uintptr_t pc);
+WEFT_HIDDEN int formatted_length(const char *format, va_list args);
+/* the size format_into is given for sprintf's buffer, which has none: all vsnprintf can write */
+#define SPRINTF_SIZE ((size_t)INT_MAX)
 WEFT_HIDDEN int format_into(char *destination, size_t size, uintptr_t pc, const char *format, va_list args);
 WEFT_HIDDEN char *checked_copy(char *destination, const char *source, size_t n, uintptr_t pc);
+WEFT_HIDDEN char *checked_strcat(char *destination, const char *source, uintptr_t pc);
+WEFT_HIDDEN char *checked_strncpy(char *destination, const char *source, size_t n, uintptr_t pc);
+WEFT_HIDDEN char *checked_strncat(char *destination, const char *source, size_t n, uintptr_t pc);
+WEFT_HIDDEN char *checked_fgets(char *into, int size, FILE *stream, uintptr_t pc);
+WEFT_HIDDEN size_t checked_fread(void *into, size_t size, size_t count, FILE *stream, uintptr_t pc);
 
 /* stack.c */
 enum stack_state {

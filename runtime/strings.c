@@ -16,8 +16,7 @@ static size_t bounded_length(const char *text, size_t limit) {
 }
 
 char *checked_copy(char *destination, const char *source, size_t n, uintptr_t pc) {
-  memory_access(0, source, n, pc);
-  memory_access(1, destination, n, pc);
+  copy_access(destination, source, n, pc);
   return memcpy(destination, source, n);
 }
 
@@ -31,24 +30,25 @@ WEFT_HIDDEN char *weft_stpcpy(char *destination, const char *source) {
   return destination + length;
 }
 
-WEFT_HIDDEN char *weft_strcat(char *destination, const char *source) {
-  uintptr_t pc = WEFT_CALLER_PC();
+char *checked_strcat(char *destination, const char *source, uintptr_t pc) {
   size_t end = strlen(destination);
   memory_access(0, destination, end + 1, pc);
   checked_copy(destination + end, source, strlen(source) + 1, pc);
   return destination;
 }
 
-WEFT_HIDDEN char *weft_strncpy(char *destination, const char *source, size_t n) {
-  uintptr_t pc = WEFT_CALLER_PC();
+WEFT_HIDDEN char *weft_strcat(char *destination, const char *source) { return checked_strcat(destination, source, WEFT_CALLER_PC()); }
+
+char *checked_strncpy(char *destination, const char *source, size_t n, uintptr_t pc) {
   size_t length = bounded_length(source, n);
   memory_access(0, source, length < n ? length + 1 : n, pc);
   memory_access(1, destination, n, pc); /* strncpy pads with zeros up to n */
   return strncpy(destination, source, n);
 }
 
-WEFT_HIDDEN char *weft_strncat(char *destination, const char *source, size_t n) {
-  uintptr_t pc = WEFT_CALLER_PC();
+WEFT_HIDDEN char *weft_strncpy(char *destination, const char *source, size_t n) { return checked_strncpy(destination, source, n, WEFT_CALLER_PC()); }
+
+char *checked_strncat(char *destination, const char *source, size_t n, uintptr_t pc) {
   size_t end = strlen(destination);
   size_t length = bounded_length(source, n);
   memory_access(0, destination, end + 1, pc);
@@ -56,6 +56,8 @@ WEFT_HIDDEN char *weft_strncat(char *destination, const char *source, size_t n) 
   memory_access(1, destination + end, length + 1, pc);
   return strncat(destination, source, n);
 }
+
+WEFT_HIDDEN char *weft_strncat(char *destination, const char *source, size_t n) { return checked_strncat(destination, source, n, WEFT_CALLER_PC()); }
 
 /* The harness's memory a printf-style call reads or writes through its arguments: each %s
  * string (up to its 0, or its precision) and each %n target, checked as one access each; the
@@ -134,13 +136,19 @@ void format_accesses(const char *format, va_list args, uintptr_t pc) {
   va_end(walk);
 }
 
-/* vsnprintf, the bytes it will write into a buffer of `size` (at most size, with the 0) checked first */
-int format_into(char *destination, size_t size, uintptr_t pc, const char *format, va_list args) {
-  format_accesses(format, args, pc);
+/* what vsnprintf would write for the format, without the 0 (negative: an error), on a copy of the list */
+int formatted_length(const char *format, va_list args) {
   va_list measure;
   va_copy(measure, args);
   int length = vsnprintf(NULL, 0, format, measure);
   va_end(measure);
+  return length;
+}
+
+/* vsnprintf, the bytes it will write into a buffer of `size` (at most size, with the 0) checked first */
+int format_into(char *destination, size_t size, uintptr_t pc, const char *format, va_list args) {
+  format_accesses(format, args, pc);
+  int length = formatted_length(format, args);
   if (length >= 0) {
     size_t written = (size_t)length + 1;
     memory_access(1, destination, written < size ? written : size, pc);
@@ -153,7 +161,7 @@ WEFT_HIDDEN int weft_vsnprintf(char *destination, size_t size, const char *forma
 }
 
 WEFT_HIDDEN int weft_vsprintf(char *destination, const char *format, va_list args) {
-  return format_into(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
+  return format_into(destination, SPRINTF_SIZE, WEFT_CALLER_PC(), format, args);
 }
 
 WEFT_HIDDEN int weft_snprintf(char *destination, size_t size, const char *format, ...) {
@@ -167,7 +175,7 @@ WEFT_HIDDEN int weft_snprintf(char *destination, size_t size, const char *format
 WEFT_HIDDEN int weft_sprintf(char *destination, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  int length = format_into(destination, (size_t)-1 >> 1, WEFT_CALLER_PC(), format, args);
+  int length = format_into(destination, SPRINTF_SIZE, WEFT_CALLER_PC(), format, args);
   va_end(args);
   return length;
 }
@@ -250,14 +258,18 @@ WEFT_HIDDEN void weft_qsort(void *base, size_t count, size_t size, int (*compare
 }
 
 /* reading from a stream into the harness's memory: the bytes written, once libc wrote them */
-WEFT_HIDDEN char *weft_fgets(char *into, int size, FILE *stream) {
+char *checked_fgets(char *into, int size, FILE *stream, uintptr_t pc) {
   char *line = fgets(into, size, stream);
-  if (line) memory_access(1, into, strlen(into) + 1, WEFT_CALLER_PC());
+  if (line) memory_access(1, into, strlen(into) + 1, pc);
   return line;
 }
 
-WEFT_HIDDEN size_t weft_fread(void *into, size_t size, size_t count, FILE *stream) {
+WEFT_HIDDEN char *weft_fgets(char *into, int size, FILE *stream) { return checked_fgets(into, size, stream, WEFT_CALLER_PC()); }
+
+size_t checked_fread(void *into, size_t size, size_t count, FILE *stream, uintptr_t pc) {
   size_t read = fread(into, size, count, stream);
-  memory_access(1, into, read * size, WEFT_CALLER_PC());
+  memory_access(1, into, read * size, pc);
   return read;
 }
+
+WEFT_HIDDEN size_t weft_fread(void *into, size_t size, size_t count, FILE *stream) { return checked_fread(into, size, count, stream, WEFT_CALLER_PC()); }
