@@ -21,7 +21,9 @@ static char *copied(const char *text, size_t size, uintptr_t pc) {
   return copy;
 }
 
+/* a printf-style call: what its arguments point to is checked, as for the others (format_accesses) */
 static int formatted(char **out, uintptr_t pc, const char *format, va_list args) {
+  format_accesses(format, args, pc);
   int length = formatted_length(format, args);
   if (length < 0) return -1;
   char *text = heap_allocate((size_t)length + 1, pc);

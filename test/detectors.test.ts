@@ -33,6 +33,8 @@ describe('memory errors, with allocation and free sites', () => {
     expect(twice.bug).toMatchObject({ kind: 'memory', location: { line: 68 } });
     expect(twice.bug?.message).toContain('double free of block#1 (a 2-byte block allocated at fixtures/detectors/libc_allocations.c:66');
     expect(results.get('asprintf_freed_while_read')?.bug?.message).toContain('use after free');
+    // its %s arguments are read as printf's are
+    expect(results.get('asprintf_of_a_freed_string')?.bug).toMatchObject({ kind: 'memory', message: expect.stringContaining('use after free') });
   });
 
   it('refuses, at build time, the C library functions whose memory comes from its own malloc', () => {
