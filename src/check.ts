@@ -76,6 +76,11 @@ export interface TestResult {
   shard?: ShardOfTest;
   /** a bug: how it was found, in plain terms */
   found?: Found;
+  /**
+   * the strategy asked for does not model something the harness does (strategy graph): why,
+   * and the strategy the test was explored with instead (`strategy`)
+   */
+  fallback?: string;
 }
 
 export interface Found {
@@ -239,7 +244,7 @@ async function exploreOne(
         }),
         executionsBefore: executions,
       };
-      const run = settings.byDefault ? await searchByDefault(search) : await boundedSearch(search, settings.strategy, settings.maxBound);
+      const run = settings.byDefault ? await searchByDefault(search) : await searchWith(search, settings.strategy, settings.maxBound);
       executions += run.executions;
       elapsedMs += run.elapsedMs;
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
@@ -288,10 +293,30 @@ interface Search {
  * beyondBound: a bug found that needs more preemptions than maxBound
  */
 type SearchResult = Exploration & {
-  sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution;
+  sampled?: string; note?: string; foundBy?: string; strategy?: string; beyondBound?: FailingExecution; fallback?: string;
   /** a bug: the executions run until it was found, and whether every schedule with fewer preemptions was explored (a bounded search's bug: yes) */
   found?: Found;
 };
+
+/**
+ * A search with the strategy asked for. A harness strategy graph does not model (yet) is
+ * explored as the default would, and the result says so: `optimal` unbounded (one run per
+ * Mazurkiewicz trace), else `bpor` bound by bound (optimal has no bound), with the same kind
+ * of guarantee graph would give. The runs graph made before it met what it does not model are
+ * left out: the search starts again. A shard does not fall back: another shard may never meet
+ * what this one did, and shards of two strategies do not merge (the refusal is the test's error).
+ */
+async function searchWith(search: Search, name: string, maxBound: number): Promise<SearchResult> {
+  try {
+    return await boundedSearch(search, name, maxBound);
+  } catch (error) {
+    if (!(error instanceof UnsupportedHarnessError) || search.settings.shard) throw error;
+    const fallback = Number.isFinite(maxBound) ? 'bpor' : 'optimal';
+    const run = await boundedSearch(search, fallback, maxBound);
+    run.fallback = `${error.message}: explored with strategy ${fallback} instead`;
+    return run;
+  }
+}
 
 /**
  * The `auto` policy (explore/optimal-first.ts): optimal for its share of the budget, then,
@@ -456,6 +481,7 @@ async function toTestResult(name: string, run: Run, harness: { library: string; 
     result.interrupted = true;
   }
   if (run.sampled !== undefined && run.failure) result.sampled = true;
+  if (run.fallback) result.fallback = run.fallback;
   const found = failing ? run.raceFound : consequence ? run.found : undefined;
   if (found) result.found = found;
   if (failing) {

@@ -108,13 +108,16 @@ describe('weft check --workers', () => {
     expect(JSON.parse(run.stdout).tests[0]).toMatchObject({ status: 'fail', bound: 1, bug: { kind: 'assertion', preemptions: 1 } });
   });
 
-  it('graph: a harness it does not model is refused on workers with the message one worker gives, as the test\'s error, exit 2', () => {
-    const refusal = (workers: string) => runCli(['check', fixture('soundness/one_signal_two_waiters.c'), '--strategy', 'graph', '--workers', workers, '--json']);
-    const [one, two] = [refusal('1'), refusal('2')];
-    expect(two.status).toBe(2);
-    const error = (run: typeof one) => JSON.parse(run.stdout).tests[0];
-    expect(error(two)).toMatchObject({ status: 'error', error: error(one).error });
-    expect(error(two).error).toContain('strategy graph does not support wait');
+  it('graph: a harness it does not model is explored with bpor on workers as on one, saying why; a shard refuses it (its other shards may not), exit 2', () => {
+    const check = (...more: string[]) => runCli(['check', fixture('soundness/one_signal_two_waiters.c'), '--strategy', 'graph', ...more, '--json']);
+    const [one, two] = [check('--workers', '1'), check('--workers', '2')];
+    const test = (run: typeof one) => JSON.parse(run.stdout).tests[0];
+    expect(two.status, two.stderr).toBe(one.status);
+    expect(test(two)).toMatchObject({ strategy: 'bpor', fallback: test(one).fallback, bug: { kind: test(one).bug.kind, preemptions: test(one).bug.preemptions } });
+    expect(test(two).fallback).toMatch(/^strategy graph does not support wait .* yet: explored with strategy bpor instead$/);
+    const shard = check('--workers', '1', '--shard', '1/2');
+    expect(shard.status).toBe(2);
+    expect(test(shard)).toMatchObject({ status: 'error', error: expect.stringMatching(/^strategy graph does not support wait .* yet$/) });
   });
 
   it('finds a bug with the fewest preemptions, and its replay string replays it', () => {

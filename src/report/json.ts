@@ -33,6 +33,7 @@ export function toJson(result: Pick<CheckResult, 'file' | 'tests' | 'shard' | 'i
       complete: test.complete,
       elapsedMs: Math.round(test.elapsedMs * 1000) / 1000,
       strategy: test.strategy,
+      ...(test.fallback ? { fallback: test.fallback } : {}),
       guarantee: test.guarantee,
       ...(test.partial ? { partial: true } : {}),
       ...(test.interrupted ? { interrupted: true } : {}),

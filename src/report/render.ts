@@ -84,9 +84,10 @@ export function beyondBound(bug: Bug): string {
   return `${headline(bug)}, needing ${counted(bug.preemptions, 'preemption')} (raise maxBound to fail on it; replay: ${bug.schedule})`;
 }
 
-/** The race warnings and the bug beyond maxBound under a test's line, each wrapped to the width. */
+/** The race warnings, the bug beyond maxBound and a strategy's fallback under a test's line, each wrapped to the width. */
 function renderWarnings(test: TestResult, c: Colors, width: number): string {
   const notes = [
+    ...(test.fallback ? [`${c.yellow('note:')} ${test.fallback}`] : []),
     ...(test.warnings ?? []).map((warning) => `${c.yellow('warning:')} ${warning.message}`),
     ...(test.beyondBound ? [`${c.yellow('beyond maxBound:')} ${beyondBound(test.beyondBound)}`] : []),
   ];
