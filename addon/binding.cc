@@ -462,8 +462,10 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("raceAddress", r->race_address);
     result.Set("raceThread", r->race_thread);
     result.Set("racePc", r->race_pc);
-    result.Set("raceWrite", r->race_write != 0);
-    result.Set("raceEarlierWrite", r->race_earlier_write != 0);
+    result.Set("raceWrite", (r->race_write & 1) != 0);
+    result.Set("raceEarlierWrite", (r->race_earlier_write & 1) != 0);
+    result.Set("raceAtomic", (r->race_write & 2) != 0);
+    result.Set("raceEarlierAtomic", (r->race_earlier_write & 2) != 0);
     result.Set("raceStep", r->race_step);
     result.Set("stackFrames", ObjectsOf(env, r->stack_frame_count, [r](Napi::Object frame, uint32_t i) {
       frame.Set("thread", r->stack_frame_thread[i]);

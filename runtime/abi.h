@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 23
+#define WEFT_ABI_VERSION 24
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -126,7 +126,7 @@ struct weft_result {
   double tls_base; /* the thread-local blocks: one of tls_block_size bytes per thread (0: none) */
   double tls_block_size;
   /* a data race: the address, and the earlier of the two accesses (the later one is
-   * thread/pc above); access kinds: 1 = write */
+   * thread/pc above); access kinds: bits 1 = write, 2 = atomic */
   double race_address;
   int32_t race_thread;
   uint32_t race_pc;

@@ -13,7 +13,7 @@
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
   sched_record_atomic(0, 0, mo, WEFT_RMW_NONE);                            \
   sched_note_read((uintptr_t)a, (uint64_t)(int64_t)v, sizeof(type), pc);   \
-  race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, mo);                      \
+  race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, sizeof(type), mo, pc);                      \
   return v;
 
 #define RMW(bits, type, name, function, expression)                                        \
@@ -27,7 +27,7 @@
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                              \
     sched_record_atomic((uint64_t)(int64_t)*a, 0, mo, WEFT_RMW_##function);                \
     sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)*a, sizeof(type), pc); \
-    race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                     \
+    race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, sizeof(type), mo, pc);                                     \
     return old;                                                                            \
   }
 
@@ -45,7 +45,7 @@
     *a = v;                                                                                        \
     stack_note_words((const void *)a, sizeof(type));                                               \
     spin_note_store((uintptr_t)a, sizeof(type));                                                   \
-    race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, mo);                                           \
+    race_on_atomic(RACE_ATOMIC_STORE, (uintptr_t)a, sizeof(type), mo, pc);                                           \
   }                                                                                                \
   RMW(bits, type, exchange, EXCHANGE, v)                                                                     \
   RMW(bits, type, fetch_add, FETCH_ADD, old + v)                                                              \
@@ -69,12 +69,12 @@
       *a = v;                                                                                      \
       stack_note_words((const void *)a, sizeof(type));                                             \
       sched_note_rmw((uintptr_t)a, (uint64_t)(int64_t)old, (uint64_t)(int64_t)v, sizeof(type), pc); \
-      race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, mo);                                           \
+      race_on_atomic(RACE_ATOMIC_RMW, (uintptr_t)a, sizeof(type), mo, pc);                                           \
       return 1;                                                                                    \
     }                                                                                              \
     sched_record_op(WEFT_OP_ATOMIC_CAS_FAIL);                                                      \
     sched_note_read((uintptr_t)a, (uint64_t)(int64_t)old, sizeof(type), pc);                       \
-    race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, fail_mo);                                       \
+    race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, sizeof(type), fail_mo, pc);                                       \
     *expected_in = old;                                                                            \
     return 0;                                                                                      \
   }                                                                                                \

@@ -16,6 +16,16 @@ static inline int private_stack(const struct runtime *r, uintptr_t address) {
   return address - r->private_low < r->private_size;
 }
 
+int races_checked_at(uintptr_t address) {
+  struct runtime *r = weft_rt;
+  if (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED) return 0;
+  if (address - r->private_low < WEFT_STACK_SIZE) {
+    stack_settle_pending(r);
+    if (private_stack(r, address)) return 0;
+  }
+  return !(r->visible_count && race_visible(address));
+}
+
 static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
   if (heap_contains(r, address)) return 1;

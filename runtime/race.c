@@ -2,11 +2,15 @@
  * (locks, condition variables, semaphores, barriers, …) acquires and releases its
  * object; create and join order the threads they name. Atomics order as C11 says
  * (race_on_atomic): only release/acquire operations and fences synchronise; relaxed
- * ones order nothing, although exploration runs them sequentially consistent. Plain accesses to globals,
- * the heap and the stacks other threads may see (stack.c) are checked against the last
- * write and the last read of their 4-byte granule: two accesses of different threads, one
- * a write, unordered by happens-before, are a race. Keeping one read per granule can miss
- * a race with an older read; it never reports a race that is not there. */
+ * ones order nothing, although exploration runs them sequentially consistent. Accesses to globals,
+ * the heap and the stacks other threads may see (stack.c) are checked against the earlier
+ * accesses of their 4-byte granule: two accesses of different threads to the same bytes,
+ * one a write and not both atomic (C11 5.1.2.4), unordered by happens-before, are a race.
+ * A granule keeps every earlier access a later one could race with: its last plain write
+ * and a plain read in two slots (the common case: one reader at a time), the others in a
+ * list. An access drops those it makes redundant: the ones ordered before it, on bytes it
+ * covers, whose every race would be a race with it too. So whether an execution races does
+ * not depend on the order of accesses that commute (partial-order reduction runs one). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +19,13 @@
 #include "runtime.h"
 
 #define SYNC_SLOTS 4096u /* a power of two */
+/* earlier accesses kept beside the cells' slots at once, at most: an execution needing more
+ * ends as weft's limit (each is a distinct thread's access, or on other bytes, unordered with the rest) */
+#define EARLIER_ACCESSES (1u << 22)
+#define EARLIER_WRITE 1u
+#define EARLIER_ATOMIC 2u
+
+static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t size, uintptr_t pc);
 
 /* An epoch is a thread's clock above its id. A thread's own clock grows by at most 3 per
  * step (the step itself, and two synchronisations of a condition wait, or one and a
@@ -37,6 +48,14 @@ int race_open(char *error, uint32_t error_size) {
     return -1;
   }
   r->sync_clocks = memory;
+  memory = mmap(NULL, EARLIER_ACCESSES * sizeof(struct earlier_access), PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) {
+    snprintf(error, error_size, "cannot map race detection memory: %s", strerror(errno));
+    return -1;
+  }
+  r->earlier = memory;
+  r->earlier_used = 1;
   return 0;
 }
 
@@ -81,6 +100,8 @@ void race_reset(void) {
   r->clocks[0].at[0] = 1; /* epochs start at 1: 0 means "no access" */
   sync_clear(&r->sync_overflow);
   r->sync_generation++;
+  r->earlier_used = 1; /* the cells' lists went with the shadow (shadow_reset) */
+  r->earlier_free = 0;
 }
 
 static struct sync_clock *sync_clock_of(uintptr_t object) {
@@ -179,7 +200,7 @@ void race_on_once_done(uint32_t thread, uintptr_t control) {
  * heading a sequence as if it released); a read-modify-write continues the sequence,
  * adding its own clock when it releases. An acquire load or RMW joins the location's
  * clock; a relaxed one keeps it pending until an acquire fence. */
-void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int mo) {
+void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, uint32_t size, int mo, uintptr_t pc) {
   struct runtime *r = weft_rt;
   if (!drf_execution(r)) return;
   uint32_t self = r->current, n = r->thread_count;
@@ -187,6 +208,8 @@ void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int mo) {
   struct sync_clock *location = sync_clock_of(object);
   if (kind != RACE_ATOMIC_STORE)
     join(acquires(order) ? &r->clocks[self] : &r->pending_acquire[self], &location->clock, n);
+  /* checked with what it acquired, at the epoch it releases (publish moves the clock on) */
+  if (races_checked_at(object)) check_access(kind != RACE_ATOMIC_LOAD, EARLIER_ATOMIC, object, size, pc);
   if (kind == RACE_ATOMIC_LOAD) return;
   struct vclock released;
   if (releases(order)) publish(&released, self);
@@ -232,7 +255,9 @@ static int32_t step_of_epoch(const struct runtime *r, uint32_t e) {
   return -1;
 }
 
-static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, int earlier_write) {
+/* `kind`, `earlier_kind`: the two accesses' EARLIER_* bits (the result's race_write and
+ * race_earlier_write) */
+static void report(uint32_t kind, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, uint32_t earlier_kind) {
   struct runtime *r = weft_rt;
   struct weft_result *result = &r->result;
   int32_t after = step_of_epoch(r, earlier);
@@ -243,17 +268,22 @@ static void report(int write, uintptr_t address, uintptr_t pc, uint32_t earlier,
   result->race_address = (double)address;
   result->race_thread = (int32_t)epoch_thread(earlier);
   result->race_pc = earlier_pc;
-  result->race_write = (uint32_t)write;
-  result->race_earlier_write = (uint32_t)earlier_write;
+  result->race_write = kind;
+  result->race_earlier_write = earlier_kind;
   heap_describe(address);
   execution_fail(WEFT_OUTCOME_RACE, pc, "data race: thread %u %s %p, unordered with thread %u's %s",
-                 r->current, write ? "writes" : "reads", (void *)address, epoch_thread(earlier),
-                 earlier_write ? "write" : "read");
+                 r->current, kind & EARLIER_WRITE ? "writes" : "reads", (void *)address, epoch_thread(earlier),
+                 earlier_kind & EARLIER_WRITE ? "write" : "read");
 }
 
 /* an access by another thread, to some of the same bytes, that did not happen before */
 static int unordered(const struct vclock *mine, uint32_t self, uint32_t last, uint8_t last_bytes, uint8_t bytes) {
   return last && epoch_thread(last) != self && (last_bytes & bytes) && mine->at[epoch_thread(last)] < epoch_clock(last);
+}
+
+/* an earlier access of epoch `e` happened before the current one (its own thread's, or ordered) */
+static int ordered_before(const struct vclock *mine, uint32_t self, uint32_t e) {
+  return epoch_thread(e) == self || mine->at[epoch_thread(e)] >= epoch_clock(e);
 }
 
 /* The first byte both accesses touched: a wide access (a free, a struct copy) races on the
@@ -262,17 +292,108 @@ static uintptr_t overlap(uintptr_t granule, uint8_t last_bytes, uint8_t bytes) {
   return granule + (uintptr_t)__builtin_ctz((unsigned)(last_bytes & bytes));
 }
 
+/* Whether an access of `kind` (EARLIER_* bits) makes an earlier one of `earlier` ordered
+ * before it, on bytes it covers, redundant: every access that would race with the earlier
+ * one (not ordered after it) is not ordered after this one either, and conflicts with it. */
+static int supersedes(uint32_t kind, uint32_t earlier) {
+  if (kind == EARLIER_WRITE) return 1;                               /* a plain write conflicts with all */
+  if (kind == 0) return !(earlier & EARLIER_WRITE);                  /* a plain read: with every write */
+  if (kind & EARLIER_WRITE) return (earlier & EARLIER_ATOMIC) != 0;  /* an atomic write: with plain accesses */
+  return earlier == EARLIER_ATOMIC;                                  /* an atomic read: with plain writes */
+}
+
+static uint32_t earlier_entry(struct runtime *r, uintptr_t pc) {
+  uint32_t entry = r->earlier_free;
+  if (entry) {
+    r->earlier_free = r->earlier[entry].next;
+    return entry;
+  }
+  if (WEFT_UNLIKELY(r->earlier_used == EARLIER_ACCESSES))
+    execution_fail(WEFT_OUTCOME_LIMIT, pc, "more than %u accesses unordered with each other to remember at once: race "
+                   "detection's limit", EARLIER_ACCESSES - 1);
+  return r->earlier_used++;
+}
+
+static void keep_earlier(struct runtime *r, struct shadow_cell *cell, uint32_t epoch, uint32_t pc, uint8_t bytes, uint32_t kind, uintptr_t at) {
+  uint32_t entry = earlier_entry(r, at);
+  r->earlier[entry] = (struct earlier_access){epoch, pc, cell->more, bytes, (uint8_t)kind};
+  cell->more = entry;
+}
+
+/* Out of line: a granule with more than a write and a read to remember, an atomic access, or
+ * a slot the access cannot simply take over. Checks the access against every earlier access
+ * it conflicts with, drops those it makes redundant, and keeps it. */
+__attribute__((noinline)) static void check_kept(struct runtime *r, struct shadow_cell *cell, int write, uint32_t atomic,
+                                                 uintptr_t granule, uint8_t bytes, uintptr_t pc) {
+  uint32_t self = r->current;
+  const struct vclock *mine = &r->clocks[self];
+  uint32_t kind = (write ? EARLIER_WRITE : 0) | atomic;
+  /* the slots hold plain accesses: an atomic one conflicts with them as a plain one does */
+  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
+    report(kind, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, EARLIER_WRITE);
+  if (write && unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
+    report(kind, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
+  for (uint32_t at = cell->more; at; at = r->earlier[at].next) {
+    const struct earlier_access *e = &r->earlier[at];
+    int conflicts = (write || (e->kind & EARLIER_WRITE)) && !(atomic && (e->kind & EARLIER_ATOMIC));
+    if (conflicts && unordered(mine, self, e->epoch, e->bytes, bytes)) report(kind, overlap(granule, e->bytes, bytes), pc, e->epoch, e->pc, e->kind);
+  }
+  for (uint32_t *link = &cell->more; *link;) {
+    struct earlier_access *e = &r->earlier[*link];
+    if (supersedes(kind, e->kind) && !(e->bytes & ~bytes) && ordered_before(mine, self, e->epoch)) {
+      uint32_t dropped = *link;
+      *link = e->next;
+      e->next = r->earlier_free;
+      r->earlier_free = dropped;
+    } else {
+      link = &e->next;
+    }
+  }
+  if (kind == EARLIER_WRITE && cell->read_epoch && !(cell->read_bytes & ~bytes) && ordered_before(mine, self, cell->read_epoch))
+    cell->read_epoch = 0;
+  uint32_t now = epoch(self, mine->at[self]);
+  uint32_t offset = (uint32_t)(pc - r->library_base);
+  if (atomic) {
+    keep_earlier(r, cell, now, offset, bytes, kind, pc);
+    return;
+  }
+  /* the slot's access goes to the list unless this one makes it redundant */
+  uint32_t *slot_epoch = write ? &cell->write_epoch : &cell->read_epoch;
+  uint32_t *slot_pc = write ? &cell->write_pc : &cell->read_pc;
+  uint8_t *slot_bytes = write ? &cell->write_bytes : &cell->read_bytes;
+  if (*slot_epoch == now) bytes |= *slot_bytes;
+  else if (*slot_epoch && ((*slot_bytes & ~bytes) || !ordered_before(mine, self, *slot_epoch)))
+    keep_earlier(r, cell, *slot_epoch, *slot_pc, *slot_bytes, write ? EARLIER_WRITE : 0, pc);
+  *slot_epoch = now;
+  *slot_pc = offset;
+  *slot_bytes = bytes;
+}
+
+/* A plain access: most granules have a write and one reader at a time, kept in the slots;
+ * the rest takes check_kept. */
 static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, uintptr_t granule, uint8_t bytes,
                        uintptr_t pc) {
   uint32_t self = r->current;
   const struct vclock *mine = &r->clocks[self];
-  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
-    report(write, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, 1);
   uint32_t now = epoch(self, mine->at[self]);
+  uint32_t last = write ? cell->write_epoch : cell->read_epoch;
+  uint8_t last_bytes = write ? cell->write_bytes : cell->read_bytes;
+  /* the slot's access is this thread's of the same epoch (one access to all those bytes: a
+   * loop over bytes between two steps), or is ordered before this one on bytes it covers */
+  if (last == now) bytes |= last_bytes;
+  int takes_slot = last == now || !last || (!(last_bytes & ~bytes) && ordered_before(mine, self, last));
+  if (WEFT_UNLIKELY(cell->more || !takes_slot)) {
+    check_kept(r, cell, write, 0, granule, bytes, pc);
+    return;
+  }
+  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
+    report(write ? EARLIER_WRITE : 0, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, EARLIER_WRITE);
   uint32_t offset = (uint32_t)(pc - r->library_base);
   if (write) {
     if (unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
-      report(write, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
+      report(EARLIER_WRITE, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
+    /* a read this write orders after it is redundant: it would keep later readers off the slot */
+    if (cell->read_epoch && !(cell->read_bytes & ~bytes) && ordered_before(mine, self, cell->read_epoch)) cell->read_epoch = 0;
     cell->write_epoch = now;
     cell->write_pc = offset;
     cell->write_bytes = bytes;
@@ -283,7 +404,8 @@ static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, u
   }
 }
 
-void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
+/* Each granule of an access: a plain one (`atomic` 0) or an atomic one (EARLIER_ATOMIC). */
+static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t size, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uintptr_t end = address + (size ? size : 1);
   for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
@@ -292,6 +414,9 @@ void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) {
     uintptr_t from = granule > address ? granule : address;
     uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
     uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
-    check_cell(r, cell, write, granule, bytes, pc);
+    if (atomic) check_kept(r, cell, write, atomic, granule, bytes, pc);
+    else check_cell(r, cell, write, granule, bytes, pc);
   }
 }
+
+void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) { check_access(write, 0, address, size, pc); }

@@ -151,9 +151,18 @@ struct sync_clock {
  * heap also whether the bytes belong to a live block */
 #define SHADOW_GRANULE 4
 enum heap_state { HEAP_UNALLOCATED = 0, HEAP_LIVE = 1, HEAP_FREED = 2 };
+/* race.c: the granule's last plain write and a plain read not ordered before it, and in
+ * `more` the first of its other accesses still to be checked against (0: none) */
 struct shadow_cell {
   uint32_t write_epoch, write_pc, read_epoch, read_pc;
+  uint32_t more;
   uint8_t write_bytes, read_bytes, heap_state;
+};
+
+/* race.c: an earlier access kept beside a granule's two slots, in a list from the cell */
+struct earlier_access {
+  uint32_t epoch, pc, next;
+  uint8_t bytes, kind; /* EARLIER_* bits */
 };
 
 struct key {
@@ -203,6 +212,8 @@ struct runtime {
   struct vclock fence_release[WEFT_MAX_THREADS];   /* its clock at its last release fence */
   struct vclock pending_acquire[WEFT_MAX_THREADS]; /* released to its relaxed loads, joined at an acquire fence */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
+  struct earlier_access *earlier;         /* race.c's pool of accesses kept beside the cells' slots; 0 is no entry */
+  uint32_t earlier_used, earlier_free;    /* entries handed out this execution; the first free one (0: none) */
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
   struct shadow_cell *data_shadow, *heap_shadow;
@@ -410,6 +421,10 @@ static inline void stack_settle_pending(struct runtime *r) {
   if (WEFT_UNLIKELY(r->unsettled_size)) stack_settle(r);
 }
 
+/* memory.c: whether race detection checks an access to `address` now (drf mode, not the
+ * thread's private stack, not a racy location made a scheduling point) */
+WEFT_HIDDEN int races_checked_at(uintptr_t address);
+
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void shadow_reset(void);
@@ -428,7 +443,7 @@ WEFT_HIDDEN int race_visible(uintptr_t address);
 /* C11 happens-before of an atomic operation or fence, by the current thread; `order` is
  * the memory order the __tsan_atomic* hook received */
 enum race_atomic_kind { RACE_ATOMIC_LOAD, RACE_ATOMIC_STORE, RACE_ATOMIC_RMW };
-WEFT_HIDDEN void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, int order);
+WEFT_HIDDEN void race_on_atomic(enum race_atomic_kind kind, uintptr_t object, uint32_t size, int order, uintptr_t pc);
 WEFT_HIDDEN void race_on_fence(int order);
 
 /* sleep.c */

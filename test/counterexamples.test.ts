@@ -79,14 +79,18 @@ describe('frees and lifetimes', () => {
     expect(bug.consequence?.kind).toBe('memory');
   });
 
-  it('names the field at its own offset in a refcounted object freed after a relaxed decrement, once', async () => {
+  it('names the field at its own offset in a refcounted object freed after a relaxed decrement, once, and the atomic step it raced with', async () => {
     const result = await checkAllInterleavings(fixture('counterexamples/refobj.c'));
     const bug = result.tests[0]!.bug!;
-    expect(bug.kind === 'race' && bug.race.variable).toBe('refobj#1.payload');
-    expect(bug.message).toContain("unordered with T1's read of refobj#1.payload");
+    expect(bug.kind === 'race' && bug.race.variable).toBe('refobj#1.refs');
+    expect(bug.kind === 'race' && bug.race.accesses.map((access) => [access.access, access.atomic ?? false])).toEqual([['write', true], ['free', false]]);
+    expect(bug.message).toMatch(/^free racing an atomic write: T(\d) frees refobj#1 at .*, unordered with T(?!\1)\d's atomic write of refobj#1\.refs at /);
     expect(bug.consequence).toBeUndefined();
     const text = renderTest(result.tests[0]!, { color: false, width: 100 });
-    expect(text.match(/free racing a read/g)).toHaveLength(1);
+    expect(text.match(/free racing an atomic write/g)).toHaveLength(1);
+    // the decrement is the racing access: its step is marked, with no row of its own
+    expect(text).toMatch(/fetch_sub refobj#1\.refs: 2 → 1 \(relaxed\) \(race\)/);
+    expect(text).not.toMatch(/write refobj#1\.refs \(race\)/);
   });
 });
 
@@ -131,7 +135,7 @@ describe('headlines', () => {
       expect(run.status).toBe(1);
       const lines = run.stdout.split('\n');
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
-      expect(lines[1]).toMatch(/^✗ \w+ {2}(assertion failed|free racing a read|data race on)/);
+      expect(lines[1]).toMatch(/^✗ \w+ {2}(assertion failed|free racing an? (atomic )?(read|write)|data race on)/);
       const where = lines.findIndex((line) => /^ {2}at \S+:\d+ in thread T\d · \d+ preemptions?\b/.test(line));
       const story = lines.findIndex((line) => /^ {2}found after \d+ executions?; (no schedule with fewer preemptions fails|it needs no preemption)$/.test(line));
       expect(where).toBeGreaterThan(0);

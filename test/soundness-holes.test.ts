@@ -81,6 +81,21 @@ describe('what a primitive orders is no race (drf mode): a plain write published
   });
 });
 
+describe('a data race shows whatever order plain accesses ran in (drf mode): every earlier access that could race is kept', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the race with an older read, with an atomic access, with a free, and on a byte a later write left; no race where there is none', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/races_in_any_order.c'), { strategy, maxBound: 2 });
+    expect(tests.length).toBe(8);
+    for (const test of tests) {
+      if (test.name.startsWith('races_')) expect(test, test.name).toMatchObject({ status: 'fail', bug: { kind: 'race' } });
+      else expect(test.bug?.message, test.name).toBeUndefined();
+    }
+    // which access was atomic, and the step that was it
+    const mixed = tests.find((test) => test.name === 'races_plain_write_atomic_read')!.bug!;
+    expect(mixed.kind === 'race' && mixed.race.accesses.map((access) => [access.access, access.atomic ?? false])).toEqual([['read', true], ['write', false]]);
+    expect(mixed.message).toMatch(/unordered with T0's atomic read at /);
+  });
+});
+
 describe("rand() and the clocks are state the threads share: each draw and each read of the time is a step", () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the orders where the second thread draws, or reads the time, first; a sleep takes its time', async (strategy) => {
     const tests = new Map((await checkAllInterleavings(fixture('soundness/time_and_rand_are_shared.c'), { strategy, maxBound: 2 })).tests.map((test) => [test.name, test]));

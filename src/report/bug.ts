@@ -65,6 +65,8 @@ export interface RaceAccess {
   thread: number;
   /** a free writes the whole block */
   access: 'read' | 'write' | 'free';
+  /** an atomic access (a step of its own; the other access was plain: two atomic ones never race) */
+  atomic?: true;
   /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode); none: before its thread's first step */
   afterStep?: number;
   location?: BugLocation;
@@ -348,10 +350,13 @@ function describeRace({ failure, namer, at, resultOffset, raceOffset }: Describe
     accesses: [
       {
         thread: result.raceThread, access: earlierFrees ? 'free' : result.raceEarlierWrite ? 'write' : 'read',
-        ...(result.raceStep >= 0 ? { afterStep: result.raceStep } : {}), ...at(raceOffset),
+        ...(result.raceEarlierAtomic ? { atomic: true } : {}), ...(result.raceStep >= 0 ? { afterStep: result.raceStep } : {}), ...at(raceOffset),
       },
-      // the failing thread's access ran after the last step: it was running since
-      { thread: result.thread, access: laterFrees ? 'free' : result.raceWrite ? 'write' : 'read', afterStep: last, ...at(resultOffset) },
+      // the failing thread's access ran after the last step: it was running since (an atomic one is that step)
+      {
+        thread: result.thread, access: laterFrees ? 'free' : result.raceWrite ? 'write' : 'read', ...(result.raceAtomic ? { atomic: true } : {}),
+        afterStep: last, ...at(resultOffset),
+      },
     ],
     ...(freeStep >= 0 ? { freed: namer.name(execution.object[freeStep]!, execution.value[freeStep]!) } : {}),
   };
@@ -423,12 +428,14 @@ function memoryMessage(result: RunResult, block: HeapBlock | undefined, at: Desc
 
 function raceMessage(race: RaceBug['race']): string {
   const where = (access: RaceAccess) => (access.location ? ` at ${fileLine(access.location)}` : '');
+  const what = (access: RaceAccess) => (access.atomic ? `atomic ${access.access}` : access.access);
+  const does = (access: RaceAccess) => `${access.atomic ? 'atomically ' : ''}${access.access}s`;
   const [earlier, later] = race.accesses;
   if (earlier.access === 'free')
-    return `use after free: T${later.thread} ${later.access}s ${race.variable}${where(later)} after T${earlier.thread} freed ${race.freed}${where(earlier)}, unordered`;
+    return `use after free: T${later.thread} ${does(later)} ${race.variable}${where(later)} after T${earlier.thread} freed ${race.freed}${where(earlier)}, unordered`;
   if (later.access === 'free')
-    return `free racing a ${earlier.access}: T${later.thread} frees ${race.freed}${where(later)}, unordered with T${earlier.thread}'s ${earlier.access} of ${race.variable}${where(earlier)} (in another order, a use after free)`;
-  return `data race on ${race.variable}: T${later.thread} ${later.access}s${where(later)}, unordered with T${earlier.thread}'s ${earlier.access}${where(earlier)}`;
+    return `free racing ${earlier.atomic ? 'an' : 'a'} ${what(earlier)}: T${later.thread} frees ${race.freed}${where(later)}, unordered with T${earlier.thread}'s ${what(earlier)} of ${race.variable}${where(earlier)} (in another order, a use after free)`;
+  return `data race on ${race.variable}: T${later.thread} ${does(later)}${where(later)}, unordered with T${earlier.thread}'s ${what(earlier)}${where(earlier)}`;
 }
 
 function fileLine(location: CodeLocation): string {

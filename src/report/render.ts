@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import pc from 'picocolors';
 
 import type { CheckResult, TestResult } from '../check.js';
-import type { Bug, BugLocation, BugStep } from './bug.js';
+import type { Bug, BugLocation, BugStep, RaceAccess } from './bug.js';
 import { inTraceOrder, isStep } from './data-flow.js';
 import { foldRepeats } from './repeats.js';
 import { counted, withThousands } from '../numbers.js';
@@ -245,22 +245,23 @@ function tableRows(bug: Bug): Row[] {
   const rows: Row[] = [];
   const accesses = bug.kind === 'race' ? bug.race.accesses : [];
   const logged = bug.accesses?.some((access) => access.race) ?? false;
-  // a free is a step of its own, and the earlier access may be in the log: those rows are the racing ones
-  const raceRows = accesses.map((access, index): Row | undefined => access.access === 'free' || (index === 0 && logged) ? undefined : ({
+  // a free or an atomic access is a step of its own, and the earlier access may be in the log: those rows are the racing ones
+  const isStepOfItsOwn = (access: RaceAccess) => access.access === 'free' || access.atomic === true;
+  const raceRows = accesses.map((access, index): Row | undefined => isStepOfItsOwn(access) || (index === 0 && logged) ? undefined : ({
     thread: access.thread, text: `${access.access} ${bug.kind === 'race' ? bug.race.variable : ''} (race)`, failing: index === 1, keep: true,
     ...(access.location ? { location: access.location } : {}), ...(access.source ? { source: access.source } : {}),
   }));
   const last = bug.steps.length - 1;
-  const failingStep = accesses.length === 0 || accesses[1]?.access === 'free' ? last : -1;
+  const failingStep = accesses.length === 0 || (accesses[1] !== undefined && isStepOfItsOwn(accesses[1])) ? last : -1;
   const ordered = inTraceOrder(bug.steps, bug.accesses ?? []);
   ordered.forEach((row, index) => {
     const step = isStep(row) ? row : undefined;
-    // a free that races is a step of its own
-    const racingFree = step?.op === 'free' && accesses.some((access) => access.access === 'free' && access.afterStep === step.step);
+    // a free or an atomic access that races is a step of its own
+    const racingStep = step !== undefined && accesses.some((access) => isStepOfItsOwn(access) && access.afterStep === step.step && (access.access === 'free') === (step.op === 'free'));
     rows.push({
-      thread: row.thread, text: isStep(row) ? `${stepText(row)}${racingFree ? ' (race)' : ''}` : `${row.access} ${row.target} = ${row.valueText}${row.race ? ' (race)' : ''}`,
+      thread: row.thread, text: isStep(row) ? `${stepText(row)}${racingStep ? ' (race)' : ''}` : `${row.access} ${row.target} = ${row.valueText}${row.race ? ' (race)' : ''}`,
       ...(step ? { step: step.step, preemption: step.preemption, failing: step.step === failingStep } : {}),
-      ...(row.leadsToFailure || racingFree || (!isStep(row) && row.race) ? { keep: true } : {}),
+      ...(row.leadsToFailure || racingStep || (!isStep(row) && row.race) ? { keep: true } : {}),
       ...(row.location ? { location: row.location } : {}), ...(row.source ? { source: row.source } : {}),
     });
     // a racing access not in the log comes after the step it followed and that step's accesses
