@@ -83,6 +83,12 @@ export interface ProgramShape {
   /** threads draw from rand(), read the clock or sleep, and print what they got: libc's state shared between threads */
   libcState: boolean;
   /**
+   * drf mode: a thread or two access a variable plainly (a read logged, or a write) that the
+   * others access atomically: a data race unless something orders them (C11: one access not
+   * atomic is enough)
+   */
+  mixedAccess: boolean;
+  /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
    * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
@@ -149,6 +155,7 @@ export function randomShape(seed: number): ProgramShape {
     mainAmongCreates: chance(0.4),
     shuffledJoins: chance(0.5),
     libcState: chance(0.15),
+    mixedAccess: chance(0.15),
     spinlock: null,
   }, threads);
 }
@@ -174,7 +181,7 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
     ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: false, mainEnd: 'join', tryLocks: shape.tryLocks,
-    once: false, longRun: false, libcState: false,
+    once: false, longRun: false, libcState: false, mixedAccess: false,
   };
 }
 
@@ -320,6 +327,13 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
         `{ struct timespec now; clock_gettime(CLOCK_MONOTONIC, &now); ${log(t, 'now.tv_nsec / 1000 % 5')} }`,
         'usleep(2);',
       ][pick(3)]!);
+    }
+  }
+  if (shape.mixedAccess && !shape.plain) {
+    for (let t = 0; t < shape.threads; t++) {
+      if (t >= 1 && !chance(0.5)) continue;
+      const v = variable();
+      insert(t, chance(0.5) ? log(t, v) : `${v} = ${unique(t, 30)};`);
     }
   }
   if (shape.lock === 'rwlock' && shape.readerCounts) {
