@@ -45,6 +45,9 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'strspn', 'strcspn', 'strpbrk', 'strcasecmp', 'strncasecmp', 'strcoll', 'memmem', 'strsep', 'strtok_r', 'index', 'rindex',
     'atoi', 'atol', 'atoll', 'strtol', 'strtoul', 'strtoll', 'strtoull', 'strtod', 'strtof', 'strtold',
     'read', 'pread', 'pread64',
+    // the scanf family, in glibc's three dialects: what it writes through its arguments, and sscanf's text (scan.c)
+    ...['', '__isoc99_', '__isoc23_'].flatMap((dialect) =>
+      ['sscanf', 'vsscanf', 'fscanf', 'vfscanf', 'scanf', 'vscanf'].map((name) => `${dialect}${name}`)),
     // their _FORTIFY_SOURCE variants, checked the same way (fortify.c)
     '__memcpy_chk', '__memmove_chk', '__memset_chk', '__strcpy_chk', '__stpcpy_chk', '__strcat_chk', '__strncpy_chk',
     '__strncat_chk', '__sprintf_chk', '__snprintf_chk', '__vsprintf_chk', '__vsnprintf_chk', '__fgets_chk', '__fread_chk',
