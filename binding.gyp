@@ -26,6 +26,7 @@
         "runtime/output.c",
         "runtime/race.c",
         "runtime/rwlock.c",
+        "runtime/scan.c",
         "runtime/scheduler.c",
         "runtime/semaphore.c",
         "runtime/shadow.c",

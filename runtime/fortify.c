@@ -2,9 +2,11 @@
  * built with -D_FORTIFY_SOURCE calls instead of the plain ones: weft's checks, as for those,
  * and the size of the destination the compiler knew (`object`, (size_t)-1 when it did not). A
  * write past it is a memory bug of the execution, where libc would abort the whole process. */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -47,6 +49,24 @@ WEFT_HIDDEN char *weft___stpcpy_chk(char *destination, const char *source, size_
   fits(length + 1, object, pc);
   checked_copy(destination, source, length + 1, pc);
   return destination + length;
+}
+
+WEFT_HIDDEN void *weft___mempcpy_chk(void *destination, const void *source, size_t n, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  return checked_mempcpy(destination, source, n, pc);
+}
+
+WEFT_HIDDEN char *weft___stpncpy_chk(char *destination, const char *source, size_t n, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  return checked_stpncpy(destination, source, n, pc);
+}
+
+WEFT_HIDDEN void weft___explicit_bzero_chk(void *destination, size_t n, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  checked_bzero(destination, n, pc);
 }
 
 WEFT_HIDDEN char *weft___strcat_chk(char *destination, const char *source, size_t object) {
@@ -115,4 +135,23 @@ WEFT_HIDDEN size_t weft___fread_chk(void *into, size_t object, size_t size, size
   uintptr_t pc = WEFT_CALLER_PC();
   fits(size * count, object, pc);
   return checked_fread(into, size, count, stream, pc);
+}
+
+/* read's and pread's: the count asked for must fit, as libc checks (what they return is checked as the plain calls') */
+WEFT_HIDDEN ssize_t weft___read_chk(int fd, void *into, size_t n, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  return checked_read(into, read(fd, into, n), pc);
+}
+
+WEFT_HIDDEN ssize_t weft___pread_chk(int fd, void *into, size_t n, off_t offset, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  return checked_read(into, pread(fd, into, n, offset), pc);
+}
+
+WEFT_HIDDEN ssize_t weft___pread64_chk(int fd, void *into, size_t n, off64_t offset, size_t object) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  fits(n, object, pc);
+  return checked_read(into, pread64(fd, into, n, offset), pc);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "abi.h"
@@ -385,6 +386,11 @@ WEFT_HIDDEN char *checked_strncpy(char *destination, const char *source, size_t 
 WEFT_HIDDEN char *checked_strncat(char *destination, const char *source, size_t n, uintptr_t pc);
 WEFT_HIDDEN char *checked_fgets(char *into, int size, FILE *stream, uintptr_t pc);
 WEFT_HIDDEN size_t checked_fread(void *into, size_t size, size_t count, FILE *stream, uintptr_t pc);
+WEFT_HIDDEN char *checked_stpncpy(char *destination, const char *source, size_t n, uintptr_t pc);
+WEFT_HIDDEN char *checked_mempcpy(void *destination, const void *source, size_t n, uintptr_t pc);
+WEFT_HIDDEN void checked_bzero(void *destination, size_t n, uintptr_t pc);
+/* read(2) and pread(2)'s result `got`: the bytes written into `into`, checked */
+WEFT_HIDDEN ssize_t checked_read(void *into, ssize_t got, uintptr_t pc);
 
 /* stack.c */
 enum stack_state {

@@ -2,10 +2,15 @@
  * after free, out of bounds) and for races, as memcpy does, before libc does the work — so
  * that strcpy or sprintf past the end of a block is a reported bug, not silent corruption,
  * and strlen of a freed block or memcmp past the end of one is not a silent pass. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "runtime.h"
@@ -39,14 +44,49 @@ char *checked_strcat(char *destination, const char *source, uintptr_t pc) {
 
 WEFT_HIDDEN char *weft_strcat(char *destination, const char *source) { return checked_strcat(destination, source, WEFT_CALLER_PC()); }
 
-char *checked_strncpy(char *destination, const char *source, size_t n, uintptr_t pc) {
+/* strncpy's and stpncpy's: the source up to its 0 (or n bytes), and n bytes written (they pad with zeros up to n) */
+static void padded_copy_access(char *destination, const char *source, size_t n, uintptr_t pc) {
   size_t length = bounded_length(source, n);
   memory_access(0, source, length < n ? length + 1 : n, pc);
-  memory_access(1, destination, n, pc); /* strncpy pads with zeros up to n */
+  memory_access(1, destination, n, pc);
+}
+
+char *checked_strncpy(char *destination, const char *source, size_t n, uintptr_t pc) {
+  padded_copy_access(destination, source, n, pc);
   return strncpy(destination, source, n);
 }
 
 WEFT_HIDDEN char *weft_strncpy(char *destination, const char *source, size_t n) { return checked_strncpy(destination, source, n, WEFT_CALLER_PC()); }
+
+char *checked_stpncpy(char *destination, const char *source, size_t n, uintptr_t pc) {
+  padded_copy_access(destination, source, n, pc);
+  return stpncpy(destination, source, n);
+}
+
+WEFT_HIDDEN char *weft_stpncpy(char *destination, const char *source, size_t n) { return checked_stpncpy(destination, source, n, WEFT_CALLER_PC()); }
+
+char *checked_mempcpy(void *destination, const void *source, size_t n, uintptr_t pc) {
+  return checked_copy(destination, source, n, pc) + n;
+}
+
+WEFT_HIDDEN void *weft_mempcpy(void *destination, const void *source, size_t n) { return checked_mempcpy(destination, source, n, WEFT_CALLER_PC()); }
+
+/* memccpy copies up to the first c, included, or n bytes */
+WEFT_HIDDEN void *weft_memccpy(void *destination, const void *source, int c, size_t n) {
+  const unsigned char *found = memchr(source, c, n);
+  copy_access(destination, source, found ? (size_t)(found - (const unsigned char *)source) + 1 : n, WEFT_CALLER_PC());
+  return memccpy(destination, source, c, n);
+}
+
+/* bzero and explicit_bzero write n zeros (memset is memory.c's) */
+void checked_bzero(void *destination, size_t n, uintptr_t pc) {
+  memory_access(1, destination, n, pc);
+  explicit_bzero(destination, n);
+}
+
+WEFT_HIDDEN void weft_bzero(void *destination, size_t n) { checked_bzero(destination, n, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN void weft_explicit_bzero(void *destination, size_t n) { checked_bzero(destination, n, WEFT_CALLER_PC()); }
 
 char *checked_strncat(char *destination, const char *source, size_t n, uintptr_t pc) {
   size_t end = strlen(destination);
@@ -197,32 +237,61 @@ WEFT_HIDDEN size_t weft_strnlen(const char *text, size_t limit) {
   return strnlen(text, limit);
 }
 
-/* the bytes of each side a comparison of at most `limit` bytes reads: up to the first that differs, or a 0 when `strings` */
-static size_t compared(const unsigned char *a, const unsigned char *b, size_t limit, int strings) {
+enum comparison { BYTES, STRINGS, FOLDED_STRINGS /* strcasecmp's: upper and lower case alike */ };
+
+/* the bytes of each side a comparison of at most `limit` bytes reads: up to the first that differs, or a 0 for strings */
+static size_t compared(const unsigned char *a, const unsigned char *b, size_t limit, enum comparison how) {
   size_t i = 0;
-  while (i < limit && a[i] == b[i] && !(strings && a[i] == 0)) i++;
+  while (i < limit && (how == FOLDED_STRINGS ? tolower(a[i]) == tolower(b[i]) : a[i] == b[i]) && !(how != BYTES && a[i] == 0)) i++;
   return i < limit ? i + 1 : limit;
 }
 
-static void compare_access(const void *a, const void *b, size_t limit, int strings, uintptr_t pc) {
-  size_t n = compared(a, b, limit, strings);
+static void compare_access(const void *a, const void *b, size_t limit, enum comparison how, uintptr_t pc) {
+  size_t n = compared(a, b, limit, how);
   read_access(a, n, pc);
   read_access(b, n, pc);
 }
 
 WEFT_HIDDEN int weft_strcmp(const char *a, const char *b) {
-  compare_access(a, b, (size_t)-1, 1, WEFT_CALLER_PC());
+  compare_access(a, b, (size_t)-1, STRINGS, WEFT_CALLER_PC());
   return strcmp(a, b);
 }
 
 WEFT_HIDDEN int weft_strncmp(const char *a, const char *b, size_t limit) {
-  compare_access(a, b, limit, 1, WEFT_CALLER_PC());
+  compare_access(a, b, limit, STRINGS, WEFT_CALLER_PC());
   return strncmp(a, b, limit);
 }
 
 WEFT_HIDDEN int weft_memcmp(const void *a, const void *b, size_t n) {
-  compare_access(a, b, n, 0, WEFT_CALLER_PC());
+  compare_access(a, b, n, BYTES, WEFT_CALLER_PC());
   return memcmp(a, b, n);
+}
+
+WEFT_HIDDEN int weft_strcasecmp(const char *a, const char *b) {
+  compare_access(a, b, (size_t)-1, FOLDED_STRINGS, WEFT_CALLER_PC());
+  return strcasecmp(a, b);
+}
+
+WEFT_HIDDEN int weft_strncasecmp(const char *a, const char *b, size_t limit) {
+  compare_access(a, b, limit, FOLDED_STRINGS, WEFT_CALLER_PC());
+  return strncasecmp(a, b, limit);
+}
+
+/* a locale's collation weighs whole strings (in the C locale strcoll stops at the first difference, as strcmp: checked as reading them whole all the same) */
+WEFT_HIDDEN int weft_strcoll(const char *a, const char *b) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  read_access(a, strlen(a) + 1, pc);
+  read_access(b, strlen(b) + 1, pc);
+  return strcoll(a, b);
+}
+
+/* strxfrm reads the whole source (it returns its transformed length) and writes at most n bytes */
+WEFT_HIDDEN size_t weft_strxfrm(char *destination, const char *source, size_t n) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  read_access(source, strlen(source) + 1, pc);
+  size_t length = strxfrm(NULL, source, 0);
+  memory_access(1, destination, length < n ? length + 1 : n, pc);
+  return strxfrm(destination, source, n);
 }
 
 WEFT_HIDDEN void *weft_memchr(const void *source, int c, size_t n) {
@@ -231,15 +300,155 @@ WEFT_HIDDEN void *weft_memchr(const void *source, int c, size_t n) {
   return memchr(source, c, n);
 }
 
-WEFT_HIDDEN char *weft_strchr(const char *text, int c) {
+static char *checked_strchr(const char *text, int c, uintptr_t pc) {
   const char *found = strchr(text, c);
-  read_access(text, found && *found ? (size_t)(found - text) + 1 : strlen(text) + 1, WEFT_CALLER_PC());
+  read_access(text, found && *found ? (size_t)(found - text) + 1 : strlen(text) + 1, pc);
   return strchr(text, c);
 }
 
-WEFT_HIDDEN char *weft_strrchr(const char *text, int c) {
-  read_access(text, strlen(text) + 1, WEFT_CALLER_PC());
+WEFT_HIDDEN char *weft_strchr(const char *text, int c) { return checked_strchr(text, c, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN char *weft_index(const char *text, int c) { return checked_strchr(text, c, WEFT_CALLER_PC()); }
+
+static char *checked_strrchr(const char *text, int c, uintptr_t pc) {
+  read_access(text, strlen(text) + 1, pc);
   return strrchr(text, c);
+}
+
+WEFT_HIDDEN char *weft_strrchr(const char *text, int c) { return checked_strrchr(text, c, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN char *weft_rindex(const char *text, int c) { return checked_strrchr(text, c, WEFT_CALLER_PC()); }
+
+/* strspn, strcspn and strpbrk read the text up to the byte that ends the span (n bytes in), and the whole set */
+static void span_access(const char *text, size_t n, const char *set, uintptr_t pc) {
+  read_access(text, n + 1, pc);
+  read_access(set, strlen(set) + 1, pc);
+}
+
+WEFT_HIDDEN size_t weft_strspn(const char *text, const char *accept) {
+  span_access(text, strspn(text, accept), accept, WEFT_CALLER_PC());
+  return strspn(text, accept);
+}
+
+WEFT_HIDDEN size_t weft_strcspn(const char *text, const char *reject) {
+  span_access(text, strcspn(text, reject), reject, WEFT_CALLER_PC());
+  return strcspn(text, reject);
+}
+
+WEFT_HIDDEN char *weft_strpbrk(const char *text, const char *accept) {
+  span_access(text, strcspn(text, accept), accept, WEFT_CALLER_PC());
+  return strpbrk(text, accept);
+}
+
+/* strsep: *where read and written; the token up to its delimiter, or its 0, read; the delimiter overwritten with a 0 */
+WEFT_HIDDEN char *weft_strsep(char **where, const char *delimiters) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  read_access(where, sizeof *where, pc);
+  char *text = *where;
+  if (text) {
+    size_t n = strcspn(text, delimiters);
+    span_access(text, n, delimiters, pc);
+    if (text[n]) memory_access(1, text + n, 1, pc);
+    memory_access(1, where, sizeof *where, pc);
+  }
+  return strsep(where, delimiters);
+}
+
+/* strtok_r (glibc's): the text (or *saved) read past the delimiters before the token and up to
+ * the one after it, that one overwritten with a 0, and *saved written */
+WEFT_HIDDEN char *weft_strtok_r(char *text, const char *delimiters, char **saved) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  if (!text) {
+    read_access(saved, sizeof *saved, pc);
+    text = *saved;
+  }
+  char *token = text + strspn(text, delimiters);
+  char *end = *token ? token + strcspn(token, delimiters) : token;
+  span_access(text, (size_t)(end - text), delimiters, pc);
+  if (*end) memory_access(1, end, 1, pc);
+  memory_access(1, saved, sizeof *saved, pc);
+  return strtok_r(text, delimiters, saved);
+}
+
+/* memmem reads the needle and the haystack up to the end of the match, or all of it */
+WEFT_HIDDEN void *weft_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  const char *found = memmem(haystack, haystack_length, needle, needle_length);
+  read_access(needle, needle_length, pc);
+  read_access(haystack, found ? (size_t)(found - (const char *)haystack) + needle_length : haystack_length, pc);
+  return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+/* The number parsers read the characters of the number and the one that ended it (with no
+ * number, the white space and sign they skipped and the next one: as AddressSanitizer counts
+ * them), and write *end. Each is run once to find where it stops, then for its result. */
+static void parse_access(const char *text, const char *stop, char **end, uintptr_t pc) {
+  if (stop == text) {
+    while (isspace((unsigned char)*stop)) stop++;
+    if (*stop == '+' || *stop == '-') stop++;
+  }
+  read_access(text, (size_t)(stop - text) + 1, pc);
+  if (end) memory_access(1, end, sizeof *end, pc);
+}
+
+#define CHECKED_INTEGER(type, name)                                                          \
+  static type checked_##name(const char *text, char **end, int base, uintptr_t pc) {         \
+    char *stop;                                                                              \
+    int saved_errno = errno;                                                                 \
+    (void)name(text, &stop, base);                                                           \
+    errno = saved_errno;                                                                     \
+    parse_access(text, stop, end, pc);                                                       \
+    return name(text, end, base);                                                            \
+  }                                                                                          \
+  WEFT_HIDDEN type weft_##name(const char *text, char **end, int base) { return checked_##name(text, end, base, WEFT_CALLER_PC()); }
+
+#define CHECKED_FLOATING(type, name)                                                         \
+  WEFT_HIDDEN type weft_##name(const char *text, char **end) {                               \
+    uintptr_t pc = WEFT_CALLER_PC();                                                         \
+    char *stop;                                                                              \
+    int saved_errno = errno;                                                                 \
+    (void)name(text, &stop);                                                                 \
+    errno = saved_errno;                                                                     \
+    parse_access(text, stop, end, pc);                                                       \
+    return name(text, end);                                                                  \
+  }
+
+CHECKED_INTEGER(long, strtol)
+CHECKED_INTEGER(unsigned long, strtoul)
+CHECKED_INTEGER(long long, strtoll)
+CHECKED_INTEGER(unsigned long long, strtoull)
+CHECKED_FLOATING(double, strtod)
+CHECKED_FLOATING(float, strtof)
+CHECKED_FLOATING(long double, strtold)
+
+/* glibc's atoi, atol and atoll are strtol's and strtoll's, in base 10 */
+WEFT_HIDDEN int weft_atoi(const char *text) { return (int)checked_strtol(text, NULL, 10, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN long weft_atol(const char *text) { return checked_strtol(text, NULL, 10, WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN long long weft_atoll(const char *text) { return checked_strtoll(text, NULL, 10, WEFT_CALLER_PC()); }
+
+/* strerror_r writes its message into the buffer, cut to its size, when it has no static one to
+ * return (GNU's: an unknown error number) or always (POSIX's, __xpg_strerror_r): the message is
+ * found first in a buffer of weft's */
+static void message_access(const char *message, char *into, size_t size, uintptr_t pc) {
+  size_t length = strlen(message) + 1;
+  memory_access(1, into, length < size ? length : size, pc);
+}
+
+WEFT_HIDDEN char *weft_strerror_r(int number, char *into, size_t size) {
+  char message[256];
+  if (strerror_r(number, message, sizeof message) == message) message_access(message, into, size, WEFT_CALLER_PC());
+  return strerror_r(number, into, size);
+}
+
+extern int xpg_strerror_r(int, char *, size_t) __asm__("__xpg_strerror_r");
+
+WEFT_HIDDEN int weft___xpg_strerror_r(int number, char *into, size_t size) {
+  char message[256];
+  xpg_strerror_r(number, message, sizeof message);
+  message_access(message, into, size, WEFT_CALLER_PC());
+  return xpg_strerror_r(number, into, size);
 }
 
 WEFT_HIDDEN char *weft_strstr(const char *haystack, const char *needle) {
@@ -257,7 +466,23 @@ WEFT_HIDDEN void weft_qsort(void *base, size_t count, size_t size, int (*compare
   qsort(base, count, size, compare);
 }
 
-/* reading from a stream into the harness's memory: the bytes written, once libc wrote them */
+/* Reading from a file or stream into the harness's memory: the bytes written, once libc or the
+ * kernel wrote them. How many is known only then: checking all the buffer's size before the
+ * call would report the untouched rest of a short read, a bug that is not there. A write into
+ * a freed block or past one has happened when it is reported: it lands in weft's arena or the
+ * harness's globals, which the next execution starts without, and ends this one. */
+ssize_t checked_read(void *into, ssize_t got, uintptr_t pc) {
+  if (got > 0) memory_access(1, into, (size_t)got, pc);
+  return got;
+}
+
+WEFT_HIDDEN ssize_t weft_read(int fd, void *into, size_t n) { return checked_read(into, read(fd, into, n), WEFT_CALLER_PC()); }
+
+WEFT_HIDDEN ssize_t weft_pread(int fd, void *into, size_t n, off_t offset) { return checked_read(into, pread(fd, into, n, offset), WEFT_CALLER_PC()); }
+
+/* -D_FILE_OFFSET_BITS=64's name for it (the same function on a 64-bit system) */
+WEFT_HIDDEN ssize_t weft_pread64(int fd, void *into, size_t n, off64_t offset) { return checked_read(into, pread64(fd, into, n, offset), WEFT_CALLER_PC()); }
+
 char *checked_fgets(char *into, int size, FILE *stream, uintptr_t pc) {
   char *line = fgets(into, size, stream);
   if (line) memory_access(1, into, strlen(into) + 1, pc);

@@ -76,7 +76,9 @@ const HARNESS_FLAGS = [
   '-fno-ipa-reference',
   ...['malloc', 'calloc', 'realloc', 'free', 'strdup', 'strndup', 'memcpy', 'memmove', 'memset',
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf',
-    'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr'].map((name) => `-fno-builtin-${name}`),
+    'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr',
+    // gcc expands a constant-sized mempcpy or bzero inline, uninstrumented; the others it may turn into other calls
+    'mempcpy', 'bzero', 'stpncpy', 'strspn', 'strcspn', 'strpbrk', 'index', 'rindex'].map((name) => `-fno-builtin-${name}`),
 ];
 
 /** User flags that would remove or change the instrumentation weft runs on. */

@@ -41,9 +41,17 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'strcpy', 'stpcpy', 'strcat', 'strncpy', 'strncat', 'sprintf', 'snprintf', 'vsprintf', 'vsnprintf',
     'strlen', 'strnlen', 'strcmp', 'strncmp', 'memcmp', 'memchr', 'strchr', 'strrchr', 'strstr',
     'fgets', 'fread', 'qsort',
+    'mempcpy', 'stpncpy', 'memccpy', 'bzero', 'explicit_bzero', 'strerror_r', '__xpg_strerror_r', 'strxfrm',
+    'strspn', 'strcspn', 'strpbrk', 'strcasecmp', 'strncasecmp', 'strcoll', 'memmem', 'strsep', 'strtok_r', 'index', 'rindex',
+    'atoi', 'atol', 'atoll', 'strtol', 'strtoul', 'strtoll', 'strtoull', 'strtod', 'strtof', 'strtold',
+    'read', 'pread', 'pread64',
+    // the scanf family, in glibc's three dialects: what it writes through its arguments, and sscanf's text (scan.c)
+    ...['', '__isoc99_', '__isoc23_'].flatMap((dialect) =>
+      ['sscanf', 'vsscanf', 'fscanf', 'vfscanf', 'scanf', 'vscanf'].map((name) => `${dialect}${name}`)),
     // their _FORTIFY_SOURCE variants, checked the same way (fortify.c)
     '__memcpy_chk', '__memmove_chk', '__memset_chk', '__strcpy_chk', '__stpcpy_chk', '__strcat_chk', '__strncpy_chk',
     '__strncat_chk', '__sprintf_chk', '__snprintf_chk', '__vsprintf_chk', '__vsnprintf_chk', '__fgets_chk', '__fread_chk',
+    '__mempcpy_chk', '__stpncpy_chk', '__explicit_bzero_chk', '__read_chk', '__pread_chk', '__pread64_chk',
     // ending an execution
     '__assert_fail', 'abort', 'exit', '_exit', '_Exit', '__stack_chk_fail',
     // yielding and sleeping
