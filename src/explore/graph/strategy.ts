@@ -993,6 +993,7 @@ export class GraphStrategy implements Strategy {
     if (role !== Role.LOAD && role !== Role.STORE && role !== Role.UPDATE && role !== Role.CAS) return;
     if (graph.op[event] === Op.THREAD_CREATE) return;
     graph.size[event] = execution.size[step]!;
+    if (graph.isRead(event)) this.refuseUnseenWrite(graph, event, execution, step);
     if (graph.isRead(event) && graph.rf[event] === INIT) this.locations.noteInit(graph.location[event]!, this.bits[2 * step]!, this.bits[2 * step + 1]!);
     if (role === Role.STORE) {
       graph.valueLow[event] = this.bits[2 * step]!;
@@ -1006,6 +1007,23 @@ export class GraphStrategy implements Strategy {
       graph.expectedHigh[event] = expected[2 * step + 1]!;
       graph.exchanges[event] = role === Role.UPDATE && execution.rmw[step] === RmwFunction.EXCHANGE ? 1 : 0;
     }
+  }
+
+  /**
+   * Refuses a read that found another value than the write the graph has it read: memory
+   * changed by no event of the graph, a plain write in drf mode (no step there) to a location
+   * atomics access, or the C library's. The graph cannot order such a write, so it would take
+   * a compare-exchange as failing where it succeeds (a nondeterminism error) or count wrongly.
+   * An initial value not known yet is what the read finds.
+   */
+  private refuseUnseenWrite(graph: Graph, event: number, execution: ExecutionView, step: number): void {
+    const rf = graph.rf[event]!;
+    const location = graph.location[event]!;
+    if (rf === INIT && !this.locations.knowsInit(location)) return;
+    const low = rf === INIT ? this.locations.initLowOf(location) : graph.valueLow[rf]!;
+    const high = rf === INIT ? this.locations.initHighOf(location) : graph.valueHigh[rf]!;
+    if (sameValue(execution.size[step]!, low, high, this.bits[2 * step]!, this.bits[2 * step + 1]!)) return;
+    throw new UnsupportedHarnessError(`memory that atomics access written by no step of the graph: a plain write in drf mode, or the C library's (thread ${execution.thread[step]} read another value than the graph's write at step ${step})`);
   }
 
   /**
