@@ -23,8 +23,9 @@ export function isSplitStrategy(name: string): name is SplitStrategy {
 /** Makes the search of a subtree given to a worker whose harness is mapped at `bases`. */
 export type SubtreeSearchFactory = (subtree: Subtree, link: SubtreeLink) => SubtreeSearch;
 
-export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases): SubtreeSearchFactory {
-  const optionsOf = ({ bound, shard }: Subtree) => ({ maxBound: bound, ...(shard ? { shard } : {}) });
+/** `mode`: the runs' RunMode */
+export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases, mode: number): SubtreeSearchFactory {
+  const optionsOf = ({ bound, shard }: Subtree) => ({ maxBound: bound, mode, ...(shard ? { shard } : {}) });
   if (strategy === 'graph') {
     return (subtree) => {
       const search = new GraphStrategy(optionsOf(subtree), bases);

@@ -36,11 +36,13 @@ export class Locations {
     return this.address.length;
   }
 
+  /** `size` 0: an atomic access that failed its memory check before it ran (a use after free), which recorded none */
   data(address: number, size: number): number {
     const key = address * 4 + KEY_DATA;
     const known = this.ids.get(key);
     if (known !== undefined) {
-      if (this.size[known] !== size) throw new UnsupportedHarnessError(`accesses of ${this.size[known]} and ${size} bytes to one location (address 0x${address.toString(16)})`);
+      if (this.size[known] === 0) this.size[known] = size;
+      else if (size !== 0 && this.size[known] !== size) throw new UnsupportedHarnessError(`accesses of ${this.size[known]} and ${size} bytes to one location (address 0x${address.toString(16)})`);
       return known;
     }
     for (let other = 0; other < this.count; other++) {
