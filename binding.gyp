@@ -11,6 +11,7 @@
         "runtime/clock.c",
         "runtime/cond.c",
         "runtime/entry.c",
+        "runtime/extents.c",
         "runtime/faults.c",
         "runtime/fiber.c",
         "runtime/fortify.c",

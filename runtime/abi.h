@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 24
+#define WEFT_ABI_VERSION 25
 #define WEFT_MAX_THREADS 256
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
@@ -156,6 +156,9 @@ struct weft_result {
   /* a thread that failed at a race (parked, WEFT_RUN_PARK_FAILING, or the run's failure): the step
    * after which the other access ran in its thread; -1: none, or before that thread's first step */
   int32_t race_after[WEFT_MAX_THREADS];
+  /* the first two memory steps over common bytes with different extents (extents.c): address
+   * and size of each; all 0: none */
+  double mixed_extent[4];
   /* the execution's own stdout/stderr, in order */
   uint32_t output_length;
   char output[WEFT_OUTPUT_SIZE];

@@ -8,6 +8,7 @@
 #define LOAD_BODY(type)                                                    \
   uintptr_t pc = WEFT_CALLER_PC();                                         \
   sched_point(WEFT_OP_ATOMIC_LOAD, (uintptr_t)a, 0, pc);                   \
+  extent_note((uintptr_t)a, sizeof(type));                                 \
   heap_check_atomic((uintptr_t)a, sizeof(type), pc);                       \
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
@@ -20,6 +21,7 @@
   WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
     sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
+    extent_note((uintptr_t)a, sizeof(type));                                               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
@@ -39,6 +41,7 @@
   WEFT_HIDDEN void __tsan_atomic##bits##_store(volatile type *a, type v, int mo) {                 \
     uintptr_t pc = WEFT_CALLER_PC();                                                               \
     sched_point(WEFT_OP_ATOMIC_STORE, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                     \
+    extent_note((uintptr_t)a, sizeof(type));                                                       \
     sched_record_value((uint64_t)(int64_t)v, sizeof(type));                                        \
     sched_record_atomic((uint64_t)(int64_t)v, 0, mo, WEFT_RMW_NONE);                               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
@@ -59,6 +62,7 @@
     type expected = *expected_in;                                                                  \
     sched_expect((uint64_t)(int64_t)expected, sizeof(type));                                       \
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
+    extent_note((uintptr_t)a, sizeof(type));                                                       \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                             \
     type old = *a;                                                                                 \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \

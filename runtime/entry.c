@@ -120,7 +120,7 @@ WEFT_EXPORT const struct weft_runtime_api *weft_runtime_open(uint32_t trace_capa
   r->api.trace = &r->trace;
   r->api.result = &r->result;
   if (snapshot_take(error, error_size) || globals_open(self.dli_fname, error, error_size) ||
-      shadow_open(error, error_size) || race_open(error, error_size)) {
+      shadow_open(error, error_size) || race_open(error, error_size) || extents_open(error, error_size)) {
     runtime_set(NULL, error, error_size);
     return NULL;
   }

@@ -39,6 +39,7 @@ static int shared_address(struct runtime *r, uintptr_t address) {
 
 static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   sched_point(WEFT_OP_PLAIN_READ, address, size, pc);
+  extent_note(address, size);
   uint64_t value = 0;
   memcpy(&value, (const void *)address, size > 8 ? 8 : size);
   sched_record_value(value, (uint8_t)(size > 8 ? 8 : size));
@@ -47,6 +48,7 @@ static void read_step(uintptr_t address, uint32_t size, uintptr_t pc) {
 
 static void write_step(uintptr_t address, uint32_t size, uintptr_t pc) {
   sched_point(WEFT_OP_PLAIN_WRITE, address, size, pc);
+  extent_note(address, size);
   sched_record_write(address, (uint8_t)(size > 8 ? 8 : size));
 }
 

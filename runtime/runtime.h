@@ -214,6 +214,8 @@ struct runtime {
   struct vclock pending_acquire[WEFT_MAX_THREADS]; /* released to its relaxed loads, joined at an acquire fence */
   struct sync_clock *sync_clocks;         /* open addressing by object address */
   struct earlier_access *earlier;         /* race.c's pool of accesses kept beside the cells' slots; 0 is no entry */
+  struct granule_extents *extents;        /* extents.c: per 8-byte granule, the extents of the memory steps on it */
+  uint32_t extents_generation, extents_used;
   uint32_t earlier_used, earlier_free;    /* entries handed out this execution; the first free one (0: none) */
   struct sync_clock sync_overflow;
   uint32_t sync_generation;
@@ -430,6 +432,11 @@ static inline void stack_settle_pending(struct runtime *r) {
 /* memory.c: whether race detection checks an access to `address` now (drf mode, not the
  * thread's private stack, not a racy location made a scheduling point) */
 WEFT_HIDDEN int races_checked_at(uintptr_t address);
+
+/* extents.c */
+WEFT_HIDDEN int extents_open(char *error, uint32_t error_size);
+WEFT_HIDDEN void extents_reset(void);
+WEFT_HIDDEN void extent_note(uintptr_t start, uint32_t size);
 
 /* shadow.c */
 WEFT_HIDDEN int shadow_open(char *error, uint32_t error_size);

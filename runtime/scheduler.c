@@ -489,6 +489,7 @@ static void reset_result(struct weft_result *result) {
   result->race_address = 0;
   result->race_pc = 0;
   result->race_step = -1;
+  memset(result->mixed_extent, 0, sizeof result->mixed_extent);
   result->block_address = 0;
   result->block_size = 0;
   result->alloc_pc = 0;
@@ -502,6 +503,7 @@ uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
   shadow_reset();
   stack_reset();
   race_reset();
+  extents_reset();
   heap_reset();
   output_reset();
   reset_result(&r->result);

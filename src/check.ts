@@ -16,7 +16,7 @@ import { type NativeHarness, RunFlags } from './addon/addon.js';
 import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { isSplitStrategy } from './explore/subtree-host.js';
-import { UnsupportedHarnessError } from './explore/graph/unsupported.js';
+import { UnsupportedHarnessError } from './explore/unsupported.js';
 import { Outcome, RunMode } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
@@ -244,7 +244,7 @@ async function exploreOne(
         }),
         executionsBefore: executions,
       };
-      const run = settings.byDefault ? await searchByDefault(search) : await searchWith(search, settings.strategy, settings.maxBound);
+      const run = await searchWith(search, settings.byDefault ? defaultStrategy : settings.strategy, settings.maxBound);
       executions += run.executions;
       elapsedMs += run.elapsedMs;
       const race = run.failure?.outcome === Outcome.RACE ? run.failure : undefined;
@@ -299,22 +299,26 @@ type SearchResult = Exploration & {
 };
 
 /**
- * A search with the strategy asked for. A harness strategy graph does not model (yet) is
- * explored as the default would, and the result says so: `optimal` unbounded (one run per
- * Mazurkiewicz trace), else `bpor` bound by bound (optimal has no bound), with the same kind
- * of guarantee graph would give. The runs graph made before it met what it does not model are
- * left out: the search starts again. A shard does not fall back: another shard may never meet
- * what this one did, and shards of two strategies do not merge (the refusal is the test's error).
+ * A search with the strategy asked for (`auto`: the default policy). A harness the strategy
+ * does not model (yet) is explored with one that does, and the result says so (`fallback`):
+ * for graph, the default's own (`optimal` unbounded, one run per Mazurkiewicz trace, else
+ * `bpor` bound by bound), with the same kind of guarantee; for a strategy that reduces by
+ * dependence, `dfs`, which needs none. The runs the refusing strategy made are left out: the
+ * search starts again. A shard does not fall back: another shard may never meet what this one
+ * did, and shards of two strategies do not merge (the refusal is the test's error).
  */
 async function searchWith(search: Search, name: string, maxBound: number): Promise<SearchResult> {
-  try {
-    return await boundedSearch(search, name, maxBound);
-  } catch (error) {
-    if (!(error instanceof UnsupportedHarnessError) || search.settings.shard) throw error;
-    const fallback = Number.isFinite(maxBound) ? 'bpor' : 'optimal';
-    const run = await boundedSearch(search, fallback, maxBound);
-    run.fallback = `${error.message}: explored with strategy ${fallback} instead`;
-    return run;
+  const fallbacks: string[] = [];
+  for (let strategy = name; ; ) {
+    try {
+      const run = strategy === defaultStrategy ? await searchByDefault(search) : await boundedSearch(search, strategy, maxBound);
+      if (fallbacks.length > 0) run.fallback = fallbacks.join('; ');
+      return run;
+    } catch (error) {
+      if (!(error instanceof UnsupportedHarnessError) || search.settings.shard) throw error;
+      strategy = strategy === 'graph' ? (Number.isFinite(maxBound) ? boundedSearchByDefault : 'optimal') : 'dfs';
+      fallbacks.push(`${error.message}: explored with strategy ${strategy} instead`);
+    }
   }
 }
 

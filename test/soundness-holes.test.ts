@@ -96,6 +96,18 @@ describe('a data race shows whatever order plain accesses ran in (drf mode): eve
   });
 });
 
+describe('memory steps over the same bytes with different sizes: partial-order reduction cannot order them, so the test falls back to dfs', () => {
+  it.each(['auto', 'optimal', 'bpor', 'hbcache'])('%s: finds the load of the upper half that ran first, and the element read before a memset (sc); neighbours apart stay with it', async (strategy) => {
+    for (const [mode, name] of [['drf', 'upper_half_of_a_word'], ['sc', 'element_of_a_memset']] as const) {
+      const test = (await checkAllInterleavings(fixture('soundness/mixed_extents.c'), { strategy, mode, maxBound: 2, test: name })).tests[0]!;
+      expect(test, name).toMatchObject({ status: 'fail', strategy: 'dfs', bug: { kind: 'assertion' }, fallback: expect.stringMatching(/does not support memory steps of different sizes over the same bytes \(4 bytes at 0x[0-9a-f]+, (8|16) bytes at 0x[0-9a-f]+\): .*: explored with strategy dfs instead$/) });
+    }
+    const apart = (await checkAllInterleavings(fixture('soundness/mixed_extents.c'), { strategy, maxBound: 2, test: 'neighbours_apart' })).tests[0]!;
+    expect(apart).toMatchObject({ status: 'pass', strategy: strategy === 'auto' ? 'optimal' : strategy });
+    expect(apart.fallback).toBeUndefined();
+  });
+});
+
 describe("rand() and the clocks are state the threads share: each draw and each read of the time is a step", () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the orders where the second thread draws, or reads the time, first; a sleep takes its time', async (strategy) => {
     const tests = new Map((await checkAllInterleavings(fixture('soundness/time_and_rand_are_shared.c'), { strategy, maxBound: 2 })).tests.map((test) => [test.name, test]));

@@ -47,6 +47,8 @@ export interface TraceArrays {
   pendingValue: Float64Array;
   /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
   raceAfter: Int32Array;
+  /** the first two memory steps of the last execution over common bytes with different extents: [address, size, address, size], 0s: none */
+  mixedExtent: Float64Array;
 }
 
 export interface ThreadEnd {

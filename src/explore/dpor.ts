@@ -51,6 +51,7 @@ const awaitsArrival = (execution: ExecutionView, earlier: number, thread: number
 
 export class DporStrategy implements Strategy, Backtracking {
   readonly name: string;
+  readonly reduces = true;
   readonly bounded: boolean;
   private readonly sleepSets: boolean;
   private readonly races = new RaceFinder();

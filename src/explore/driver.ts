@@ -7,6 +7,7 @@ import { type LoggedAccess, type NativeHarness, RunFlags, type RunResult, type T
 import { WeftError } from '../errors.js';
 import { Outcome } from '../addon/ops.js';
 import { type BoundKind, type ExecutionView, type Strategy, copyOfView, countSpent, decisionAt, liveView, viewRun } from './strategy.js';
+import { refuseMixedExtents } from './unsupported.js';
 
 export interface DriveOptions {
   test: number;
@@ -139,6 +140,7 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
         executions++;
         return finish('bug', false, copyFailure(harness, view));
       }
+      refuseMixedExtents(strategy, view);
       // a failing run past the bound is shown in its own iteration
       if (!failed && strategy.observe(view)) executions++;
       else redundantRuns++;

@@ -66,6 +66,7 @@ function refused(execution: ExecutionView): boolean {
 export class HbCacheStrategy implements Strategy, Backtracking {
   readonly name = 'hbcache';
   readonly bounded = true;
+  readonly reduces = true;
   private readonly maxBound: number;
   private readonly deadline: Deadline;
   private readonly run = new HbExecution();

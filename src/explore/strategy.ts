@@ -61,12 +61,14 @@ export interface ExecutionView {
   pendingValue: Float64Array;
   /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
   raceAfter: Int32Array;
+  /** two memory steps over common bytes with different extents: [address, size, address, size], 0s: none (mixedExtents) */
+  mixedExtent: Float64Array;
 }
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter };
+  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter, mixedExtent } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter, mixedExtent };
 }
 
 /**
@@ -109,7 +111,7 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
     object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), bits: trace.bits.slice(0, steps), size: trace.size.slice(0, steps),
     written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps), pc: trace.pc.slice(0, steps), rmw: trace.rmw.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
-    pendingValue: trace.pendingValue.slice(), raceAfter: trace.raceAfter.slice(),
+    pendingValue: trace.pendingValue.slice(), raceAfter: trace.raceAfter.slice(), mixedExtent: trace.mixedExtent.slice(),
   };
 }
 
@@ -132,6 +134,8 @@ export interface Strategy {
   readonly name: string;
   /** false when the strategy explores without a preemption bound (one pass, bound ignored) */
   readonly bounded: boolean;
+  /** partial-order reduction by the steps' dependence (dependence.ts): a run with mixed extents is refused (unsupported.ts) */
+  readonly reduces?: true;
   /**
    * false for a sampler (random, pct): it draws runs until its budget ends, never runs out,
    * never claims completeness, and says what it covered (coverage, foundBy)

@@ -12,6 +12,7 @@ import type { DriveOptions } from './driver.js';
 import { GraphStrategy } from './graph/strategy.js';
 import { type ExecutionView, decisionAt, liveView, viewRun } from './strategy.js';
 import type { BacktrackAbove, Subtree, SubtreeLink, SubtreeSearch } from './subtree.js';
+import { refuseMixedExtents } from './unsupported.js';
 
 /** The strategies a search splits among workers. */
 export type SplitStrategy = 'bpor' | 'graph';
@@ -205,6 +206,7 @@ export class SubtreeHost {
         else this.send({ kind: 'bug', decisions: Array.from({ length: view.steps }, (_, step) => decisionAt(view, step)) });
         return;
       }
+      refuseMixedExtents(held.strategy, view);
       if (held.strategy.observe(view)) this.countExecution();
       else this.redundantRuns++;
       return;

@@ -37,6 +37,8 @@ export interface Subtree {
 
 /** The search of one subtree in a worker (subtree-host.ts): bpor's DporStrategy, or graph's GraphStrategy. */
 export interface SubtreeSearch {
+  readonly name: string;
+  readonly reduces?: true;
   /** the next execution to run; undefined: the subtree is done; one of length -1 (dpor.ts: WAITING): waiting for subtrees given away */
   next(): Schedule | undefined;
   observe(execution: ExecutionView): boolean;

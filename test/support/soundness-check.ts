@@ -17,7 +17,7 @@
 // any: it may be the one shown, claiming fewer preemptions than it needs.
 import { createStrategy, strategyNames } from '../../src/explore/strategies.js';
 import { UnexplorableHarnessError } from '../../src/explore/driver.js';
-import { UnsupportedHarnessError } from '../../src/explore/graph/unsupported.js';
+import { UnsupportedHarnessError } from '../../src/explore/unsupported.js';
 import { isSplitStrategy } from '../../src/explore/subtree-host.js';
 import { DivergencePastBug, type Exploration, type Observed, exploreAll, within } from './explore-all.js';
 import { exploreInSubtrees, splitDifferences } from './subtrees-in-process.js';

@@ -5,7 +5,7 @@
 // value never change. A lock's value is the units an acquisition may take: a mutex starts
 // with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it).
 import { type LocationBases, absoluteLocation, relativeLocation } from '../../report/replay.js';
-import { UnsupportedHarnessError } from './unsupported.js';
+import { UnsupportedHarnessError } from '../unsupported.js';
 
 const KEY_DATA = 0;
 const KEY_LOCK = 1;
@@ -42,13 +42,13 @@ export class Locations {
     const known = this.ids.get(key);
     if (known !== undefined) {
       if (this.size[known] === 0) this.size[known] = size;
-      else if (size !== 0 && this.size[known] !== size) throw new UnsupportedHarnessError(`accesses of ${this.size[known]} and ${size} bytes to one location (address 0x${address.toString(16)})`);
+      else if (size !== 0 && this.size[known] !== size) throw new UnsupportedHarnessError('graph', `accesses of ${this.size[known]} and ${size} bytes to one location (address 0x${address.toString(16)})`);
       return known;
     }
     for (let other = 0; other < this.count; other++) {
       const start = this.address[other]!;
       if (this.size[other]! > 0 && start < address + size && address < start + this.size[other]!)
-        throw new UnsupportedHarnessError(`overlapping accesses of different sizes (addresses 0x${start.toString(16)} and 0x${address.toString(16)})`);
+        throw new UnsupportedHarnessError('graph', `overlapping accesses of different sizes (addresses 0x${start.toString(16)} and 0x${address.toString(16)})`);
     }
     return this.added(key, address, size);
   }

@@ -24,7 +24,7 @@ import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { preemptionCharge } from '../strategy.js';
 import { grown, hashOfKey, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, NONE, Role } from './graph.js';
-import { UnsupportedHarnessError } from './unsupported.js';
+import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
 const STATE_LIMIT = 1 << 22;
@@ -350,7 +350,7 @@ function unitsTaken(graph: Graph, event: number): number {
 }
 
 function tooManyStates(): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`bounding a graph whose schedules pass ${STATE_LIMIT} prefix states; use strategy optimal or an unbounded search`);
+  return new UnsupportedHarnessError('graph', `bounding a graph whose schedules pass ${STATE_LIMIT} prefix states; use strategy optimal or an unbounded search`);
 }
 
 /**

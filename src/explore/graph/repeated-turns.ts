@@ -10,7 +10,7 @@ import { Access, Aside, MAX_THREADS, accessOf } from '../../addon/ops.js';
 import type { ExecutionView } from '../strategy.js';
 import { WORDS, hasOther } from '../thread-set.js';
 import { hashOfKey } from '../typed-arrays.js';
-import { UnsupportedHarnessError } from './unsupported.js';
+import { UnsupportedHarnessError } from '../unsupported.js';
 
 export class RepeatedTurns {
   /** per step of the run, its thread's step before it (-1: none) */
@@ -39,7 +39,7 @@ export class RepeatedTurns {
       this.before[slot] = before;
       this.last[slot] = step;
       if (turnBefore < 0 || !hasOther(execution.enabled, step * WORDS, thread)) continue;
-      if (this.turnRepeats(execution, turnBefore, before, step)) throw new UnsupportedHarnessError(`a loop that is no spin (its turns write) turning the same way while other threads could go on (thread ${thread}, step ${step})`);
+      if (this.turnRepeats(execution, turnBefore, before, step)) throw new UnsupportedHarnessError('graph', `a loop that is no spin (its turns write) turning the same way while other threads could go on (thread ${thread}, step ${step})`);
     }
   }
 

@@ -56,7 +56,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
-import { UnsupportedHarnessError } from './unsupported.js';
+import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
 const Item = {
@@ -778,7 +778,7 @@ export class GraphStrategy implements Strategy {
     const spin = graph.spinBefore(event);
     // the wait ends with a write to the turn's location, which the thread's next access reads (after its yields)
     if (spin !== NONE && graph.op[event] !== Op.YIELD && (graph.location[event] !== graph.location[spin] || !graph.isRead(event) || graph.blockedReading(event, graph.rf[event]!)))
-      throw new UnsupportedHarnessError(`a spin loop whose thread went on without a write to what it read (thread ${execution.thread[step]}, step ${step})`);
+      throw new UnsupportedHarnessError('graph', `a spin loop whose thread went on without a write to what it read (thread ${execution.thread[step]}, step ${step})`);
   }
 
   /**
@@ -814,7 +814,7 @@ export class GraphStrategy implements Strategy {
         return;
       }
       case Op.FREE:
-        if (!this.freeIsNoAccess) throw new UnsupportedHarnessError(`free in sc mode (thread ${thread}, step ${step})`);
+        if (!this.freeIsNoAccess) throw new UnsupportedHarnessError('graph', `free in sc mode (thread ${thread}, step ${step})`);
         graph.add(thread, Role.OTHER, op, NONE);
         return;
       case Op.THREAD_EXIT:
@@ -823,7 +823,7 @@ export class GraphStrategy implements Strategy {
         return;
       case Op.MAIN_RETURN:
       case Op.PROCESS_EXIT:
-        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError(`${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} before every other thread's end happens before it (join them first)`);
+        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} before every other thread's end happens before it (join them first)`);
         return;
       case Op.THREAD_JOIN: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -853,7 +853,7 @@ export class GraphStrategy implements Strategy {
       case Op.SEM_POST: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         const holder = graph.coLast[location]!;
-        if (!isSemaphoreOp(op) && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        if (!isSemaphoreOp(op) && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
         this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
         return;
       }
@@ -865,7 +865,7 @@ export class GraphStrategy implements Strategy {
       case Op.SEM_TIMEDWAIT: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         // a mutex attempt records whether it took the lock; one that did on a held mutex is a recursive one's
-        if (!isSemaphoreOp(op) && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('a recursive mutex locked twice');
+        if (!isSemaphoreOp(op) && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
         this.addWrite(frame, this.addRead(frame, thread, Role.TRY, op, location));
         return;
       }
@@ -884,7 +884,7 @@ export class GraphStrategy implements Strategy {
         const count = execution.value[step]!;
         const last = graph.coLast[location]!;
         // the runtime's count is what the rounds are made of: one barrier, one count
-        if (last !== NONE && graph.op[last] === Op.BARRIER_ARRIVE && graph.size[last] !== count) throw new UnsupportedHarnessError('a barrier initialised again with another count');
+        if (last !== NONE && graph.op[last] === Op.BARRIER_ARRIVE && graph.size[last] !== count) throw new UnsupportedHarnessError('graph', 'a barrier initialised again with another count');
         const event = this.addRead(frame, thread, Role.POST, op, location);
         graph.size[event] = count;
         this.addWrite(frame, event);
@@ -917,7 +917,7 @@ export class GraphStrategy implements Strategy {
         return;
       }
       default:
-        throw new UnsupportedHarnessError(`${opNames[op]} (thread ${thread}, step ${step})`);
+        throw new UnsupportedHarnessError('graph', `${opNames[op]} (thread ${thread}, step ${step})`);
     }
   }
 
@@ -1036,7 +1036,7 @@ export class GraphStrategy implements Strategy {
     const low = rf === INIT ? this.locations.initLowOf(location) : graph.valueLow[rf]!;
     const high = rf === INIT ? this.locations.initHighOf(location) : graph.valueHigh[rf]!;
     if (sameValue(execution.size[step]!, low, high, this.bits[2 * step]!, this.bits[2 * step + 1]!)) return;
-    throw new UnsupportedHarnessError(`memory that atomics access written by no step of the graph: a plain write in drf mode, or the C library's (thread ${execution.thread[step]} read another value than the graph's write at step ${step})`);
+    throw new UnsupportedHarnessError('graph', `memory that atomics access written by no step of the graph: a plain write in drf mode, or the C library's (thread ${execution.thread[step]} read another value than the graph's write at step ${step})`);
   }
 
   /**
@@ -1054,7 +1054,7 @@ export class GraphStrategy implements Strategy {
       if (previous < 0 || hasFlag(op, OpFlag.WAITS) || (execution.aside[previous]! & Aside.SPIN) !== 0) continue;
       // a choice is no scheduling point: its step's set holds its own thread alone
       for (let between = previous + 1; between < step; between++)
-        if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError(`atomic sections (thread ${thread} was set aside before step ${step})`);
+        if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError('graph', `atomic sections (thread ${thread} was set aside before step ${step})`);
     }
   }
 
@@ -1067,7 +1067,7 @@ export class GraphStrategy implements Strategy {
     const point = lastSchedulingPoint(execution);
     const looper = execution.thread[point]!;
     if (execution.threadState[looper] !== ThreadState.RUNNABLE || (execution.aside[point]! & Aside.SPIN) !== 0 || hasFlag(execution.pendingOp[looper]!, OpFlag.WAITS)) return;
-    if (othersCouldGoOn(execution, looper)) throw new UnsupportedHarnessError(`a loop that runs to the step bound without being a spin (its turns write or change its state) while other threads could go on (thread ${looper})`);
+    if (othersCouldGoOn(execution, looper)) throw new UnsupportedHarnessError('graph', `a loop that runs to the step bound without being a spin (its turns write or change its state) while other threads could go on (thread ${looper})`);
   }
 
   /**
@@ -1123,12 +1123,12 @@ function stablePrefix(graph: Graph): number {
 
 /** A spin whose turn ends back where it was in one order of a graph and not in another: whether its thread waits is no fact of the graph. */
 function spinDependsOnOrder(thread: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`a spin loop whose turn comes back to where it was in some orders of the same graph and not in others (another thread writes into thread ${thread}'s stack between its turns)`);
+  return new UnsupportedHarnessError('graph', `a spin loop whose turn comes back to where it was in some orders of the same graph and not in others (another thread writes into thread ${thread}'s stack between its turns)`);
 }
 
 /** A turn back to where its thread was that read more than one location or value, or no graph event: whether it waits depends on other threads' writes. */
 function spinLoop(thread: number, step: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
+  return new UnsupportedHarnessError('graph', `spin loops whose turn reads more than one location or value, or plain memory in drf mode (thread ${thread}, step ${step})`);
 }
 
 /**
@@ -1137,7 +1137,7 @@ function spinLoop(thread: number, step: number): UnsupportedHarnessError {
  * write): no schedule replays that graph.
  */
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`weft_choose right after a read that another thread's write must follow (thread ${thread})`);
+  return new UnsupportedHarnessError('graph', `weft_choose right after a read that another thread's write must follow (thread ${thread})`);
 }
 
 /**
@@ -1146,7 +1146,7 @@ function choiceAfterRead(thread: number): UnsupportedHarnessError {
  * Not modelled yet.
  */
 function choiceBeforeRevisitingWrite(thread: number): UnsupportedHarnessError {
-  return new UnsupportedHarnessError(`weft_choose before a step of its thread that a write an earlier read reads needs (thread ${thread})`);
+  return new UnsupportedHarnessError('graph', `weft_choose before a step of its thread that a write an earlier read reads needs (thread ${thread})`);
 }
 
 /** Whether `thread` could have taken its next step at the run's last scheduling point `point` (lastSchedulingPoint): only the running thread ran after it. */
