@@ -45,8 +45,6 @@ int main(void) {
   WEFT_OPS(OP_ROW)
   printf("];\n\n");
 
-  printf("/** what a run's plain accesses are (abi.h): race-checked, no steps (drf), or steps (sc) */\nexport const RunMode = {\n  DRF: %d,\n  SC: %d,\n} as const;\n\n", WEFT_MODE_DRF, WEFT_MODE_SC);
-
   printf("/** trace.aside bits (abi.h) */\nexport const Aside = {\n  DURING: %d,\n  AFTER: %d,\n  SPIN: %d,\n  TURN: %d,\n} as const;\n\n", WEFT_ASIDE_DURING, WEFT_ASIDE_AFTER, WEFT_ASIDE_SPIN, WEFT_ASIDE_TURN);
 
   printf("/** an atomic step's memory order (trace.order), by number */\nexport const memoryOrderNames: readonly string[] = [\n");

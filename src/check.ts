@@ -17,7 +17,7 @@ import { withHarness } from './addon/harness-pool.js';
 import { WorkerExitError, driveParallel } from './explore/parallel.js';
 import { isSplitStrategy } from './explore/subtree-host.js';
 import { UnsupportedHarnessError } from './explore/unsupported.js';
-import { Outcome, RunMode } from './addon/ops.js';
+import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
@@ -105,7 +105,7 @@ export interface CheckResult {
   notRun?: string[];
 }
 
-const modeNumbers: Record<Mode, number> = { drf: RunMode.DRF, sc: RunMode.SC };
+const modeNumbers: Record<Mode, number> = { drf: 0, sc: 1 };
 
 interface Settings {
   maxBound: number;
@@ -366,7 +366,7 @@ function boundedSkippedBy(search: Search): 'interrupted' | 'time-budget' | 'max-
 async function boundedSearch(search: Search, name: string, maxBound: number): Promise<SearchResult> {
   const { harness, settings, deadline } = search;
   const strategy = createStrategy(name, {
-    maxBound, bound: settings.bound, mode: modeNumbers[settings.mode], deadline, seed: settings.seed, pctDepth: settings.pctDepth, ...(settings.shard ? { shard: settings.shard } : {}),
+    maxBound, bound: settings.bound, deadline, seed: settings.seed, pctDepth: settings.pctDepth, ...(settings.shard ? { shard: settings.shard } : {}),
   });
   const turns = settings.byDefault && strategy.exhaustive !== false
     ? new SamplingTurns(harness, { ...search.runOptions, maxBound }, settings.seed, settings.pctDepth) : undefined;

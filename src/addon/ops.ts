@@ -4,12 +4,12 @@
 // instead of listing ops of their own.
 import {
   Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, memoryOrderNames, opColumns,
-  outcomeNames, RmwFunction, rmwFunctionNames, RunMode,
+  outcomeNames, RmwFunction, rmwFunctionNames,
 } from './op-table.js';
 
 export {
   Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, memoryOrderNames, outcomeNames,
-  RmwFunction, rmwFunctionNames, RunMode,
+  RmwFunction, rmwFunctionNames,
 };
 export type Op = (typeof Op)[keyof typeof Op];
 export type Access = (typeof Access)[keyof typeof Access];

@@ -35,7 +35,7 @@ process.on('message', (message: WorkerSetup | CoordinatorMessage) => {
     harness.setHangTimeout(message.hangTimeoutMs);
     const bases = harness.result();
     const visible = Float64Array.from(message.visible, (location) => absoluteLocation(location, bases));
-    host = new SubtreeHost(harness, { ...message.options, visible }, subtreeSearches(message.strategy, bases, message.options.mode), send);
+    host = new SubtreeHost(harness, { ...message.options, visible }, subtreeSearches(message.strategy, bases), send);
     void explore(host);
   } else if (message.kind === 'stop') {
     host?.handle(message);

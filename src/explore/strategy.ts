@@ -126,8 +126,6 @@ export interface StrategyOptions {
   deadline?: number;
   /** dfs and bpor: explore only this shard's part of the tree (explore/shard.ts) */
   shard?: Shard;
-  /** RunMode: what the runs' plain accesses are (graph takes a free as no access in drf mode only: race detection orders it there); unknown: taken as sc */
-  mode?: number;
 }
 
 export interface Strategy {

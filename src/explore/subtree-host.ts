@@ -24,9 +24,8 @@ export function isSplitStrategy(name: string): name is SplitStrategy {
 /** Makes the search of a subtree given to a worker whose harness is mapped at `bases`. */
 export type SubtreeSearchFactory = (subtree: Subtree, link: SubtreeLink) => SubtreeSearch;
 
-/** `mode`: the runs' RunMode */
-export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases, mode: number): SubtreeSearchFactory {
-  const optionsOf = ({ bound, shard }: Subtree) => ({ maxBound: bound, mode, ...(shard ? { shard } : {}) });
+export function subtreeSearches(strategy: SplitStrategy, bases: LocationBases): SubtreeSearchFactory {
+  const optionsOf = ({ bound, shard }: Subtree) => ({ maxBound: bound, ...(shard ? { shard } : {}) });
   if (strategy === 'graph') {
     return (subtree) => {
       const search = new GraphStrategy(optionsOf(subtree), bases);

@@ -13,7 +13,7 @@ import { type ExecutionView, liveView, viewRun } from '../../src/explore/strateg
 import type { NativeHarness } from '../../src/addon/addon.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
 import { yieldEvery50Ms } from './event-loop.js';
-import { Access, Op, OpFlag, Outcome, RunMode, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
+import { Access, Op, OpFlag, Outcome, ThreadState, hasFlag, outcomeNames } from '../../src/addon/ops.js';
 
 /**
  * A strategy that ends its search at its first failing execution in normal use (it has no
@@ -80,7 +80,7 @@ async function explore(
   harness: NativeHarness, strategy: string, maxBound: number, mode: 'drf' | 'sc', limit: number, maxSteps: number, shard: Shard | undefined, classes: boolean,
 ): Promise<Exploration> {
   const trace = harness.trace();
-  const explorer = createStrategy(strategy, { maxBound, mode: mode === 'sc' ? RunMode.SC : RunMode.DRF, ...(shard ? { shard } : {}) });
+  const explorer = createStrategy(strategy, { maxBound, ...(shard ? { shard } : {}) });
   const view = liveView(trace);
   const seen: Observed = {
     executions: 0, classes: new Set(), repeats: 0, coverage: new Set(), readsFrom: new Set(), wasted: 0, bugs: new Set(), finalStates: new Set(),

@@ -173,14 +173,14 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 
 /**
  * The shape with only what the graph engine models (src/explore/graph/): atomics, plain
- * accesses, frees in drf mode, mutexes, spin locks and semaphores (their attempts that do not wait too, and those with a timeout), barriers, create and join (every thread joined),
+ * accesses, mutexes, spin locks and semaphores (their attempts that do not wait too, and those with a timeout), barriers, create and join (every thread joined),
  * choices, thread exits, yields, and spin loops that read one location (a spinlock of the
  * program's own); so that the oracle compares it on every seed instead of the few it does not
  * refuse.
  */
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
-    ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: shape.free && !shape.plain, mainEnd: 'join', tryLocks: shape.tryLocks,
+    ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: false, mainEnd: 'join', tryLocks: shape.tryLocks,
     once: false, longRun: false, libcState: false, mixedAccess: false,
   };
 }

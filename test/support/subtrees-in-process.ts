@@ -8,7 +8,7 @@
 import { buildHarness, type BuildOptions } from '../../src/compile/compile.js';
 import { receivedError } from '../../src/errors.js';
 import { borrowHarness, returnHarness } from '../../src/addon/harness-pool.js';
-import { Outcome, RunMode } from '../../src/addon/ops.js';
+import { Outcome } from '../../src/addon/ops.js';
 import { Coordinator } from '../../src/explore/coordinator.js';
 import type { Shard } from '../../src/explore/shard.js';
 import type { ExecutionView } from '../../src/explore/strategy.js';
@@ -86,8 +86,8 @@ export async function exploreInSubtrees(
       }),
     })), budget, shard);
     let executionCoverage = '';
-    const options = { test: 0, maxSteps, mode: mode === 'sc' ? RunMode.SC : RunMode.DRF, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
-    const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, subtreeSearches(strategy, harness.result(), options.mode), (message: HostMessage) => {
+    const options = { test: 0, maxSteps, mode: mode === 'sc' ? 1 : 0, flags: 0, nondetDomain: new Float64Array([0, 1]), visible: new Float64Array(0) };
+    const hosts = Array.from({ length: workers }, (_, i) => new SubtreeHost(harness, options, subtreeSearches(strategy, harness.result()), (message: HostMessage) => {
       // a host reports after each execution here (below), so a count is the execution just run
       if (message.kind === 'counts' && message.executions > 0) coverage.add(executionCoverage);
       toCoordinator[i]!.push(() => coordinator.onMessage(i, message));

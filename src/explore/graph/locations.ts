@@ -36,7 +36,6 @@ export class Locations {
     return this.address.length;
   }
 
-  /** `size` 0: an atomic access that failed its memory check before it ran (a use after free), which recorded none */
   data(address: number, size: number): number {
     const key = address * 4 + KEY_DATA;
     const known = this.ids.get(key);

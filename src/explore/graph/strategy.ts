@@ -42,7 +42,7 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, RunMode, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
@@ -81,14 +81,6 @@ interface Frame {
 export class GraphStrategy implements Strategy {
   readonly name = 'graph';
   readonly bounded: boolean;
-  /**
-   * drf mode: a free is an event that reads and writes nothing. Race detection orders it with
-   * every access to its block: one unordered with it is a bug in either order (a race before
-   * it, a use after free after it), and one ordered with it is so in every schedule of the
-   * graph (happens-before lies in porf). In sc mode nothing orders it with plain accesses,
-   * which are events there: refused.
-   */
-  private readonly freeIsNoAccess: boolean;
   /** the iteration's bound */
   private bound = 0;
   /** the iteration met a graph needing more preemptions than its bound */
@@ -154,10 +146,9 @@ export class GraphStrategy implements Strategy {
   private expected: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
   /** `bases`: where this process maps the harness, to give items to workers of other processes and take theirs (giveAway, startSubtree) */
-  constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard' | 'mode'>, private readonly bases?: LocationBases) {
+  constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>, private readonly bases?: LocationBases) {
     this.bounded = Number.isFinite(options.maxBound);
     this.shard = options.shard;
-    this.freeIsNoAccess = options.mode === RunMode.DRF;
     this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
   }
 
@@ -813,10 +804,6 @@ export class GraphStrategy implements Strategy {
         graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf(graph, thread);
         return;
       }
-      case Op.FREE:
-        if (!this.freeIsNoAccess) throw new UnsupportedHarnessError('graph', `free in sc mode (thread ${thread}, step ${step})`);
-        graph.add(thread, Role.OTHER, op, NONE);
-        return;
       case Op.THREAD_EXIT:
       case Op.YIELD:
         graph.add(thread, Role.OTHER, op, NONE);
