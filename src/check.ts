@@ -21,7 +21,7 @@ import { Outcome } from './addon/ops.js';
 import type { Bug } from './report/bug.js';
 import { type Replay, absoluteLocation, buildChanges, decodeReplay, relativeLocation } from './report/replay.js';
 import { withFileOptions } from './file-options.js';
-import { withThousands } from './numbers.js';
+import { counted, withThousands } from './numbers.js';
 import { guarantee } from './report/guarantee.js';
 import { type ShardOfFile, type ShardOfTest, onlyShard, shardKey } from './report/merge.js';
 import { DEFAULT_MAX_WORKERS, type ResolvedOptions, type SchemaOptions, resolveOptions } from './options.js';
@@ -382,8 +382,13 @@ async function boundedSearch(search: Search, name: string, maxBound: number): Pr
   run.strategy = strategy.name;
   if (run.failure) {
     run.failure = await search.simplified(run.failure);
-    // the iterations below the bug's bound found none; a sampler's bug is at no bound
-    run.found = { executions: search.executionsBefore + run.executions, fewest: strategy.exhaustive !== false || run.failure.preemptions === 0 };
+    // the iterations below the bug's bound found none (an unbounded search and a sampler stop at their first bug, at no bound)
+    run.found = { executions: search.executionsBefore + run.executions, fewest: (strategy.exhaustive !== false && strategy.bounded) || run.failure.preemptions === 0 };
+  }
+  // an unbounded search's bug is at no bound either: it needs what its (simplified) run took
+  if (!strategy.bounded && strategy.exhaustive !== false && run.failure) {
+    run.bound = spentBy(run.failure, settings.bound);
+    run.foundBy = `${strategy.name === 'optimal' ? 'optimal DPOR' : `strategy ${strategy.name}`}, unbounded, after ${withThousands(run.executions)} executions, shown with ${counted(run.bound, settings.bound === 'delay' ? 'delay' : 'preemption')}`;
   }
   // a sampled bug is at no bound: it needed what its (simplified) run took
   if (strategy.exhaustive === false) {

@@ -44,6 +44,16 @@ describe('weft check', () => {
   });
 });
 
+describe('an unbounded search stops at its first bug, at no bound', () => {
+  it('optimal: the bug\'s bound is the preemptions it needs, and the report claims no fewer fail (it did not explore them first)', () => {
+    const run = runCli(['check', 'fixtures/lost_update.c', '--mode', 'sc', '--strategy', 'optimal', '--json']);
+    expect(run.status, run.stderr).toBe(1);
+    const test = JSON.parse(run.stdout).tests[0];
+    expect(test).toMatchObject({ status: 'fail', bound: 1, bug: { preemptions: 1 }, found: { fewest: false } });
+    expect(test.guarantee).toBe('bug found by optimal DPOR, unbounded, after 2 executions, shown with 1 preemption');
+  });
+});
+
 describe('weft replay', () => {
   it('reproduces the exact failing execution from its replay string', () => {
     const check = JSON.parse(runCli(['check', 'fixtures/lost_update.c', '--mode', 'sc', '--json']).stdout);
