@@ -3,7 +3,8 @@
  * waiters; COND_WAKE re-acquires the mutex once the thread was signalled. A signal
  * leaves one wake-up for any of the threads waiting at that moment, so which waiter
  * wakes is decided by the schedule and every choice is explored; a broadcast wakes them
- * all. Timed waits may time out at any point, spurious wake-ups are an option. */
+ * all. Timed waits may time out at any point, even once signalled (leaving the signal to
+ * another waiter); spurious wake-ups are an option. */
 #include <errno.h>
 #include <pthread.h>
 
@@ -69,7 +70,13 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   else sched_step_aside(t);
   sched_point(WEFT_OP_COND_WAKE, (uintptr_t)cond, (uintptr_t)m | attempt, pc);
   int result = 0;
-  if (t->woken) t->woken = 0;
+  int woken = t->woken;
+  t->woken = 0;
+  /* a timed wait a signal or broadcast woke may time out all the same, leaving a signal to
+   * another waiter (POSIX: a timed-out waiter may consume one; glibc passes it on): both are
+   * explored, as a choice right after the wake */
+  if ((attempt & WEFT_ATTEMPT_TIMED) && (woken || signalled(c, t)) && sched_choose(2, pc) == 1) result = ETIMEDOUT;
+  else if (woken) {}
   else if (signalled(c, t)) c->pending--;
   else if (attempt & WEFT_ATTEMPT_TIMED) result = ETIMEDOUT;
   /* else a spurious wake-up */

@@ -108,6 +108,14 @@ describe('memory steps over the same bytes with different sizes: partial-order r
   });
 });
 
+describe('a timed condition wait that a signal woke may still time out, leaving the signal to another waiter', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the other waiter woken by the signal the timed one let go', async (strategy) => {
+    const test = (await checkAllInterleavings(fixture('soundness/timed_wait_passes_signal_on.c'), { strategy, maxBound: 2 })).tests[0]!;
+    if (strategy === 'hbcache') expect(test).toMatchObject({ status: 'error', error: expect.stringContaining('wait with a timeout') });
+    else expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: '!timed_out_late || broadcast_sent' } });
+  });
+});
+
 describe("rand() and the clocks are state the threads share: each draw and each read of the time is a step", () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the orders where the second thread draws, or reads the time, first; a sleep takes its time', async (strategy) => {
     const tests = new Map((await checkAllInterleavings(fixture('soundness/time_and_rand_are_shared.c'), { strategy, maxBound: 2 })).tests.map((test) => [test.name, test]));
