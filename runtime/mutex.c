@@ -35,16 +35,18 @@ WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
   return 0;
 }
 
-/* After the scheduler let this thread go, the lock is free or ours. */
+/* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
+ * what its unlocks released (drf mode); an attempt that fails orders nothing. */
 static int acquire(pthread_mutex_t *m) {
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner == self) {
     if (kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
     m->__data.__count++;
-    return 0;
+  } else {
+    m->__data.__owner = self;
+    m->__data.__count = 1;
   }
-  m->__data.__owner = self;
-  m->__data.__count = 1;
+  race_on_acquired((uintptr_t)m);
   return 0;
 }
 
@@ -106,5 +108,6 @@ WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex that is not locked");
   }
   if (--m->__data.__count == 0) m->__data.__owner = 0;
+  race_on_released((uintptr_t)m);
   return 0;
 }

@@ -444,6 +444,8 @@ WEFT_HIDDEN void race_reset(void);
 WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
 WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
 WEFT_HIDDEN void race_on_once_done(uint32_t thread, uintptr_t control);
+WEFT_HIDDEN void race_on_acquired(uintptr_t object);
+WEFT_HIDDEN void race_on_released(uintptr_t object);
 WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN int race_visible(uintptr_t address);
 /* C11 happens-before of an atomic operation or fence, by the current thread; `order` is

@@ -58,6 +58,7 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   }
   if (write) l->writer = self;
   else l->readers++;
+  race_on_acquired((uintptr_t)rwlock); /* a failed attempt orders nothing */
   sched_record_value(1, 0);
   return 0;
 }
@@ -88,5 +89,6 @@ WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
   if (writing) l->writer = 0;
   else if (l->writer == 0 && l->readers > 0) l->readers--;
   else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");
+  race_on_released((uintptr_t)rwlock); /* a reader's too: readers' unlocks accumulate */
   return 0;
 }

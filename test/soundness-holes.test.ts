@@ -81,6 +81,18 @@ describe('what a primitive orders is no race (drf mode): a plain write published
   });
 });
 
+describe('what each synchronisation function orders (drf mode): an acquisition only acquires, a release only releases, a failed attempt orders nothing', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the race behind a failed trylock (Boehm), a timed-out lock or wait, two acquisitions, sem_getvalue, a failed unlock and a free; two posts and two readers\' unlocks both publish', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/sync_semantics.c'), { strategy, maxBound: 3 });
+    expect(tests.length).toBe(19);
+    for (const test of tests) {
+      if (test.name === 'races_with_free_after_unlock') expect(test, test.name).toMatchObject({ status: 'fail', bug: { kind: 'race', message: expect.stringMatching(/^free racing a write: T0 frees /) } });
+      else if (test.name.startsWith('races_')) expect(test, test.name).toMatchObject({ status: 'fail', bug: { kind: 'race', message: expect.stringMatching(/^data race on data: T2 reads .* unordered with T1's write/) } });
+      else expect([test.status, test.bug?.message], test.name).toEqual(['pass', undefined]);
+    }
+  });
+});
+
 describe('a data race shows whatever order plain accesses ran in (drf mode): every earlier access that could race is kept', () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the race with an older read, with an atomic access, with a free, and on a byte a later write left; no race where there is none', async (strategy) => {
     const { tests } = await checkAllInterleavings(fixture('soundness/races_in_any_order.c'), { strategy, maxBound: 2 });
