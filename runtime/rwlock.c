@@ -45,7 +45,8 @@ WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
 static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t pc) {
   struct rwlock_state *l = state_of(rwlock);
   uint32_t self = weft_rt->current + 1;
-  if (l->writer == self) return EDEADLK;
+  /* as glibc: a try lock by the writer is busy; the blocking and timed ones report the deadlock */
+  if (l->writer == self) return attempt & WEFT_ATTEMPT_TRY ? EBUSY : EDEADLK;
   if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_step(0, pc);
   /* an attempt (try, or timed) is an op of its own: it never waits, and partial-order
    * reduction must know that it may go before a release (and fail there) */
