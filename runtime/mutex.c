@@ -72,18 +72,20 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   return result;
 }
 
-/* For condition waits: give the mutex up entirely, and take it back at the same depth. */
-uint32_t mutex_release_all(pthread_mutex_t *m) {
-  uint32_t count = m->__data.__count;
-  m->__data.__owner = 0;
-  m->__data.__count = 0;
-  return count;
+/* For condition waits: give up one level of the mutex, as glibc's pthread_cond_wait does (a
+ * recursive mutex held twice stays held while the thread waits), and take it back. */
+void mutex_release_level(pthread_mutex_t *m) {
+  if (--m->__data.__count == 0) m->__data.__owner = 0;
 }
 
-int mutex_acquire(pthread_mutex_t *m, uint32_t count) {
-  m->__data.__owner = (int)weft_rt->current + 1;
-  m->__data.__count = count;
-  return 0;
+void mutex_acquire_level(pthread_mutex_t *m) {
+  int self = (int)weft_rt->current + 1;
+  if (m->__data.__owner == self) {
+    m->__data.__count++;
+    return;
+  }
+  m->__data.__owner = self;
+  m->__data.__count = 1;
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {

@@ -359,8 +359,8 @@ WEFT_HIDDEN void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
 WEFT_OPS(WEFT_ENABLED_DECLARE)
 #undef WEFT_ENABLED_DECLARE
 
-WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
-WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
+WEFT_HIDDEN void mutex_acquire_level(pthread_mutex_t *m);
+WEFT_HIDDEN void mutex_release_level(pthread_mutex_t *m);
 
 /* ops.h's columns, indexed by op */
 WEFT_HIDDEN extern const uint8_t op_access[WEFT_OP_COUNT];

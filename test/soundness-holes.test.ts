@@ -93,6 +93,19 @@ describe('what each synchronisation function orders (drf mode): an acquisition o
   });
 });
 
+describe('a thread that waits on or retakes a lock it holds gets what glibc gives it', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: a condition wait keeps a recursive mutex held twice (the signaller deadlocks, said so), and a writer\'s try locks are busy', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/lock_return_codes.c'), { strategy, maxBound: 3 });
+    expect(tests.map((test) => [test.name, test.status, test.bug?.kind])).toEqual([
+      ['waits_holding_recursive_mutex_twice', 'fail', 'deadlock'],
+      ['waits_holding_recursive_mutex_once', 'pass', undefined],
+      ['timed_wait_keeps_recursive_mutex', 'pass', undefined],
+      ['try_locks_by_the_writer', 'pass', undefined],
+    ]);
+    expect(tests[0]!.bug!.message).toMatch(/^deadlock: T0 holds recursive \(.*:29\) and waits for a signal on cond \(.*:33\), still holding recursive: a condition wait gives up one level of a recursive mutex, and T0 had taken it 2 times; T1 waits for recursive \(.*:21\), held by T0$/);
+  });
+});
+
 describe('a data race shows whatever order plain accesses ran in (drf mode): every earlier access that could race is kept', () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the race with an older read, with an atomic access, with a free, and on a byte a later write left; no race where there is none', async (strategy) => {
     const { tests } = await checkAllInterleavings(fixture('soundness/races_in_any_order.c'), { strategy, maxBound: 2 });
