@@ -29,6 +29,15 @@ WEFT_HIDDEN int weft_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexa
   return 0;
 }
 
+/* Priority inheritance changes only priorities; a priority-ceiling mutex changes what its
+ * lock returns (EINVAL, in a thread that is not real-time), which weft does not model. */
+WEFT_HIDDEN int weft_pthread_mutexattr_setprotocol(pthread_mutexattr_t *attributes, int protocol) {
+  if (protocol == PTHREAD_PRIO_PROTECT && weft_rt && weft_rt->in_execution)
+    execution_fail(WEFT_OUTCOME_LIMIT, WEFT_CALLER_PC(), "priority-ceiling mutexes (PTHREAD_PRIO_PROTECT) are not "
+                   "modelled: glibc's lock of one fails (EINVAL) in a thread that is not real-time, where weft's would lock");
+  return pthread_mutexattr_setprotocol(attributes, protocol);
+}
+
 WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
   if (m->__data.__owner)
     execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a mutex held by thread %d", m->__data.__owner - 1);

@@ -106,6 +106,14 @@ describe('a thread that waits on or retakes a lock it holds gets what glibc give
   });
 });
 
+describe('a mutex protocol weft does not model is not taken for one it does', () => {
+  it('priority inheritance locks as any mutex; a priority ceiling (glibc: EINVAL) ends the test as weft\'s limit, saying why', async () => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/mutex_protocol.c'));
+    expect(tests.map((test) => [test.name, test.status])).toEqual([['inheriting_mutex', 'pass'], ['protected_mutex', 'error']]);
+    expect(tests[1]!.error).toMatch(/^priority-ceiling mutexes \(PTHREAD_PRIO_PROTECT\) are not modelled: glibc's lock of one fails \(EINVAL\)/);
+  });
+});
+
 describe('a data race shows whatever order plain accesses ran in (drf mode): every earlier access that could race is kept', () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the race with an older read, with an atomic access, with a free, and on a byte a later write left; no race where there is none', async (strategy) => {
     const { tests } = await checkAllInterleavings(fixture('soundness/races_in_any_order.c'), { strategy, maxBound: 2 });
