@@ -1,6 +1,8 @@
 /* Condition variables. Both steps of a wait record the mutex (with the attempt flags in
- * its low bits) as their value: they release and re-acquire it. A wait is two steps: COND_WAIT releases the mutex and joins the
- * waiters; COND_WAKE re-acquires the mutex once the thread was signalled. A signal
+ * its low bits) as their value: they release and re-acquire it. A wait is two steps: COND_WAIT
+ * releases one level of the mutex (as glibc: a recursive mutex held more than once stays held
+ * while the thread waits) and joins the waiters; COND_WAKE re-acquires that level once the
+ * thread was signalled. A signal
  * leaves one wake-up for any of the threads waiting at that moment, so which waiter
  * wakes is decided by the schedule and every choice is explored; a broadcast wakes them
  * all. Timed waits may time out at any point, even once signalled (leaving the signal to
@@ -35,7 +37,8 @@ static void make_ineligible(pthread_cond_t *cond) {
 int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
   const struct runtime *r = weft_rt;
   const pthread_mutex_t *m = (const pthread_mutex_t *)(uintptr_t)(pending->argument >> 2 << 2);
-  if (m->__data.__owner != 0) return 0;
+  /* free, or still the waiter's own (a recursive mutex it held more than once) */
+  if (m->__data.__owner != 0 && m->__data.__owner != (int)thread + 1) return 0;
   if (pending->argument & WEFT_ATTEMPT_TIMED || r->flags & WEFT_RUN_SPURIOUS_WAKEUPS) return 1;
   return signalled(state_of((const void *)pending->object), &r->threads[thread]);
 }
@@ -61,7 +64,7 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   sched_point(WEFT_OP_COND_WAIT, (uintptr_t)cond, (uintptr_t)m, pc);
   struct cond_state *c = state_of(cond);
   struct thread *t = &r->threads[self];
-  uint32_t depth = mutex_release_all(m);
+  mutex_release_level(m);
   c->waiters++;
   t->cond_waiting = (uintptr_t)cond;
   t->woken = 0;
@@ -90,7 +93,7 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
     if (c->eligible) make_ineligible(cond);
     c->pending = c->eligible = 0;
   }
-  mutex_acquire(m, depth);
+  mutex_acquire_level(m);
   return result;
 }
 

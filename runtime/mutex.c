@@ -29,22 +29,33 @@ WEFT_HIDDEN int weft_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexa
   return 0;
 }
 
+/* Priority inheritance changes only priorities; a priority-ceiling mutex changes what its
+ * lock returns (EINVAL, in a thread that is not real-time), which weft does not model. */
+WEFT_HIDDEN int weft_pthread_mutexattr_setprotocol(pthread_mutexattr_t *attributes, int protocol) {
+  if (protocol == PTHREAD_PRIO_PROTECT && weft_rt && weft_rt->in_execution)
+    execution_fail(WEFT_OUTCOME_LIMIT, WEFT_CALLER_PC(), "priority-ceiling mutexes (PTHREAD_PRIO_PROTECT) are not "
+                   "modelled: glibc's lock of one fails (EINVAL) in a thread that is not real-time, where weft's would lock");
+  return pthread_mutexattr_setprotocol(attributes, protocol);
+}
+
 WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
   if (m->__data.__owner)
     execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a mutex held by thread %d", m->__data.__owner - 1);
   return 0;
 }
 
-/* After the scheduler let this thread go, the lock is free or ours. */
+/* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
+ * what its unlocks released (drf mode); an attempt that fails orders nothing. */
 static int acquire(pthread_mutex_t *m) {
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner == self) {
     if (kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
     m->__data.__count++;
-    return 0;
+  } else {
+    m->__data.__owner = self;
+    m->__data.__count = 1;
   }
-  m->__data.__owner = self;
-  m->__data.__count = 1;
+  race_on_acquired((uintptr_t)m);
   return 0;
 }
 
@@ -70,18 +81,20 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   return result;
 }
 
-/* For condition waits: give the mutex up entirely, and take it back at the same depth. */
-uint32_t mutex_release_all(pthread_mutex_t *m) {
-  uint32_t count = m->__data.__count;
-  m->__data.__owner = 0;
-  m->__data.__count = 0;
-  return count;
+/* For condition waits: give up one level of the mutex, as glibc's pthread_cond_wait does (a
+ * recursive mutex held twice stays held while the thread waits), and take it back. */
+void mutex_release_level(pthread_mutex_t *m) {
+  if (--m->__data.__count == 0) m->__data.__owner = 0;
 }
 
-int mutex_acquire(pthread_mutex_t *m, uint32_t count) {
-  m->__data.__owner = (int)weft_rt->current + 1;
-  m->__data.__count = count;
-  return 0;
+void mutex_acquire_level(pthread_mutex_t *m) {
+  int self = (int)weft_rt->current + 1;
+  if (m->__data.__owner == self) {
+    m->__data.__count++;
+    return;
+  }
+  m->__data.__owner = self;
+  m->__data.__count = 1;
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
@@ -106,5 +119,6 @@ WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex that is not locked");
   }
   if (--m->__data.__count == 0) m->__data.__owner = 0;
+  race_on_released((uintptr_t)m);
   return 0;
 }

@@ -1,6 +1,9 @@
-/* Data-race detection for drf mode, with vector clocks. Every synchronising step
- * (locks, condition variables, semaphores, barriers, …) acquires and releases its
- * object; create and join order the threads they name. Atomics order as C11 says
+/* Data-race detection for drf mode, with vector clocks. A lock's acquisition (a try or
+ * timed one that succeeds) and a sem_wait acquire their object; an unlock and a sem_post
+ * release it (race_on_acquired, race_on_released: the primitive calls them once it knows
+ * the outcome); a failed attempt, a failed unlock and sem_getvalue order nothing (C11
+ * 7.26.4, glibc). Condition variables, barriers and once acquire and release their object
+ * at their steps; create and join order the threads they name. Atomics order as C11 says
  * (race_on_atomic): only release/acquire operations and fences synchronise; relaxed
  * ones order nothing, although exploration runs them sequentially consistent. Accesses to globals,
  * the heap and the stacks other threads may see (stack.c) are checked against the earlier
@@ -120,6 +123,8 @@ static struct sync_clock *sync_clock_of(uintptr_t object) {
   return &r->sync_overflow; /* table full: such objects share one clock (orders more, never less) */
 }
 
+static int drf_execution(const struct runtime *r) { return r && r->in_execution && r->mode == WEFT_MODE_DRF; }
+
 /* acquire then release: the thread sees everything released on the object before, and
  * everything it did so far is released to whoever acquires it next */
 static void synchronise(uint32_t thread, uintptr_t object) {
@@ -163,9 +168,38 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
       synchronise(thread, pending->argument >> 2 << 2); /* the mutex */
       synchronise(thread, pending->object);
       return;
-    default:
+    case WEFT_OP_COND_SIGNAL:
+    case WEFT_OP_COND_BROADCAST:
+    case WEFT_OP_BARRIER_ARRIVE:
+    case WEFT_OP_BARRIER_LEAVE:
+    case WEFT_OP_ONCE:
       synchronise(thread, pending->object);
+      return;
+    default:
+      /* Locks and semaphores (ops.h's ACQUIRE and RELEASE accesses, sem_post): whether the
+       * step took or gave up its object is known only once it ran (an attempt may fail, an
+       * unlock return EPERM), so the primitive synchronises then. sem_getvalue and free
+       * order nothing. */
+      return;
   }
+}
+
+/* The current thread took a lock or a semaphore: it sees everything released on it before. */
+void race_on_acquired(uintptr_t object) {
+  struct runtime *r = weft_rt;
+  if (!drf_execution(r)) return;
+  join(&r->clocks[r->current], &sync_clock_of(object)->clock, r->thread_count);
+}
+
+/* The current thread gave a lock up, or posted a semaphore: whoever acquires it next sees
+ * everything the thread did so far, and everything released on it before (joined, not
+ * replaced: two readers' unlocks, or two posts, both happen before a later acquisition). */
+void race_on_released(uintptr_t object) {
+  struct runtime *r = weft_rt;
+  if (!drf_execution(r)) return;
+  uint32_t self = r->current;
+  sync_join(sync_clock_of(object), &r->clocks[self], r->thread_count);
+  r->clocks[self].at[self]++; /* its later accesses must not look ordered before the release */
 }
 
 /* the child's fence_release and pending_acquire are still all 0 (race_reset) */
@@ -185,8 +219,6 @@ static void publish(struct vclock *into, uint32_t thread) {
   copy(into, mine, weft_rt->thread_count);
   mine->at[thread]++;
 }
-
-static int drf_execution(const struct runtime *r) { return r && r->in_execution && r->mode == WEFT_MODE_DRF; }
 
 /* A once routine has returned: what it did is released on the once control, which every
  * later call acquires at its step (a caller that came while it ran waits until now). */

@@ -361,8 +361,8 @@ WEFT_HIDDEN void thread_finish(void *return_value, uintptr_t pc) WEFT_NORETURN;
 WEFT_OPS(WEFT_ENABLED_DECLARE)
 #undef WEFT_ENABLED_DECLARE
 
-WEFT_HIDDEN int mutex_acquire(pthread_mutex_t *m, uint32_t count);
-WEFT_HIDDEN uint32_t mutex_release_all(pthread_mutex_t *m);
+WEFT_HIDDEN void mutex_acquire_level(pthread_mutex_t *m);
+WEFT_HIDDEN void mutex_release_level(pthread_mutex_t *m);
 
 /* ops.h's columns, indexed by op */
 WEFT_HIDDEN extern const uint8_t op_access[WEFT_OP_COUNT];
@@ -451,6 +451,8 @@ WEFT_HIDDEN void race_reset(void);
 WEFT_HIDDEN void race_on_step(uint32_t thread, const struct pending *pending);
 WEFT_HIDDEN void race_on_create(uint32_t parent, uint32_t child);
 WEFT_HIDDEN void race_on_once_done(uint32_t thread, uintptr_t control);
+WEFT_HIDDEN void race_on_acquired(uintptr_t object);
+WEFT_HIDDEN void race_on_released(uintptr_t object);
 WEFT_HIDDEN void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN int race_visible(uintptr_t address);
 /* C11 happens-before of an atomic operation or fence, by the current thread; `order` is

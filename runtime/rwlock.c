@@ -45,7 +45,8 @@ WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
 static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t pc) {
   struct rwlock_state *l = state_of(rwlock);
   uint32_t self = weft_rt->current + 1;
-  if (l->writer == self) return EDEADLK;
+  /* as glibc: a try lock by the writer is busy; the blocking and timed ones report the deadlock */
+  if (l->writer == self) return attempt & WEFT_ATTEMPT_TRY ? EBUSY : EDEADLK;
   if (attempt & WEFT_ATTEMPT_TIMED) sched_yield_step(0, pc);
   /* an attempt (try, or timed) is an op of its own: it never waits, and partial-order
    * reduction must know that it may go before a release (and fail there) */
@@ -58,6 +59,7 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   }
   if (write) l->writer = self;
   else l->readers++;
+  race_on_acquired((uintptr_t)rwlock); /* a failed attempt orders nothing */
   sched_record_value(1, 0);
   return 0;
 }
@@ -88,5 +90,6 @@ WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
   if (writing) l->writer = 0;
   else if (l->writer == 0 && l->readers > 0) l->readers--;
   else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");
+  race_on_released((uintptr_t)rwlock); /* a reader's too: readers' unlocks accumulate */
   return 0;
 }

@@ -37,6 +37,7 @@ static int take(sem_t *sem, int error) {
     return -1;
   }
   s->value--;
+  race_on_acquired((uintptr_t)sem); /* a wait that fails (EAGAIN, ETIMEDOUT) orders nothing */
   return 0;
 }
 
@@ -63,9 +64,11 @@ WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
   sched_point(WEFT_OP_SEM_POST, (uintptr_t)sem, 0, WEFT_CALLER_PC());
   sched_record_value(state_of(sem)->value, 0);
   state_of(sem)->value++;
+  race_on_released((uintptr_t)sem);
   return 0;
 }
 
+/* a relaxed load in glibc, and no synchronising function in POSIX: it orders nothing */
 WEFT_HIDDEN int weft_sem_getvalue(sem_t *sem, int *value) {
   sched_point(WEFT_OP_SEM_GETVALUE, (uintptr_t)sem, 0, WEFT_CALLER_PC());
   *value = (int)state_of(sem)->value;

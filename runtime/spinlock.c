@@ -27,6 +27,7 @@ static int take(pthread_spinlock_t *lock, uint32_t attempt, uintptr_t pc) {
     return EBUSY;
   }
   *lock = self;
+  race_on_acquired((uintptr_t)lock); /* a failed trylock orders nothing */
   sched_record_value(1, 0);
   return 0;
 }
@@ -40,5 +41,6 @@ WEFT_HIDDEN int weft_pthread_spin_unlock(pthread_spinlock_t *lock) {
   if (*lock != (int)weft_rt->current + 1)
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a spinlock the thread does not hold");
   *lock = 0;
+  race_on_released((uintptr_t)lock);
   return 0;
 }

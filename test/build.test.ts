@@ -154,10 +154,33 @@ describe('the build cache', () => {
     expect(() => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') })).toThrow(/harness\.c:4: 'pthread_cancel' is not supported by weft/);
   });
 
+  it.each([
+    ['pthread_mutexattr_setrobust', 'pthread_mutexattr_setrobust(&attributes, PTHREAD_MUTEX_ROBUST)', /robust mutexes are not modelled: glibc's lock of one whose holder ended returns EOWNERDEAD/],
+    // glibc's header redirects the _np name to the other: either is refused
+    ['pthread_mutexattr_setrobust', 'pthread_mutexattr_setrobust_np(&attributes, PTHREAD_MUTEX_ROBUST_NP)', /robust mutexes are not modelled/],
+    ['pthread_rwlockattr_setkind_np', 'pthread_rwlockattr_setkind_np(&rw_attributes, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)', /read-write lock kinds are not modelled: .*writer preference/],
+    ['pthread_mutexattr_setprioceiling', 'pthread_mutexattr_setprioceiling(&attributes, 10)', /priority-ceiling mutexes \(PTHREAD_PRIO_PROTECT\) are not modelled/],
+  ])('refuses %s, an attribute that changes what weft does not model, saying what: %s', (name, call, reason) => {
+    const file = writeHarness(`#define _GNU_SOURCE\n#include <pthread.h>\n#include <weft.h>\nWEFT_TEST(t) {\n  pthread_mutexattr_t attributes;\n  pthread_rwlockattr_t rw_attributes;\n  pthread_mutexattr_init(&attributes);\n  pthread_rwlockattr_init(&rw_attributes);\n  ${call};\n}\n`);
+    let error: unknown;
+    try {
+      buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    expect(error).toMatchObject({ code: 'unsupported-symbol', message: expect.stringContaining(`harness.c:9: '${name}' is not supported by weft: `) });
+    expect((error as BuildError).message).toMatch(reason);
+  });
+
   it('knows what it models and what it refuses', () => {
     expect(refusalReason('pthread_mutex_lock')).toBeUndefined();
     expect(refusalReason('memcpy')).toBeUndefined();
     expect(refusalReason('pthread_mutexattr_settype')).toBeUndefined();
+    // attributes that change only what a real machine would run, or what needs processes
+    for (const harmless of ['pthread_attr_setstacksize', 'pthread_attr_setschedpolicy', 'pthread_attr_setaffinity_np', 'pthread_mutexattr_setpshared', 'pthread_condattr_setclock', 'pthread_rwlockattr_setpshared'])
+      expect(refusalReason(harmless), harmless).toBeUndefined();
+    for (const unmodelled of ['pthread_mutexattr_setrobust_np', 'pthread_mutex_consistent', 'pthread_mutex_consistent_np']) expect(refusalReason(unmodelled)).toMatch(/robust mutexes/);
     expect(refusalReason('socket')).toMatch(/sockets/);
     expect(refusalReason('pthread_spin_lock_unknown')).toMatch(/not modelled/);
   });

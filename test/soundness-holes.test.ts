@@ -81,6 +81,39 @@ describe('what a primitive orders is no race (drf mode): a plain write published
   });
 });
 
+describe('what each synchronisation function orders (drf mode): an acquisition only acquires, a release only releases, a failed attempt orders nothing', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: finds the race behind a failed trylock (Boehm), a timed-out lock or wait, two acquisitions, sem_getvalue, a failed unlock and a free; two posts and two readers\' unlocks both publish', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/sync_semantics.c'), { strategy, maxBound: 3 });
+    expect(tests.length).toBe(19);
+    for (const test of tests) {
+      if (test.name === 'races_with_free_after_unlock') expect(test, test.name).toMatchObject({ status: 'fail', bug: { kind: 'race', message: expect.stringMatching(/^free racing a write: T0 frees /) } });
+      else if (test.name.startsWith('races_')) expect(test, test.name).toMatchObject({ status: 'fail', bug: { kind: 'race', message: expect.stringMatching(/^data race on data: T2 reads .* unordered with T1's write/) } });
+      else expect([test.status, test.bug?.message], test.name).toEqual(['pass', undefined]);
+    }
+  });
+});
+
+describe('a thread that waits on or retakes a lock it holds gets what glibc gives it', () => {
+  it.each(['dfs', 'bpor', 'optimal', 'auto'])('%s: a condition wait keeps a recursive mutex held twice (the signaller deadlocks, said so), and a writer\'s try locks are busy', async (strategy) => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/lock_return_codes.c'), { strategy, maxBound: 3 });
+    expect(tests.map((test) => [test.name, test.status, test.bug?.kind])).toEqual([
+      ['waits_holding_recursive_mutex_twice', 'fail', 'deadlock'],
+      ['waits_holding_recursive_mutex_once', 'pass', undefined],
+      ['timed_wait_keeps_recursive_mutex', 'pass', undefined],
+      ['try_locks_by_the_writer', 'pass', undefined],
+    ]);
+    expect(tests[0]!.bug!.message).toMatch(/^deadlock: T0 holds recursive \(.*:29\) and waits for a signal on cond \(.*:33\), still holding recursive: a condition wait gives up one level of a recursive mutex, and T0 had taken it 2 times; T1 waits for recursive \(.*:21\), held by T0$/);
+  });
+});
+
+describe('a mutex protocol weft does not model is not taken for one it does', () => {
+  it('priority inheritance locks as any mutex; a priority ceiling (glibc: EINVAL) ends the test as weft\'s limit, saying why', async () => {
+    const { tests } = await checkAllInterleavings(fixture('soundness/mutex_protocol.c'));
+    expect(tests.map((test) => [test.name, test.status])).toEqual([['inheriting_mutex', 'pass'], ['protected_mutex', 'error']]);
+    expect(tests[1]!.error).toMatch(/^priority-ceiling mutexes \(PTHREAD_PRIO_PROTECT\) are not modelled: glibc's lock of one fails \(EINVAL\)/);
+  });
+});
+
 describe('a data race shows whatever order plain accesses ran in (drf mode): every earlier access that could race is kept', () => {
   it.each(['dfs', 'bpor', 'optimal', 'auto', 'hbcache'])('%s: finds the race with an older read, with an atomic access, with a free, and on a byte a later write left; no race where there is none', async (strategy) => {
     const { tests } = await checkAllInterleavings(fixture('soundness/races_in_any_order.c'), { strategy, maxBound: 2 });

@@ -9,7 +9,7 @@ export const redirectedSymbols: ReadonlyMap<string, string> = new Map(
     'pthread_create', 'pthread_join', 'pthread_exit', 'pthread_self', 'pthread_equal', 'pthread_detach',
     // mutexes, condition variables, read-write locks, spinlocks, barriers, once, keys
     'pthread_mutex_init', 'pthread_mutex_destroy', 'pthread_mutex_lock', 'pthread_mutex_trylock',
-    'pthread_mutex_timedlock', 'pthread_mutex_unlock',
+    'pthread_mutex_timedlock', 'pthread_mutex_unlock', 'pthread_mutexattr_setprotocol',
     'pthread_cond_init', 'pthread_cond_destroy', 'pthread_cond_wait', 'pthread_cond_timedwait',
     'pthread_cond_clockwait', 'pthread_cond_signal', 'pthread_cond_broadcast',
     'pthread_rwlock_init', 'pthread_rwlock_destroy', 'pthread_rwlock_rdlock', 'pthread_rwlock_wrlock',
@@ -91,6 +91,11 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
   ...['signal', 'sigaction', 'raise', 'kill', 'alarm', 'setitimer', 'pause', 'sigwait', 'sigsuspend',
     'pthread_kill', 'pthread_sigmask', 'sigprocmask'].map(
     (name) => [name, 'signals are used by weft itself and are not modelled'] as const),
+  ...['pthread_mutexattr_setrobust', 'pthread_mutexattr_setrobust_np', 'pthread_mutex_consistent', 'pthread_mutex_consistent_np'].map(
+    (name) => [name, 'robust mutexes are not modelled: glibc\'s lock of one whose holder ended returns EOWNERDEAD, where weft\'s would wait forever'] as const),
+  ['pthread_rwlockattr_setkind_np', 'read-write lock kinds are not modelled: weft gives neither readers nor writers preference, so what writer preference does (a reader waiting behind a waiting writer, and the deadlocks that makes) would be missed'],
+  ...['pthread_mutexattr_setprioceiling', 'pthread_mutex_setprioceiling'].map(
+    (name) => [name, 'priority-ceiling mutexes (PTHREAD_PRIO_PROTECT) are not modelled: glibc\'s lock of one fails (EINVAL) in a thread that is not real-time, where weft\'s would lock'] as const),
   ['pthread_cancel', 'thread cancellation is not modelled'],
   ['pthread_setcancelstate', 'thread cancellation is not modelled'],
   ['pthread_setcanceltype', 'thread cancellation is not modelled'],
@@ -110,7 +115,14 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
   ['__longjmp_chk', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
 ]);
 
-/** Attribute, key and condition helpers are plain data functions: libc's own are fine. */
+/** Attribute, key and condition helpers are plain data functions: libc's own are fine. The setters
+ * that change what weft models are refused above (robust mutexes, rwlock kinds, priority
+ * ceilings) or checked by the runtime (pthread_mutexattr_setprotocol: PTHREAD_PRIO_PROTECT).
+ * The rest change nothing weft explores: stack size and address, guard size, scheduling policy,
+ * priority, scope, inheritance and affinity only restrict which interleavings a real machine
+ * runs (weft explores them all, as a multi-core machine may run them), process sharing needs
+ * processes, which are refused, a condition variable's clock only moves a timeout weft may
+ * take at any point, and PTHREAD_PRIO_INHERIT only changes priorities. */
 const harmlessThreadFunctions = /^pthread_(mutexattr|attr|condattr|rwlockattr|barrierattr)_|^pthread_(setname_np|getname_np)$/;
 const threadFamily = /^(pthread_|sem_|thrd_|mtx_|cnd_|tss_|call_once$)/;
 

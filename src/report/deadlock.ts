@@ -41,7 +41,8 @@ function holdings(execution: ExecutionView): Map<number, Map<number, [number, nu
     const succeeded = !isAttempt(op) || execution.value[step] !== 0;
     if (acquiring(op) && succeeded) change(object, thread, step, 1);
     else if (releasing(op)) change(object, thread, step, -1);
-    else if (hasFlag(op, OpFlag.RELEASES_ARGUMENT)) held.get(conditionMutex(execution.value[step]!))?.delete(thread);
+    // a condition wait gives up one level of its mutex (a recursive one held twice stays held)
+    else if (hasFlag(op, OpFlag.RELEASES_ARGUMENT)) change(conditionMutex(execution.value[step]!), thread, step, -1);
     else if (hasFlag(op, OpFlag.ACQUIRES_ARGUMENT)) change(conditionMutex(execution.value[step]!), thread, step, 1);
   }
   return held;
@@ -71,7 +72,13 @@ export function explainDeadlock(context: DeadlockContext): string {
     } else if (end.op === Op.THREAD_JOIN) {
       holders = [end.object];
       wanted = `T${end.object} to end${where}`;
-    } else if (end.op === Op.COND_WAKE) wanted = `a signal on ${name(end.object)}${where}, which no thread will send`;
+    } else if (end.op === Op.COND_WAKE) {
+      const mutex = waitMutex(execution, thread);
+      const levels = mutex === undefined ? undefined : held.get(mutex)?.get(thread)?.[0];
+      wanted = levels === undefined
+        ? `a signal on ${name(end.object)}${where}, which no thread will send`
+        : `a signal on ${name(end.object)}${where}, still holding ${name(mutex!)}: a condition wait gives up one level of a recursive mutex, and T${thread} had taken it ${levels + 1} times`;
+    }
     else if (end.op === Op.SEM_WAIT) wanted = `semaphore ${name(end.object)}${where}, whose value stays 0`;
     else if (end.op === Op.BARRIER_LEAVE) wanted = `the other threads at barrier ${name(end.object)}${where}`;
     else if (end.op === Op.ONCE) wanted = `the once routine of ${name(end.object)}${where} to finish`;
@@ -84,6 +91,13 @@ export function explainDeadlock(context: DeadlockContext): string {
   const cycle = findCycle(waitsFor);
   const summary = cycle ? `wait-for cycle ${[...cycle, cycle[0]].map((t) => `T${t}`).join(' → ')}: ` : '';
   return `deadlock: ${summary}${descriptions.join('; ')}`;
+}
+
+/** the mutex of the thread's last condition wait */
+function waitMutex(execution: ExecutionView, thread: number): number | undefined {
+  for (let step = execution.steps - 1; step >= 0; step--)
+    if (execution.thread[step] === thread && hasFlag(execution.op[step]!, OpFlag.RELEASES_ARGUMENT)) return conditionMutex(execution.value[step]!);
+  return undefined;
 }
 
 function findCycle(edges: Map<number, number[]>): number[] | undefined {
