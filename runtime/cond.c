@@ -59,8 +59,11 @@ WEFT_HIDDEN int weft_pthread_cond_destroy(pthread_cond_t *cond) {
 static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uint32_t self = r->current;
-  if (m->__data.__owner != (int)self + 1)
+  if (m->__data.__owner != (int)self + 1) {
+    /* POSIX: EPERM for an error-checking (and glibc: a recursive) mutex; a normal one's is undefined */
+    if (mutex_checks_owner(m)) return EPERM;
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting on a condition variable with a mutex the thread does not hold");
+  }
   sched_point(WEFT_OP_COND_WAIT, (uintptr_t)cond, (uintptr_t)m, pc);
   struct cond_state *c = state_of(cond);
   struct thread *t = &r->threads[self];

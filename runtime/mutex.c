@@ -12,6 +12,8 @@ static inline int kind_of(const pthread_mutex_t *m) {
   return kind == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : kind;
 }
 
+int mutex_checks_owner(const pthread_mutex_t *m) { return kind_of(m) != PTHREAD_MUTEX_NORMAL; }
+
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
   int owner = m->__data.__owner;
@@ -112,7 +114,7 @@ WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
   sched_point(WEFT_OP_MUTEX_UNLOCK, (uintptr_t)m, 0, pc);
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner != self) {
-    if (kind_of(m) != PTHREAD_MUTEX_NORMAL) return EPERM;
+    if (mutex_checks_owner(m)) return EPERM;
     if (m->__data.__owner)
       execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex held by thread %d",
                      m->__data.__owner - 1);

@@ -101,6 +101,7 @@ describe('a thread that waits on or retakes a lock it holds gets what glibc give
       ['waits_holding_recursive_mutex_once', 'pass', undefined],
       ['timed_wait_keeps_recursive_mutex', 'pass', undefined],
       ['try_locks_by_the_writer', 'pass', undefined],
+      ['errorcheck_wait_without_the_mutex', 'pass', undefined],
     ]);
     expect(tests[0]!.bug!.message).toMatch(/^deadlock: T0 holds recursive \(.*:29\) and waits for a signal on cond \(.*:33\), still holding recursive: a condition wait gives up one level of a recursive mutex, and T0 had taken it 2 times; T1 waits for recursive \(.*:21\), held by T0$/);
   });
