@@ -1,7 +1,7 @@
 /* Time and randomness made deterministic, and explored: the same schedule gives the same
  * execution, and what one thread's call returns may depend on another's. The clocks read a
- * virtual time that every clock read advances by a microsecond and every sleep by its
- * duration; rand() and random() draw from one generator reset to the same seed in every
+ * virtual time that every clock read advances by a microsecond (more in a loop that polls it
+ * alone: virtual_nanoseconds) and every sleep by its duration; rand() and random() draw from one generator reset to the same seed in every
  * execution. Both are state shared by all threads, as libc's are: each read of the time and
  * each draw or seeding of the generator is a step that writes its state (ops CLOCK and
  * RANDOM), so partial-order reduction orders them with each other and explores the orders:
@@ -16,18 +16,42 @@
 #define EPOCH_SECONDS 1700000000ull /* virtual wall-clock time at the start of every execution */
 #define DEFAULT_SEED 1u
 
+/* the most a read of the clock moves it on by: a loop polling it alone reaches a deadline a
+ * day away in about 1,300 turns, far within maxSteps */
+#define MAX_CLOCK_ADVANCE (1ull << 26)
+
 void clock_reset(void) {
   weft_rt->random_state = DEFAULT_SEED;
   weft_rt->virtual_time = 0;
+  weft_rt->clock_advance = 0;
+  weft_rt->clock_read_step = 0;
 }
 
-/* a read of the clock, a step: time moves on by a microsecond; the time read, in nanoseconds */
+/* Whether the current thread's last step before `step` that read the clock was the clock's
+ * last read, and only it has run since: it polls the clock, alone. */
+static int polling_alone(const struct runtime *r, uint32_t step) {
+  if (r->clock_read_step == 0) return 0;
+  for (uint32_t before = r->clock_read_step - 1; before < step; before++)
+    if (r->trace.thread[before] != r->current) return 0;
+  return 1;
+}
+
+/* A read of the clock, a step; the time read, in nanoseconds. Time moves on by a microsecond,
+ * and by twice the last read's advance when the same thread read it last and ran alone since
+ * (up to MAX_CLOCK_ADVANCE): a loop that waits for a deadline, polling the clock while no other
+ * thread runs, reaches it in tens of turns instead of one per microsecond (the step bound ended
+ * such a loop before, reported as a failure); no schedule promises how much time passes while
+ * a thread runs alone. */
 static uint64_t virtual_nanoseconds(uintptr_t pc) {
   struct runtime *r = weft_rt;
   sched_point(WEFT_OP_CLOCK, (uintptr_t)&r->virtual_time, 0, pc);
   /* time passes: a loop that reads it is never back where it was */
   spin_note_effect();
-  r->virtual_time++;
+  uint32_t step = current_thread()->event;
+  int alone = polling_alone(r, step);
+  r->clock_advance = !alone ? 1 : r->clock_advance < MAX_CLOCK_ADVANCE ? r->clock_advance * 2 : MAX_CLOCK_ADVANCE;
+  r->clock_read_step = step + 1;
+  r->virtual_time += r->clock_advance;
   sched_record_value(r->virtual_time, sizeof r->virtual_time);
   return r->virtual_time * 1000u;
 }

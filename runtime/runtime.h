@@ -204,6 +204,8 @@ struct runtime {
   uint32_t nondet_count;
   uint64_t random_state; /* rand()/random(), the same sequence in every execution */
   uint64_t virtual_time; /* microseconds since the execution began (clock.c) */
+  uint64_t clock_advance; /* what the last read of the clock moved it on by, in microseconds (clock.c) */
+  uint32_t clock_read_step; /* the step of that read (+1; 0: none yet) */
   struct key keys[WEFT_MAX_KEYS];
   struct tls_blocks tls;
 
