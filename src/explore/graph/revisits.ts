@@ -4,7 +4,17 @@
 // revisits), each allowed only when the graph it yields has this graph as its one parent
 // (the maximality test). "Before" an event means porf-before (po ∪ rf ∪ create ∪ join), the
 // happens-before of SC; a read's own rf is left out of its view, as GenMC's view(1) does.
-import { type Graph, INIT, Kind, NONE, View } from './graph.js';
+import { type Graph, INIT, Kind, NONE, Role, View } from './graph.js';
+
+/**
+ * A trylock that found no unit and wrote the lock back as it was. Read by an acquisition, it
+ * would only make it wait (a revisit deletes such a read: its thread tries again later), and
+ * the graph that gives is reached where the acquisition is added after the attempt: revisiting
+ * it from here ran that graph twice.
+ */
+function failedAttempt(graph: Graph, write: number): boolean {
+  return graph.role[write] === Role.TRY && graph.units(graph.rf[write]!, graph.location[write]!) === 0;
+}
 
 export class Revisits {
   private readonly view = new View();
@@ -107,6 +117,7 @@ export class Revisits {
    */
   private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
     if (read === write || !graph.isRead(read) || graph.revisitable[read] !== 1 || graph.addedMax[read] !== 1 || this.prefix.has(graph, read)) return false;
+    if (failedAttempt(graph, write) && graph.role[read] === Role.LOCK) return false;
     return !graph.waitsAfterSpin(read, write);
   }
 
