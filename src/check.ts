@@ -77,8 +77,8 @@ export interface TestResult {
   /** a bug: how it was found, in plain terms */
   found?: Found;
   /**
-   * the strategy asked for does not model something the harness does (strategy graph): why,
-   * and the strategy the test was explored with instead (`strategy`)
+   * the strategy asked for does not model something the harness does: why, and the strategy
+   * the test was explored with instead (`strategy`)
    */
   fallback?: string;
 }

@@ -5,11 +5,8 @@ import { WeftError } from '../errors.js';
 import type { ExecutionView, Strategy } from './strategy.js';
 
 export class UnsupportedHarnessError extends WeftError {
-  constructor(
-    /** the strategy that refused */
-    readonly strategy: string,
-    what: string,
-  ) {
+  /** `strategy`: the one that refuses */
+  constructor(strategy: string, what: string) {
     super('unsupported', `strategy ${strategy} does not support ${what}`);
     this.name = 'UnsupportedHarnessError';
   }
