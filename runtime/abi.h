@@ -157,7 +157,7 @@ struct weft_result {
    * after which the other access ran in its thread; -1: none, or before that thread's first step */
   int32_t race_after[WEFT_MAX_THREADS];
   /* the first two memory steps over common bytes with different extents (extents.c): address
-   * and size of each; all 0: none */
+   * and size of each; all 0: none; the second 0: more granules stepped on than it follows */
   double mixed_extent[4];
   /* the execution's own stdout/stderr, in order */
   uint32_t output_length;

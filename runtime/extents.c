@@ -3,7 +3,9 @@
  * reduction takes a memory step's object as its address, so it would take such steps as
  * independent and explore one order of them: the first such pair of an execution is noted
  * (weft_result.mixed_extent) and the explorers that reduce leave the harness to dfs, which
- * needs no dependence. Steps of one extent, or of extents apart, are never noted. */
+ * needs no dependence. Steps of one extent, or of extents apart, are never noted; a step wider
+ * than WIDEST_FOLLOWED, or an execution stepping on more granules than the table follows, is
+ * noted too (the other step's size 0): what it overlaps is not followed. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +13,9 @@
 
 #include "runtime.h"
 
-#define EXTENT_SLOTS (1u << 18) /* 8-byte granules stepped on in one execution, at most, before noting stops */
+#define EXTENT_SLOTS (1u << 18) /* twice the 8-byte granules one execution may step on: past that, it is noted as mixed (unknown) */
 #define EXTENTS_PER_GRANULE 8u  /* as many extents as the granule's bytes: apart, there can be no more */
+#define WIDEST_FOLLOWED 4096u   /* a wider step (an sc-mode memset of a big array) is noted as mixed (unknown) at once */
 
 struct granule_extents {
   uint32_t generation;
@@ -70,9 +73,16 @@ static struct granule_extents *extents_of(struct runtime *r, uintptr_t granule) 
 void extent_note(uintptr_t start, uint32_t size) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution) || size == 0) return;
+  if (size > WIDEST_FOLLOWED) {
+    note_mixed(r, start, size, 0, 0);
+    return;
+  }
   for (uintptr_t granule = start >> 3; granule <= (start + size - 1) >> 3; granule++) {
     struct granule_extents *g = extents_of(r, granule);
-    if (!g) return;
+    if (!g) { /* too many to follow: taken as mixed, so that no reducing strategy trusts its dependence */
+      note_mixed(r, start, size, 0, 0);
+      return;
+    }
     int same = 0;
     for (uint32_t i = 0; i < g->count; i++) {
       if (g->start[i] == start && g->size[i] == size) same = 1;

@@ -136,6 +136,9 @@ describe('memory steps over the same bytes with different sizes: partial-order r
       const test = (await checkAllInterleavings(fixture('soundness/mixed_extents.c'), { strategy, mode, maxBound: 2, test: name })).tests[0]!;
       expect(test, name).toMatchObject({ status: 'fail', strategy: 'dfs', bug: { kind: 'assertion' }, fallback: expect.stringMatching(/does not support memory steps of different sizes over the same bytes \(4 bytes at 0x[0-9a-f]+, (8|16) bytes at 0x[0-9a-f]+\): .*: explored with strategy dfs instead$/) });
     }
+    // a step wider than the check follows is taken as mixed: what it overlaps is not followed
+    const wide = (await checkAllInterleavings(fixture('soundness/mixed_extents.c'), { strategy, mode: 'sc', maxBound: 1, test: 'wide_step' })).tests[0]!;
+    expect(wide).toMatchObject({ status: 'fail', strategy: 'dfs', bug: { kind: 'assertion' }, fallback: expect.stringMatching(/does not support a memory step wider than weft follows \(8192 bytes at 0x[0-9a-f]+\)/) });
     const apart = (await checkAllInterleavings(fixture('soundness/mixed_extents.c'), { strategy, maxBound: 2, test: 'neighbours_apart' })).tests[0]!;
     expect(apart).toMatchObject({ status: 'pass', strategy: strategy === 'auto' ? 'optimal' : strategy });
     expect(apart.fallback).toBeUndefined();

@@ -20,5 +20,6 @@ export class UnsupportedHarnessError extends WeftError {
 export function refuseMixedExtents(strategy: Pick<Strategy, 'name' | 'reduces'>, view: ExecutionView): void {
   const [address, size, other, otherSize] = view.mixedExtent;
   if (!strategy.reduces || address === 0) return;
+  if (otherSize === 0) throw new UnsupportedHarnessError(strategy.name, `a memory step wider than weft follows (${size} bytes at 0x${address!.toString(16)}), or more memory steps in one execution, to tell whether two overlap with different sizes`);
   throw new UnsupportedHarnessError(strategy.name, `memory steps of different sizes over the same bytes (${size} bytes at 0x${address!.toString(16)}, ${otherSize} bytes at 0x${other!.toString(16)}): partial-order reduction takes a step's object as its address`);
 }
