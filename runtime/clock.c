@@ -48,8 +48,8 @@ static uint64_t virtual_nanoseconds(uintptr_t pc) {
   /* time passes: a loop that reads it is never back where it was */
   spin_note_effect();
   uint32_t step = current_thread()->event;
-  int alone = polling_alone(r, step);
-  r->clock_advance = !alone ? 1 : r->clock_advance < MAX_CLOCK_ADVANCE ? r->clock_advance * 2 : MAX_CLOCK_ADVANCE;
+  if (!polling_alone(r, step)) r->clock_advance = 1;
+  else if (r->clock_advance < MAX_CLOCK_ADVANCE) r->clock_advance *= 2;
   r->clock_read_step = step + 1;
   r->virtual_time += r->clock_advance;
   sched_record_value(r->virtual_time, sizeof r->virtual_time);

@@ -82,10 +82,11 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
    * another waiter (POSIX: a timed-out waiter may consume one; glibc passes it on): both are
    * explored, as a choice right after the wake */
   if ((attempt & WEFT_ATTEMPT_TIMED) && (woken || signalled(c, t)) && sched_choose(2, pc) == 1) result = ETIMEDOUT;
-  else if (woken) {}
-  else if (signalled(c, t)) c->pending--;
-  else if (attempt & WEFT_ATTEMPT_TIMED) result = ETIMEDOUT;
-  /* else a spurious wake-up */
+  else if (!woken) {
+    if (signalled(c, t)) c->pending--;
+    else if (attempt & WEFT_ATTEMPT_TIMED) result = ETIMEDOUT;
+    /* else a spurious wake-up */
+  }
   if (t->cond_waiting) { /* not woken by a broadcast, which forgot its waiters */
     t->cond_waiting = 0;
     c->waiters--;

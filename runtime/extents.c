@@ -49,7 +49,7 @@ static void note_mixed(struct runtime *r, uintptr_t start, uint32_t size, uintpt
   mixed[3] = other_size;
 }
 
-/* the granule's extents this execution, or NULL when the table is full (noting stops) */
+/* the granule's extents this execution, or NULL when the table is full */
 static struct granule_extents *extents_of(struct runtime *r, uintptr_t granule) {
   struct granule_extents *slots = r->extents;
   uint32_t generation = r->extents_generation;

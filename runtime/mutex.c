@@ -49,14 +49,8 @@ WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
 /* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
  * what its unlocks released (drf mode); an attempt that fails orders nothing. */
 static int acquire(pthread_mutex_t *m) {
-  int self = (int)weft_rt->current + 1;
-  if (m->__data.__owner == self) {
-    if (kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
-    m->__data.__count++;
-  } else {
-    m->__data.__owner = self;
-    m->__data.__count = 1;
-  }
+  if (m->__data.__owner == (int)weft_rt->current + 1 && kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
+  mutex_acquire_level(m);
   race_on_acquired((uintptr_t)m);
   return 0;
 }
@@ -83,8 +77,8 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   return result;
 }
 
-/* For condition waits: give up one level of the mutex, as glibc's pthread_cond_wait does (a
- * recursive mutex held twice stays held while the thread waits), and take it back. */
+/* One level of the mutex, given up or taken (an unlock, a lock; a condition wait gives up one
+ * level as glibc's does: a recursive mutex held twice stays held while the thread waits). */
 void mutex_release_level(pthread_mutex_t *m) {
   if (--m->__data.__count == 0) m->__data.__owner = 0;
 }
@@ -120,7 +114,7 @@ WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
                      m->__data.__owner - 1);
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a mutex that is not locked");
   }
-  if (--m->__data.__count == 0) m->__data.__owner = 0;
+  mutex_release_level(m);
   race_on_released((uintptr_t)m);
   return 0;
 }

@@ -308,20 +308,49 @@ static void report(uint32_t kind, uintptr_t address, uintptr_t pc, uint32_t earl
                  earlier_kind & EARLIER_WRITE ? "write" : "read");
 }
 
-/* an access by another thread, to some of the same bytes, that did not happen before */
-static int unordered(const struct vclock *mine, uint32_t self, uint32_t last, uint8_t last_bytes, uint8_t bytes) {
-  return last && epoch_thread(last) != self && (last_bytes & bytes) && mine->at[epoch_thread(last)] < epoch_clock(last);
-}
-
 /* an earlier access of epoch `e` happened before the current one (its own thread's, or ordered) */
 static int ordered_before(const struct vclock *mine, uint32_t self, uint32_t e) {
   return epoch_thread(e) == self || mine->at[epoch_thread(e)] >= epoch_clock(e);
+}
+
+/* an access by another thread, to some of the same bytes, that did not happen before */
+static int unordered(const struct vclock *mine, uint32_t self, uint32_t last, uint8_t last_bytes, uint8_t bytes) {
+  return last && (last_bytes & bytes) && !ordered_before(mine, self, last);
 }
 
 /* The first byte both accesses touched: a wide access (a free, a struct copy) races on the
  * field the other access touched, not on its own first byte. */
 static uintptr_t overlap(uintptr_t granule, uint8_t last_bytes, uint8_t bytes) {
   return granule + (uintptr_t)__builtin_ctz((unsigned)(last_bytes & bytes));
+}
+
+/* Reports a race of an access of `kind` (EARLIER_* bits) with the plain accesses in the cell's
+ * slots: an atomic access conflicts with them as a plain one does. */
+static inline void check_slots(const struct vclock *mine, uint32_t self, const struct shadow_cell *cell, uint32_t kind,
+                               uintptr_t granule, uint8_t bytes, uintptr_t pc) {
+  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
+    report(kind, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, EARLIER_WRITE);
+  if ((kind & EARLIER_WRITE) && unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
+    report(kind, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
+}
+
+/* A plain write makes the slot's read redundant when that read is ordered before it, on bytes
+ * it covers: kept, it would keep later readers off the slot. */
+static inline void drop_ordered_read(const struct vclock *mine, uint32_t self, struct shadow_cell *cell, uint8_t bytes) {
+  if (cell->read_epoch && !(cell->read_bytes & ~bytes) && ordered_before(mine, self, cell->read_epoch)) cell->read_epoch = 0;
+}
+
+/* A plain access takes the slot of its kind. */
+static inline void take_slot(struct shadow_cell *cell, int write, uint32_t now, uint32_t offset, uint8_t bytes) {
+  if (write) {
+    cell->write_epoch = now;
+    cell->write_pc = offset;
+    cell->write_bytes = bytes;
+  } else {
+    cell->read_epoch = now;
+    cell->read_pc = offset;
+    cell->read_bytes = bytes;
+  }
 }
 
 /* Whether an access of `kind` (EARLIER_* bits) makes an earlier one of `earlier` ordered
@@ -360,11 +389,7 @@ __attribute__((noinline)) static void check_kept(struct runtime *r, struct shado
   uint32_t self = r->current;
   const struct vclock *mine = &r->clocks[self];
   uint32_t kind = (write ? EARLIER_WRITE : 0) | atomic;
-  /* the slots hold plain accesses: an atomic one conflicts with them as a plain one does */
-  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
-    report(kind, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, EARLIER_WRITE);
-  if (write && unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
-    report(kind, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
+  check_slots(mine, self, cell, kind, granule, bytes, pc);
   for (uint32_t at = cell->more; at; at = r->earlier[at].next) {
     const struct earlier_access *e = &r->earlier[at];
     int conflicts = (write || (e->kind & EARLIER_WRITE)) && !(atomic && (e->kind & EARLIER_ATOMIC));
@@ -381,8 +406,7 @@ __attribute__((noinline)) static void check_kept(struct runtime *r, struct shado
       link = &e->next;
     }
   }
-  if (kind == EARLIER_WRITE && cell->read_epoch && !(cell->read_bytes & ~bytes) && ordered_before(mine, self, cell->read_epoch))
-    cell->read_epoch = 0;
+  if (kind == EARLIER_WRITE) drop_ordered_read(mine, self, cell, bytes);
   uint32_t now = epoch(self, mine->at[self]);
   uint32_t offset = (uint32_t)(pc - r->library_base);
   if (atomic) {
@@ -390,15 +414,12 @@ __attribute__((noinline)) static void check_kept(struct runtime *r, struct shado
     return;
   }
   /* the slot's access goes to the list unless this one makes it redundant */
-  uint32_t *slot_epoch = write ? &cell->write_epoch : &cell->read_epoch;
-  uint32_t *slot_pc = write ? &cell->write_pc : &cell->read_pc;
-  uint8_t *slot_bytes = write ? &cell->write_bytes : &cell->read_bytes;
-  if (*slot_epoch == now) bytes |= *slot_bytes;
-  else if (*slot_epoch && ((*slot_bytes & ~bytes) || !ordered_before(mine, self, *slot_epoch)))
-    keep_earlier(r, cell, *slot_epoch, *slot_pc, *slot_bytes, write ? EARLIER_WRITE : 0, pc);
-  *slot_epoch = now;
-  *slot_pc = offset;
-  *slot_bytes = bytes;
+  uint32_t last = write ? cell->write_epoch : cell->read_epoch;
+  uint8_t last_bytes = write ? cell->write_bytes : cell->read_bytes;
+  if (last == now) bytes |= last_bytes;
+  else if (last && ((last_bytes & ~bytes) || !ordered_before(mine, self, last)))
+    keep_earlier(r, cell, last, write ? cell->write_pc : cell->read_pc, last_bytes, write ? EARLIER_WRITE : 0, pc);
+  take_slot(cell, write, now, offset, bytes);
 }
 
 /* A plain access: most granules have a write and one reader at a time, kept in the slots;
@@ -418,22 +439,9 @@ static void check_cell(struct runtime *r, struct shadow_cell *cell, int write, u
     check_kept(r, cell, write, 0, granule, bytes, pc);
     return;
   }
-  if (unordered(mine, self, cell->write_epoch, cell->write_bytes, bytes))
-    report(write ? EARLIER_WRITE : 0, overlap(granule, cell->write_bytes, bytes), pc, cell->write_epoch, cell->write_pc, EARLIER_WRITE);
-  uint32_t offset = (uint32_t)(pc - r->library_base);
-  if (write) {
-    if (unordered(mine, self, cell->read_epoch, cell->read_bytes, bytes))
-      report(EARLIER_WRITE, overlap(granule, cell->read_bytes, bytes), pc, cell->read_epoch, cell->read_pc, 0);
-    /* a read this write orders after it is redundant: it would keep later readers off the slot */
-    if (cell->read_epoch && !(cell->read_bytes & ~bytes) && ordered_before(mine, self, cell->read_epoch)) cell->read_epoch = 0;
-    cell->write_epoch = now;
-    cell->write_pc = offset;
-    cell->write_bytes = bytes;
-  } else {
-    cell->read_epoch = now;
-    cell->read_pc = offset;
-    cell->read_bytes = bytes;
-  }
+  check_slots(mine, self, cell, write ? EARLIER_WRITE : 0, granule, bytes, pc);
+  if (write) drop_ordered_read(mine, self, cell, bytes);
+  take_slot(cell, write, now, (uint32_t)(pc - r->library_base), bytes);
 }
 
 /* Each granule of an access: a plain one (`atomic` 0) or an atomic one (EARLIER_ATOMIC). */
