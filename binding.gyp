@@ -16,6 +16,7 @@
         "runtime/fiber.c",
         "runtime/fortify.c",
         "runtime/globals.c",
+        "runtime/results.c",
         "runtime/heap.c",
         "runtime/keys.c",
         "runtime/libc-heap.c",

@@ -13,6 +13,8 @@ const runs = [
   { label: '101 threads, release/acquire message passing T40 -> T90', file: 'threads/far_message_passing.c', args: ['--test', 'release_acquire'] },
   { label: '201 threads, locked increments', file: 'threads/many_threads.c', args: [] },
   { label: '201 threads, locked increments', file: 'threads/many_threads.c', args: ['--bound', 'delay', '--max-bound', '1'] },
+  { label: '41 threads, 40 adding 1 to one atomic, the result unused', file: 'por/unused_adds.c', args: ['--test', 'counter_bumped_by_every_thread'] },
+  { label: '256 threads, 255 adding 1 to one atomic, the result unused', file: 'por/unused_adds.c', args: ['--test', 'counter_bumped_by_every_thread', '--cflags', '-DTHREADS=255'] },
   { label: '41 or 3 threads (weft_choose), locked sums', file: 'threads/varying_threads.c', args: ['--max-bound', '1'] },
 ];
 

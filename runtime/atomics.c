@@ -17,10 +17,16 @@
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, sizeof(type), mo, pc);                      \
   return v;
 
+/* An add or subtract whose result the harness drops commutes with others (results.c). */
+static inline uint8_t rmw_op(enum weft_rmw_function function, uintptr_t pc) {
+  int adds = function == WEFT_RMW_FETCH_ADD || function == WEFT_RMW_FETCH_SUB;
+  return adds && result_unused(pc) ? WEFT_OP_ATOMIC_ADD_UNUSED : WEFT_OP_ATOMIC_RMW;
+}
+
 #define RMW(bits, type, name, function, expression)                                        \
   WEFT_HIDDEN type __tsan_atomic##bits##_##name(volatile type *a, type v, int mo) {        \
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
-    sched_point(WEFT_OP_ATOMIC_RMW, (uintptr_t)a, (uint64_t)(int64_t)v, pc);               \
+    sched_point(rmw_op(WEFT_RMW_##function, pc), (uintptr_t)a, (uint64_t)(int64_t)v, pc);  \
     extent_note((uintptr_t)a, sizeof(type));                                               \
     heap_check_atomic((uintptr_t)a, sizeof(type), pc);                                     \
     type old = *a;                                                                         \

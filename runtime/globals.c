@@ -36,6 +36,7 @@ static int map_symbol_table(const char *path, struct symbol_table *table) {
       header->e_shoff + (size_t)header->e_shnum * sizeof(ElfW(Shdr)) > size)
     return -1;
   const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(bytes + header->e_shoff);
+  results_open(file, size);
   for (size_t i = 0; i < header->e_shnum; i++) {
     const ElfW(Shdr) *symtab = &sections[i];
     if (symtab->sh_type != SHT_SYMTAB || symtab->sh_link >= header->e_shnum) continue;

@@ -155,6 +155,7 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
     case WEFT_OP_ATOMIC_LOAD: /* see race_on_atomic: it knows the memory order */
     case WEFT_OP_ATOMIC_STORE:
     case WEFT_OP_ATOMIC_RMW:
+    case WEFT_OP_ATOMIC_ADD_UNUSED:
     case WEFT_OP_ATOMIC_CAS:
     case WEFT_OP_ATOMIC_CAS_FAIL:
     case WEFT_OP_RANDOM: /* libc's state, which orders nothing another thread did */

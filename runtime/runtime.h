@@ -262,6 +262,10 @@ struct runtime {
     size_t names_size;
   } symbol_table;
   uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
+  /* return addresses (offsets from library_base, ascending) of the calls that add to or
+   * subtract from an atomic and drop what it returns (results.c) */
+  const unsigned char *unused_results;
+  size_t unused_result_count;
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
   size_t stack_slot_size, stack_guard_size, stack_size; /* WEFT_STACK_* */
@@ -525,6 +529,8 @@ WEFT_HIDDEN int heap_report_leaks(void);
 
 /* globals.c */
 WEFT_HIDDEN int globals_open(const char *library_path, char *error, uint32_t error_size);
+WEFT_HIDDEN void results_open(const void *elf, size_t size);
+WEFT_HIDDEN int result_unused(uintptr_t pc);
 WEFT_HIDDEN void globals_check_range(uintptr_t address, size_t size, int write, uintptr_t pc);
 
 /* An access inside the harness's data must stay inside one global object: one look-up

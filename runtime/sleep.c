@@ -11,8 +11,9 @@
  * column: a compare-exchange may write, unless it would fail now), a done step by what it did. */
 #include "runtime.h"
 
+/* two reads commute, and two adds (ops.h: ADD) */
 static int conflicting(uint8_t a, uint8_t b) {
-  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == WEFT_ACCESS_READ && b == WEFT_ACCESS_READ);
+  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == b && (a == WEFT_ACCESS_READ || a == WEFT_ACCESS_ADD));
 }
 
 /* An operation's touches: its object, and for a condition wait or wake-up also the mutex

@@ -17,6 +17,8 @@ import { PRIVATE_DIRECTORY_MODE } from './ownership.js';
 import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
+import { unusedResultSites } from './unused-results.js';
+import { UNUSED_RESULTS_SECTION } from '../addon/op-table.js';
 
 export interface BuildOptions {
   /** extra compiler flags, as one shell-like string or a list */
@@ -49,7 +51,7 @@ export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
 
 export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
-const BUILD_FORMAT = '6-write-only-statics';
+const BUILD_FORMAT = '7-unused-results';
 
 /** hex digits of each part of a build identity */
 export const IDENTITY_PART = 4;
@@ -270,6 +272,7 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     // builders of the same file never see each other's half-written library
     const linked = join(work, 'harness.so');
     yield* link(objects, linked, work);
+    yield* listUnusedResults(linked, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
     // in parts, so that a replay recorded on another build can say what differs (report/replay.ts: buildChanges)
@@ -504,6 +507,18 @@ function* useSite(object: string, symbol: string): Steps<{ file: string; line: n
     if (match && match[1] !== '??') return { file: displayPath(resolve(match[1] ?? '')), line: Number(match[2]) };
   }
   return undefined;
+}
+
+/** Lists in the library the atomic adds and subtracts whose result nothing uses (unused-results.ts), for the runtime to commute them. */
+function* listUnusedResults(library: string, work: string): Steps<void> {
+  const listing = yield tool('objdump', ['-d', '--no-show-raw-insn', '-w', library]);
+  if (listing.status !== 0) throw new BuildError('toolchain', `objdump failed: ${listing.stderr.trim()}`);
+  const sites = unusedResultSites(listing.stdout);
+  if (sites.length === 0) return;
+  const table = join(work, 'unused-results.bin');
+  writeFileSync(table, new Uint8Array(Uint32Array.from(sites).buffer));
+  const added = yield tool('objcopy', ['--add-section', `${UNUSED_RESULTS_SECTION}=${table}`, library]);
+  if (added.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${added.stderr.trim()}`);
 }
 
 function* link(objects: string[], library: string, work: string): Steps<void> {

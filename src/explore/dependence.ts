@@ -85,15 +85,15 @@ export function secondAccessOf(op: number): Access {
 }
 
 /**
- * Whether two accesses to the same object conflict (order matters). Two releases do not:
+ * Whether two accesses to the same object conflict (order matters). Two reads do not, nor
+ * two adds whose results nothing uses (ops.h: ADD). Two releases do not either:
  * releases never race (they are not reversed), so ordering them would invent
  * happens-before; two read-unlocks of an rwlock really are unordered, and a mutex's
  * unlocks always have a lock between them that orders them anyway.
  */
 export function conflicts(a: Access, b: Access): boolean {
   if (a === Access.NONE || b === Access.NONE) return false;
-  if (a === Access.RELEASE && b === Access.RELEASE) return false;
-  return !(a === Access.READ && b === Access.READ);
+  return !(a === b && (a === Access.READ || a === Access.ADD || a === Access.RELEASE));
 }
 
 function overlap(opA: number, startA: number, valueA: number, opB: number, startB: number, valueB: number): boolean {

@@ -319,8 +319,8 @@ export class FewestPreemptions {
   private orderSteps(): void {
     const n = this.length;
     if (this.clocks.length < n * this.width) this.clocks = new Int32Array(this.threads.length * this.width);
-    const lastWriter = new Map<number, number>();
-    const readersSince = new Map<number, number[]>();
+    const before = new Map<number, number[]>();
+    const sharing = new Map<number, Sharing>();
     const wide: number[] = []; // ends of the execution and frees, in order
     for (let i = 0; i < n; i++) {
       const own = i * this.width;
@@ -337,9 +337,9 @@ export class FewestPreemptions {
         wide.push(i);
       } else {
         for (const j of wide) if (this.conflict(j, i)) this.join(own, j);
-        this.orderOn(objectOf(op, this.objects[i]!), access, own, i, lastWriter, readersSince);
+        this.orderOn(objectOf(op, this.objects[i]!), access, own, i, before, sharing);
         const second = secondObjectOf(op, this.values[i]!);
-        if (second !== undefined) this.orderOn(second, secondAccessOf(op), own, i, lastWriter, readersSince);
+        if (second !== undefined) this.orderOn(second, secondAccessOf(op), own, i, before, sharing);
       }
       this.clocks[own + thread] = position + 1;
     }
@@ -390,20 +390,29 @@ export class FewestPreemptions {
     this.analysed = true;
   }
 
-  /** Orders step `i` (its clock at `own`) after the earlier accesses to `object` it conflicts with. */
-  private orderOn(object: number, access: Access, own: number, i: number, lastWriter: Map<number, number>, readersSince: Map<number, number[]>): void {
+  /**
+   * Orders step `i` (its clock at `own`) after the earlier accesses to `object` it conflicts
+   * with: those in `before` (the last write, or the accesses of the other kind that shared
+   * the object before the current ones), and the current sharers unless it shares with them
+   * (reads with reads, adds with adds: they commute).
+   */
+  private orderOn(object: number, access: Access, own: number, i: number, before: Map<number, number[]>, sharing: Map<number, Sharing>): void {
     if (access === Access.NONE) return;
-    const writer = lastWriter.get(object);
-    if (writer !== undefined) this.join(own, writer);
-    const readers = readersSince.get(object);
-    if (access === Access.READ) {
-      if (readers) readers.push(i);
-      else readersSince.set(object, [i]);
+    for (const step of before.get(object) ?? []) this.join(own, step);
+    const group = sharing.get(object);
+    const shares = access === Access.READ || access === Access.ADD;
+    if (group && shares && group.access === access) {
+      group.steps.push(i);
       return;
     }
-    if (readers) for (const reader of readers) this.join(own, reader);
-    lastWriter.set(object, i);
-    readersSince.delete(object);
+    if (group) for (const step of group.steps) this.join(own, step);
+    if (shares) {
+      if (group) before.set(object, group.steps);
+      sharing.set(object, { access, steps: [i] });
+      return;
+    }
+    before.set(object, [i]);
+    sharing.delete(object);
   }
 
   private conflict(j: number, i: number): boolean {
@@ -454,6 +463,12 @@ function syncDeltaOf(op: number): number | undefined {
   if (hasFlag(op, OpFlag.LOCK)) return 1;
   if (hasFlag(op, OpFlag.UNLOCK)) return -1;
   return undefined;
+}
+
+/** Accesses of one kind that commute (reads, or adds) to an object since the accesses before them. */
+interface Sharing {
+  access: Access;
+  steps: number[];
 }
 
 /** Steps the runtime's spin detection sees as reads: loads, and read-modify-writes that may have changed nothing. */

@@ -76,7 +76,7 @@ export function threadsOfFailure(failure: FailingExecution): Uint32Array {
     const writer = lastWriter.get(object);
     if (thread === failing && writer !== undefined) add(focus, 0, writer);
     const access = accessOf(op);
-    if (access === Access.WRITE || access === Access.RELEASE) lastWriter.set(object, thread);
+    if (access === Access.WRITE || access === Access.ADD || access === Access.RELEASE) lastWriter.set(object, thread);
   }
   return focus;
 }

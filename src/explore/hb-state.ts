@@ -399,7 +399,7 @@ export class HbExecution {
     const view = this.view;
     if (view.thread[step] === view.thread[spin] || view.object[step] !== view.object[spin]) return false;
     const op = view.op[step]!;
-    if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_CAS) return view.written[step] !== view.bits[step];
+    if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_ADD_UNUSED || op === Op.ATOMIC_CAS) return view.written[step] !== view.bits[step];
     return op === Op.ATOMIC_STORE || op === Op.PLAIN_WRITE;
   }
 

@@ -187,8 +187,9 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   divergence: runtimeMessage,
 };
 
-const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
-const writingAtomicOps = new Set<number>([Op.ATOMIC_RMW, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
+const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_ADD_UNUSED, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
+/** atomics that read before they write: what they write follows from what they read */
+const writingAtomicOps = new Set<number>([Op.ATOMIC_RMW, Op.ATOMIC_ADD_UNUSED, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 
 /** ops on the runtime's own state (the virtual clock a yield or sleep reads, a read of the time, the random generator): no object of the harness to name */
 const onRuntimeState = new Set<number>([Op.YIELD, Op.CLOCK, Op.RANDOM]);
@@ -467,7 +468,7 @@ function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigi
   const { written, expected, order, rmw } = failure.atomics;
   const detail: Partial<BugStep> = {};
   if (order[step] !== MemoryOrder.SEQ_CST) detail.order = memoryOrderNames[order[step]!] ?? `order ${order[step]}`;
-  if (op === Op.ATOMIC_RMW) detail.function = rmwFunctionNames[rmw[step]!] || 'rmw';
+  if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_ADD_UNUSED) detail.function = rmwFunctionNames[rmw[step]!] || 'rmw';
   else if (op === Op.ATOMIC_CAS || op === Op.ATOMIC_CAS_FAIL) {
     const wanted = show(expected[step]!);
     Object.assign(detail, { function: 'cas', expected: wanted.json, expectedText: wanted.text, succeeded: op === Op.ATOMIC_CAS });
@@ -489,7 +490,7 @@ function markLeadingRows(
     const access = accessOf(op);
     return {
       thread: row.thread, ...(row.target !== undefined ? { target: row.target } : {}), memory,
-      reads: memory && (access === Access.READ || writingAtomicOps.has(op)), writes: memory && access === Access.WRITE,
+      reads: memory && (access === Access.READ || writingAtomicOps.has(op)), writes: memory && (access === Access.WRITE || access === Access.ADD),
     };
   });
   const freed = details.race?.freed ?? details.freedBlock;

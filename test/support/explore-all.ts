@@ -124,7 +124,7 @@ async function explore(
       }
       seen.executions++;
       if (classes) {
-        const fingerprint = happensBeforeClass(view);
+        const fingerprint = happensBeforeClass(view, !ORDERS_ADDS.has(strategy));
         if (seen.classes.has(fingerprint)) seen.repeats++;
         seen.classes.add(fingerprint);
       }
@@ -137,6 +137,9 @@ async function explore(
   }
   return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
 }
+
+/** Strategies that order adds whose results nothing uses as any writes (sound, only less reduced): one execution per class as they count them. */
+const ORDERS_ADDS = new Set(['graph', 'hbcache']);
 
 function sortedLines(output: string): string {
   return output.split('\n').filter((line) => line !== '').sort().join('\n');
@@ -161,8 +164,11 @@ function bugOutcome(harness: NativeHarness): string {
  * of conflicting steps, as the dependence table judges them (`ordersAsides`: with steps
  * around an aside conflicting with every other thread's, dependence.ts), comes in the same order.
  */
-export function happensBeforeClass(execution: ExecutionView): string {
-  const accessOfStep = (step: number) => accessOf(execution.op[step]!);
+export function happensBeforeClass(execution: ExecutionView, addsCommute = true): string {
+  const accessOfStep = (step: number) => {
+    const access = accessOf(execution.op[step]!);
+    return access === Access.ADD && !addsCommute ? Access.WRITE : access;
+  };
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
   const names: string[] = [];
@@ -232,26 +238,38 @@ export function threadNames(execution: ExecutionView): string[] {
   return Array.from({ length: names.length }, (_, id) => names[id] ?? `#${id}`);
 }
 
-/** Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own list, not the dependence table's. */
-const memoryAccesses: ReadonlyMap<number, 'read' | 'write'> = new Map([
+/**
+ * Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own
+ * list, not the dependence table's. An add whose result the program drops only adds.
+ */
+const memoryAccesses: ReadonlyMap<number, 'read' | 'write' | 'add'> = new Map([
   [Op.ATOMIC_LOAD, 'read'], [Op.PLAIN_READ, 'read'], [Op.ATOMIC_CAS_FAIL, 'read'],
   [Op.ATOMIC_STORE, 'write'], [Op.PLAIN_WRITE, 'write'], [Op.ATOMIC_RMW, 'write'], [Op.ATOMIC_CAS, 'write'],
+  [Op.ATOMIC_ADD_UNUSED, 'add'],
 ]);
 
 /**
  * An execution's class as what its memory accesses saw, computed without the dependence
  * table or the race finder: for every read (and every read-modify-write, which reads
  * first) the write it read from — the last one to its location before it, or the initial
- * value — and for every location the order of its writes. Steps are named by thread and
- * index in that thread, data choices by their values too, so that equal names mean the
- * same step. Only observable steps count, as in coverageClass.
+ * value — and for every location the order of its writes. Adds whose result the program
+ * drops read nothing it sees, and their order among themselves changes nothing: a read
+ * names the last other write and the set of adds since, and the order of the writes holds
+ * each run of adds as a set. Steps are named by thread and index in that thread, data
+ * choices by their values too, so that equal names mean the same step. Only observable
+ * steps count, as in coverageClass.
  */
 export function readsFromClass(execution: ExecutionView, kept = observableSteps(execution)): string {
   const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();
+  const addsSince = new Map<number, string[]>();
   const writes = new Map<number, string[]>();
   const facts: string[] = [];
+  const addsAsSet = (location: number) => {
+    const adds = addsSince.get(location) ?? [];
+    return adds.length === 0 ? '' : `{${[...adds].sort().join(',')}}`;
+  };
   for (let step = 0; step < kept.steps; step++) {
     const thread = kept.thread[step]!;
     const index = perThread.get(thread) ?? 0;
@@ -262,14 +280,20 @@ export function readsFromClass(execution: ExecutionView, kept = observableSteps(
     const access = memoryAccesses.get(op);
     if (access === undefined) continue;
     const location = kept.object[step]!;
-    facts.push(`${name}<-${lastWrite.get(location) ?? 'init'}`);
-    if (access === 'read') continue;
-    lastWrite.set(location, name);
     const order = writes.get(location) ?? [];
     writes.set(location, order);
+    if (access === 'add') {
+      addsSince.set(location, [...(addsSince.get(location) ?? []), name]);
+      continue;
+    }
+    facts.push(`${name}<-${lastWrite.get(location) ?? 'init'}${addsAsSet(location)}`);
+    if (access === 'read') continue;
+    if (addsSince.has(location)) order.push(addsAsSet(location));
+    addsSince.delete(location);
+    lastWrite.set(location, name);
     order.push(name);
   }
-  for (const [location, order] of writes) facts.push(`@${location}:${order.join(',')}`);
+  for (const [location, order] of writes) facts.push(`@${location}:${[...order, addsAsSet(location)].join(',')}`);
   return facts.sort().join(' ');
 }
 
@@ -294,7 +318,7 @@ function observableSteps(execution: ExecutionView): ExecutionView {
     stepsOf.set(thread, (stepsOf.get(thread) ?? 0) + 1);
     const before = previous.get(thread);
     previous.set(thread, step);
-    const leavesValue = accessOf(execution.op[step]!) === Access.READ || (execution.op[step] === Op.ATOMIC_RMW && execution.written[step] === execution.bits[step]);
+    const leavesValue = accessOf(execution.op[step]!) === Access.READ || ((execution.op[step] === Op.ATOMIC_RMW || execution.op[step] === Op.ATOMIC_ADD_UNUSED) && execution.written[step] === execution.bits[step]);
     const repeated = before !== undefined && leavesValue && execution.op[before] === execution.op[step] &&
       execution.object[before] === execution.object[step] && execution.value[before] === execution.value[step];
     if (!repeated) notRepeated.push(step);

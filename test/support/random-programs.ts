@@ -89,6 +89,11 @@ export interface ProgramShape {
    */
   mixedAccess: boolean;
   /**
+   * a thread or two add to or subtract from a variable atomically and drop the result: the
+   * explorers take two such steps as commuting (ops.h: ADD)
+   */
+  unusedAdds: boolean;
+  /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
    * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
@@ -156,6 +161,7 @@ export function randomShape(seed: number): ProgramShape {
     shuffledJoins: chance(0.5),
     libcState: chance(0.15),
     mixedAccess: chance(0.15),
+    unusedAdds: chance(0.2),
     spinlock: null,
   }, threads);
 }
@@ -334,6 +340,12 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       if (t >= 1 && !chance(0.5)) continue;
       const v = variable();
       insert(t, chance(0.5) ? log(t, v) : `${v} = ${unique(t, 30)};`);
+    }
+  }
+  if (shape.unusedAdds) {
+    for (let t = 0; t < shape.threads; t++) {
+      if (t >= 1 && !chance(0.5)) continue;
+      insert(t, `__atomic_fetch_${chance(0.5) ? 'add' : 'sub'}(&${variable()}, ${unique(t, 40)}, ${SEQ});`);
     }
   }
   if (shape.lock === 'rwlock' && shape.readerCounts) {
