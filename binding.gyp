@@ -43,8 +43,8 @@
         "runtime/threads.c",
         "runtime/tls.c"
       ],
-      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-fstack-clash-protection", "-std=gnu11", "-Wall", "-Wextra", "-Werror"],
-      "cflags!": ["-fno-omit-frame-pointer"],
+      # frame pointers: a thread's live frames are found along them (stack.c: live_frames_low)
+      "cflags": ["-fPIC", "-fvisibility=hidden", "-O2", "-fno-omit-frame-pointer", "-fstack-clash-protection", "-std=gnu11", "-Wall", "-Wextra", "-Werror"],
       "standalone_static_library": 1
     },
     {

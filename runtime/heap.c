@@ -243,13 +243,6 @@ void *heap_reallocate(void *pointer, size_t size, uintptr_t pc) {
 
 WEFT_HIDDEN void *weft_realloc(void *pointer, size_t size) { return heap_reallocate(pointer, size, WEFT_CALLER_PC()); }
 
-/* Atomics skip memory.c's access hooks: an atomic access to the heap arena is checked
- * here, after its scheduling point (use after free, out of bounds). */
-void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc) {
-  const struct runtime *r = weft_rt;
-  if (r && r->in_execution && heap_in_arena(r, address)) heap_check(address, size, pc);
-}
-
 WEFT_HIDDEN void *weft_reallocarray(void *pointer, size_t count, size_t size) {
   size_t total;
   if (__builtin_mul_overflow(count, size, &total)) {

@@ -132,6 +132,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
     else read_step(address, size, pc);
   }
   if (heap_in_arena(r, address)) heap_check(address, size, pc);
+  else if (WEFT_UNLIKELY(in_stacks(r, address))) stack_check_live(address, size, write, pc);
   /* once every check passed: an access that fails the execution never runs */
   if (WEFT_UNLIKELY(logged)) {
     if (r->access_unwritten) access_log_complete(r);
@@ -139,6 +140,15 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
   }
   /* a word stored outside a private stack may be that stack's address */
   if (write && size >= sizeof(uintptr_t) && !(r->stack_states[r->current] & STACK_SHARED)) stack_note_store(r, address, size);
+}
+
+/* An atomic access's target, once its scheduling point is behind it: a heap block still
+ * allocated, or a live frame when it is another thread's stack. */
+void atomic_target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  if (!r || !r->in_execution) return;
+  if (heap_in_arena(r, address)) heap_check(address, size, pc);
+  else if (in_stacks(r, address)) stack_check_live(address, size, write, pc);
 }
 
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {

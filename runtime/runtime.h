@@ -409,6 +409,10 @@ enum stack_state {
 };
 WEFT_HIDDEN void stack_reset(void);
 WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
+WEFT_HIDDEN void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc);
+static inline int in_stacks(const struct runtime *r, uintptr_t address) {
+  return address - (uintptr_t)r->stacks < (uintptr_t)WEFT_MAX_THREADS * WEFT_STACK_SLOT_SIZE;
+}
 WEFT_HIDDEN void stack_note_words(const void *bytes, size_t size);
 WEFT_HIDDEN void stack_note_store(struct runtime *r, uintptr_t address, uint32_t size);
 WEFT_HIDDEN void stack_settle(struct runtime *r);
@@ -417,6 +421,12 @@ WEFT_HIDDEN void stack_describe(void);
 static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t step) {
   return (struct thread_set *)(void *)&r->trace.enabled[(size_t)step * WEFT_THREAD_WORDS];
 }
+
+#if defined(__x86_64__)
+/* the word of a saved fiber_switch frame (fiber.c: control words, r15 r14 r13 r12 rbx rbp,
+ * return address) that holds the frame pointer */
+#define FIBER_SAVED_FRAME_POINTER 6
+#endif
 
 /* where `thread`'s stack slot starts: its guard region, then its stack */
 static inline uintptr_t stack_slot(const struct runtime *r, uint32_t thread) {
@@ -522,7 +532,7 @@ WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 /* malloc and realloc on the arena, the block's allocation site `pc` (for libc-heap.c) */
 WEFT_HIDDEN void *heap_allocate(size_t size, uintptr_t pc);
 WEFT_HIDDEN void *heap_reallocate(void *pointer, size_t size, uintptr_t pc);
-WEFT_HIDDEN void heap_check_atomic(uintptr_t address, uint32_t size, uintptr_t pc);
+WEFT_HIDDEN void atomic_target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
 WEFT_HIDDEN int heap_report_leaks(void);

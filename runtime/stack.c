@@ -35,6 +35,52 @@ int32_t stack_owner(const struct runtime *r, uintptr_t address) {
   return (int32_t)(offset / r->stack_slot_size);
 }
 
+/* The lowest address of a switched-out thread's live frames: the stack pointer of the code
+ * that called into the runtime at its pending step. Its frame is the one whose return
+ * address is that step's pc, found along the frame pointers from the saved fiber_switch
+ * frame (the runtime keeps them, -fno-omit-frame-pointer); below it lie only the runtime's
+ * own frames, over the frames of functions that have returned. 0 when no such frame is
+ * found (the pc is not a return address there): nothing is judged then. */
+static uintptr_t live_frames_low(const struct runtime *r, uint32_t thread) {
+#if !defined(FIBER_SAVED_FRAME_POINTER)
+  (void)r, (void)thread;
+  return 0;
+#else
+  const struct thread *t = &r->threads[thread];
+  uintptr_t low = stack_slot(r, thread) + WEFT_STACK_GUARD_SIZE;
+  if ((uintptr_t)t->stack_pointer - low >= WEFT_STACK_SIZE) return 0;
+  uintptr_t frame = ((const uintptr_t *)t->stack_pointer)[FIBER_SAVED_FRAME_POINTER];
+  for (int depth = 0; depth < 256 && frame - low < WEFT_STACK_SIZE - 2 * sizeof(uintptr_t); depth++) {
+    const uintptr_t *record = (const uintptr_t *)frame; /* the caller's frame pointer, then the return address */
+    if (record[1] == t->pending.pc) return frame + 2 * sizeof(uintptr_t);
+    if (record[0] <= frame) return 0;
+    frame = record[0];
+  }
+  return 0;
+#endif
+}
+
+/* An access by the running thread to another thread's stack: outside that thread's live
+ * frames it reaches a local of a function that has returned (what lies there now is the
+ * runtime's frames, or nothing), or of a thread that has ended. Checked once the access's
+ * scheduling point is behind it: the owner may return in between. */
+void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  int32_t owner = stack_owner(r, address);
+  if (owner < 0 || (uint32_t)owner == r->current) return;
+  const char *access = write ? "write" : "read";
+  uint8_t state = r->threads[owner].state;
+  if (state == THREAD_FINISHED)
+    execution_fail(WEFT_OUTCOME_MEMORY, pc, "use after return: %u-byte %s at %p, in the stack of thread %d, which has ended", size,
+                   access, (void *)address, owner);
+  if (state != THREAD_RUNNABLE) return;
+  uintptr_t live = live_frames_low(r, (uint32_t)owner);
+  if (live && address < live)
+    execution_fail(WEFT_OUTCOME_MEMORY, pc,
+                   "use after return: %u-byte %s at %p, in thread %d's stack below its live frames (a local of a function that has returned)",
+                   size, access, (void *)address, owner);
+}
+
 /* Words that may be addresses, handed to other threads: the stacks they point into are shared. */
 void stack_note_words(const void *bytes, size_t size) {
   struct runtime *r = weft_rt;

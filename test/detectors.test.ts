@@ -121,3 +121,29 @@ describe('busy-waiting locks made of atomics', () => {
     expect(test.bug).toMatchObject({ kind: 'assertion', message: 'two threads in the critical section', preemptions: 1 });
   });
 });
+
+describe('use after return: another thread reaches a local whose function returned, or whose thread ended', () => {
+  const file = 'detectors/use_after_return.c';
+  it.each([
+    ['local_read_after_its_function_returned', 14, 'below its live frames'],
+    ['thread_started_with_a_local_that_dies_first', 31, 'below its live frames'],
+    ['local_of_a_thread_that_ended', 56, 'which has ended'],
+    ['atomic_on_a_local_that_died', 60, 'below its live frames'],
+  ])('%s, in drf and sc mode, under the default and dfs', async (name, line, where) => {
+    for (const mode of ['drf', 'sc'] as const)
+      for (const strategy of ['auto', 'dfs']) {
+        const test = (await tests(file, { test: name, mode, strategy })).get(name)!;
+        expect(test.bug, `${mode} ${strategy}`).toMatchObject({ kind: 'memory', location: { file: `fixtures/${file}`, line } });
+        expect(test.bug!.message).toMatch(/^use after return: \d-byte (read|write) at 0x[0-9a-f]+, in /);
+        expect(test.bug!.message).toContain(where);
+      }
+  });
+
+  it('a local shared while its frame lives is no bug: until a join, from an outer frame while its thread waits deeper, a worker\'s own', async () => {
+    for (const mode of ['drf', 'sc'] as const) {
+      const results = await tests(file, { mode });
+      for (const name of ['live_local_until_join', 'live_outer_frame_while_its_thread_waits_deeper', 'live_local_of_a_worker_joined_before_it_returns'])
+        expect(results.get(name), `${name} ${mode}`).toMatchObject({ status: 'pass', complete: true });
+    }
+  });
+});
