@@ -207,7 +207,13 @@ WEFT_HIDDEN void *weft_memmove(void *destination, const void *source, size_t n) 
 /* Function entry/exit and C++ vtable hooks carry nothing weft needs. */
 WEFT_HIDDEN void __tsan_init(void) {}
 WEFT_HIDDEN void __tsan_func_entry(void *caller) { (void)caller; }
-WEFT_HIDDEN void __tsan_func_exit(void) {}
+/* A function returns: where its thread's stack is shared, its frame's end is checked
+ * against other threads' accesses to it (stack_frame_end). */
+WEFT_HIDDEN void __tsan_func_exit(void) {
+  const struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(r && (r->stack_states[r->current] & STACK_SHARED)))
+    stack_frame_end((const uintptr_t *)__builtin_frame_address(0), WEFT_CALLER_PC());
+}
 WEFT_HIDDEN void __tsan_vptr_update(void **vptr, void *value) { (void)vptr, (void)value; }
 WEFT_HIDDEN void __tsan_vptr_read(void **vptr) { (void)vptr; }
 

@@ -27,6 +27,7 @@
 #define EARLIER_ACCESSES (1u << 22)
 #define EARLIER_WRITE 1u
 #define EARLIER_ATOMIC 2u
+#define FRAME_END 4u /* the access is a function's return, ending its frame (race_on_frame_end) */
 
 static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t size, uintptr_t pc);
 
@@ -304,6 +305,11 @@ static void report(uint32_t kind, uintptr_t address, uintptr_t pc, uint32_t earl
   result->race_write = kind;
   result->race_earlier_write = earlier_kind;
   heap_describe(address);
+  if (kind & FRAME_END)
+    execution_fail(WEFT_OUTCOME_RACE, pc,
+                   "use after return: thread %u returns from the function whose local %p thread %u's %s did not happen "
+                   "before (in another order it comes after the return)",
+                   r->current, (void *)address, epoch_thread(earlier), earlier_kind & EARLIER_WRITE ? "write" : "read");
   execution_fail(WEFT_OUTCOME_RACE, pc, "data race: thread %u %s %p, unordered with thread %u's %s",
                  r->current, kind & EARLIER_WRITE ? "writes" : "reads", (void *)address, epoch_thread(earlier),
                  earlier_kind & EARLIER_WRITE ? "write" : "read");
@@ -461,3 +467,27 @@ static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t
 }
 
 void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) { check_access(write, 0, address, size, pc); }
+
+/* A function's frame [address, address + size) ends (stack.c: stack_frame_end). Another
+ * thread's access to it that did not happen before the return may, in another order, come
+ * after it: reported as a race with the return, as a free's with its block. Nothing is kept:
+ * what lies there next is the thread's own. */
+void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc) {
+  struct runtime *r = weft_rt;
+  uint32_t self = r->current;
+  const struct vclock *mine = &r->clocks[self];
+  uint32_t kind = EARLIER_WRITE | FRAME_END;
+  uintptr_t end = address + size;
+  for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
+    const struct shadow_cell *cell = shadow_cell_of(granule);
+    if (!cell) return;
+    uintptr_t from = granule > address ? granule : address;
+    uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
+    uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
+    check_slots(mine, self, cell, kind, granule, bytes, pc);
+    for (uint32_t at = cell->more; at; at = r->earlier[at].next) {
+      const struct earlier_access *e = &r->earlier[at];
+      if (unordered(mine, self, e->epoch, e->bytes, bytes)) report(kind, overlap(granule, e->bytes, bytes), pc, e->epoch, e->pc, e->kind);
+    }
+  }
+}

@@ -262,6 +262,7 @@ struct runtime {
     size_t names_size;
   } symbol_table;
   uintptr_t text_start, text_end; /* the harness's code, the runtime's included */
+  uintptr_t main_caller_frame; /* the frame pointer of the runtime's call of main or the test body (tests.c) */
   /* return addresses (offsets from library_base, ascending) of the calls that add to or
    * subtract from an atomic and drop what it returns (results.c) */
   const unsigned char *unused_results;
@@ -410,6 +411,8 @@ enum stack_state {
 WEFT_HIDDEN void stack_reset(void);
 WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
 WEFT_HIDDEN void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc);
+WEFT_HIDDEN void stack_frame_end(const uintptr_t *hook_frame, uintptr_t pc);
+WEFT_HIDDEN void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc);
 static inline int in_stacks(const struct runtime *r, uintptr_t address) {
   return address - (uintptr_t)r->stacks < (uintptr_t)WEFT_MAX_THREADS * WEFT_STACK_SLOT_SIZE;
 }

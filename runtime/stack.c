@@ -81,6 +81,24 @@ void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc)
                    size, access, (void *)address, owner);
 }
 
+/* A harness function returns (__tsan_func_exit, whose frame pointer is `hook_frame`): its
+ * frame runs from its stack pointer at that call to its CFA, one frame record up (the harness
+ * keeps frame pointers). An access another thread made there that did not happen before the
+ * return is a use after return in another order (race.c: race_on_frame_end), found so in
+ * every order, not only where the access comes after (stack_check_live). drf mode only: sc
+ * mode has no happens-before. The return of main or of the test body ends the process. */
+__attribute__((noinline)) void stack_frame_end(const uintptr_t *hook_frame, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  if (!r->in_execution || (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED)) return;
+  uintptr_t low = (uintptr_t)(hook_frame + 2);
+  const uintptr_t *record = (const uintptr_t *)hook_frame[0];
+  uintptr_t high = (uintptr_t)(record + 2);
+  uintptr_t stack = stack_slot(r, r->current) + WEFT_STACK_GUARD_SIZE;
+  if (low - stack >= WEFT_STACK_SIZE || high <= low || high - stack > WEFT_STACK_SIZE) return;
+  if (r->current == 0 && record[0] == r->main_caller_frame) return;
+  race_on_frame_end(low, (uint32_t)(high - low), pc);
+}
+
 /* Words that may be addresses, handed to other threads: the stacks they point into are shared. */
 void stack_note_words(const void *bytes, size_t size) {
   struct runtime *r = weft_rt;

@@ -33,6 +33,8 @@ const struct weft_test_descriptor *tests_get(uint32_t index) {
 }
 
 int tests_invoke(uint32_t index) {
+  /* its return ends the process, not a frame another thread may still reach (stack_frame_end) */
+  weft_rt->main_caller_frame = (uintptr_t)__builtin_frame_address(0);
   if (__start_weft_init_array)
     for (void (*const *constructor)(void) = __start_weft_init_array; constructor < __stop_weft_init_array; constructor++)
       (*constructor)();

@@ -139,6 +139,15 @@ describe('use after return: another thread reaches a local whose function return
       }
   });
 
+  it('drf mode: a read that does not happen before the return of its local\'s function is a use after return in every order, under every strategy', async () => {
+    const name = 'local_read_unordered_with_its_function_return';
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
+      const test = (await tests(file, { test: name, strategy })).get(name)!;
+      expect(test.bug, strategy).toMatchObject({ kind: 'race', race: { accesses: [{ thread: 1, access: 'read' }, { thread: 0, access: 'return' }] } });
+      expect(test.bug!.message).toMatch(/^use after return: T0 returns at fixtures\/detectors\/use_after_return\.c:\d+ from the function holding local in start_then_go_on's frame, unordered with T1's read of it at .*:31 \(in another order, it comes after the return\)$/);
+    }
+  });
+
   it('a local shared while its frame lives is no bug: until a join, from an outer frame while its thread waits deeper, a worker\'s own', async () => {
     for (const mode of ['drf', 'sc'] as const) {
       const results = await tests(file, { mode });

@@ -83,8 +83,8 @@ const HARNESS_FLAGS = [
     'mempcpy', 'bzero', 'stpncpy', 'strspn', 'strcspn', 'strpbrk', 'index', 'rindex'].map((name) => `-fno-builtin-${name}`),
 ];
 
-/** User flags that would remove or change the instrumentation weft runs on. */
-const instrumentationFlag = /^(-f(no-)?sanitize|--param[= ]?tsan|-fno-instrument)/;
+/** User flags that would remove or change the instrumentation weft runs on (frame pointers: a returning function's frame is found along them, runtime/stack.c). */
+const instrumentationFlag = /^(-f(no-)?sanitize|--param[= ]?tsan|-fno-instrument|-fomit-frame-pointer|-momit-leaf-frame-pointer)/;
 
 function refuseInstrumentationFlags(flags: readonly string[]): void {
   const flag = flags.find((candidate) => instrumentationFlag.test(candidate));

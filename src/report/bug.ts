@@ -63,8 +63,8 @@ export interface ThreadAtEnd {
 
 export interface RaceAccess {
   thread: number;
-  /** a free writes the whole block */
-  access: 'read' | 'write' | 'free';
+  /** a free writes the whole block; a function's return ends its frame */
+  access: 'read' | 'write' | 'free' | 'return';
   /** an atomic access (a step of its own; the other access was plain: two atomic ones never race) */
   atomic?: true;
   /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode); none: before its thread's first step */
@@ -355,7 +355,7 @@ function describeRace({ failure, namer, at, resultOffset, raceOffset }: Describe
       },
       // the failing thread's access ran after the last step: it was running since (an atomic one is that step)
       {
-        thread: result.thread, access: laterFrees ? 'free' : result.raceWrite ? 'write' : 'read', ...(result.raceAtomic ? { atomic: true } : {}),
+        thread: result.thread, access: laterFrees ? 'free' : result.raceReturn ? 'return' : result.raceWrite ? 'write' : 'read', ...(result.raceAtomic ? { atomic: true } : {}),
         afterStep: last, ...at(resultOffset),
       },
     ],
@@ -434,6 +434,8 @@ function raceMessage(race: RaceBug['race']): string {
   const [earlier, later] = race.accesses;
   if (earlier.access === 'free')
     return `use after free: T${later.thread} ${does(later)} ${race.variable}${where(later)} after T${earlier.thread} freed ${race.freed}${where(earlier)}, unordered`;
+  if (later.access === 'return')
+    return `use after return: T${later.thread} returns${where(later)} from the function holding ${race.variable}, unordered with T${earlier.thread}'s ${what(earlier)} of it${where(earlier)} (in another order, it comes after the return)`;
   if (later.access === 'free')
     return `free racing ${earlier.atomic ? 'an' : 'a'} ${what(earlier)}: T${later.thread} frees ${race.freed}${where(later)}, unordered with T${earlier.thread}'s ${what(earlier)} of ${race.variable}${where(earlier)} (in another order, a use after free)`;
   return `data race on ${race.variable}: T${later.thread} ${does(later)}${where(later)}, unordered with T${earlier.thread}'s ${what(earlier)}${where(earlier)}`;

@@ -94,6 +94,13 @@ export interface ProgramShape {
    */
   unusedAdds: boolean;
   /**
+   * drf mode: a thread starts a helper thread with the address of a local of a function that
+   * then returns (maybe yielding first), and joins it later; the helper reads the local only
+   * while v0 is 0. A use after return where it does: in every order in drf mode (the return
+   * is checked as a free is), which the strategies must find where dfs does
+   */
+  returnedFrame: boolean;
+  /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
    * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
@@ -162,6 +169,7 @@ export function randomShape(seed: number): ProgramShape {
     libcState: chance(0.15),
     mixedAccess: chance(0.15),
     unusedAdds: chance(0.2),
+    returnedFrame: chance(0.15),
     spinlock: null,
   }, threads);
 }
@@ -342,12 +350,6 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       insert(t, chance(0.5) ? log(t, v) : `${v} = ${unique(t, 30)};`);
     }
   }
-  if (shape.unusedAdds) {
-    for (let t = 0; t < shape.threads; t++) {
-      if (t >= 1 && !chance(0.5)) continue;
-      insert(t, `__atomic_fetch_${chance(0.5) ? 'add' : 'sub'}(&${variable()}, ${unique(t, 40)}, ${SEQ});`);
-    }
-  }
   if (shape.lock === 'rwlock' && shape.readerCounts) {
     for (let t = 0; t < shape.threads; t++) {
       const counted = `${log(t, `__atomic_add_fetch(&readers, 1, ${SEQ})`)} __atomic_sub_fetch(&readers, 1, ${SEQ});`;
@@ -381,6 +383,21 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   const frame = shape.stackShared && !(shape.plain && shape.mainEnd === 'pthread_exit') ? sharedFrame(shape, { pick, chance, insert, log, unique }) : undefined;
   if (frame) globals.push(...frame.globals);
   if (frame) setup.push(...frame.setup);
+  // drawn last: what the program had before these stays as it was
+  if (shape.unusedAdds) {
+    for (let t = 0; t < shape.threads; t++) {
+      if (t >= 1 && !chance(0.5)) continue;
+      insert(t, `__atomic_fetch_${chance(0.5) ? 'add' : 'sub'}(&${variable()}, ${unique(t, 40)}, ${SEQ});`);
+    }
+  }
+  if (shape.returnedFrame && !shape.plain) {
+    const t = pick(shape.threads);
+    globals.push(
+      `static void *late_helper(void *argument) { if (__atomic_load_n(&v0, ${SEQ}) == 0) ${log(shape.threads, '*(int *)argument')} return NULL; }`,
+      `__attribute__((noinline)) static void late_start(pthread_t *late) { int local = ${unique(t, 60)}; pthread_create(late, NULL, late_helper, &local);${chance(0.5) ? ' sched_yield();' : ''} }`,
+    );
+    insert(t, '{ pthread_t late; late_start(&late); pthread_join(late, NULL); }');
+  }
 
   const lines = [
     `// random program, seed ${seed}: ${JSON.stringify(shape)}`,
