@@ -17,10 +17,19 @@
   race_on_atomic(RACE_ATOMIC_LOAD, (uintptr_t)a, sizeof(type), mo, pc);                      \
   return v;
 
-/* An add or subtract whose result the harness drops commutes with others (results.c). */
+/* An add (or subtract), or, and or xor whose result the harness drops commutes with others
+ * of its kind (results.c). */
 static inline uint8_t rmw_op(enum weft_rmw_function function, uintptr_t pc) {
-  int adds = function == WEFT_RMW_FETCH_ADD || function == WEFT_RMW_FETCH_SUB;
-  return adds && result_unused(pc) ? WEFT_OP_ATOMIC_ADD_UNUSED : WEFT_OP_ATOMIC_RMW;
+  uint8_t unused;
+  switch (function) {
+    case WEFT_RMW_FETCH_ADD:
+    case WEFT_RMW_FETCH_SUB: unused = WEFT_OP_ATOMIC_ADD_UNUSED; break;
+    case WEFT_RMW_FETCH_OR: unused = WEFT_OP_ATOMIC_OR_UNUSED; break;
+    case WEFT_RMW_FETCH_AND: unused = WEFT_OP_ATOMIC_AND_UNUSED; break;
+    case WEFT_RMW_FETCH_XOR: unused = WEFT_OP_ATOMIC_XOR_UNUSED; break;
+    default: return WEFT_OP_ATOMIC_RMW;
+  }
+  return result_unused(pc) ? unused : WEFT_OP_ATOMIC_RMW;
 }
 
 #define RMW(bits, type, name, function, expression)                                        \

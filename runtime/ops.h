@@ -17,8 +17,9 @@
  * Accesses: NONE touches nothing shared; READ/WRITE; ACQUIRE takes a lock-like object
  * (or a semaphore); RELEASE gives it up (orders later acquisitions, never races); GLOBAL
  * ends the whole execution: it conflicts with every other thread's next step; ADD adds to
- * its object and nothing reads what it returns: two ADDs commute (the object ends the same,
- * and neither thread can tell which went first), as two READs do. */
+ * (or subtracts from) its object and nothing reads what it returns: two ADDs commute (the
+ * object ends the same, and neither thread can tell which went first), as two READs do, and
+ * so do two ORs, two ANDs, two XORs (a bitwise update of the kind, its result unused). */
 #ifndef WEFT_OPS_H
 #define WEFT_OPS_H
 
@@ -66,7 +67,10 @@
   X(RWLOCK_READ_UNLOCK, "read unlock", RELEASE, RELEASE, ADDRESS, WEFT_OPF_UNLOCK | WEFT_OPF_SHARED, enabled_always) \
   X(RANDOM, "rand", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                                \
   X(CLOCK, "clock", WRITE, WRITE, ADDRESS, WEFT_OPF_VALUE, enabled_always)                                \
-  X(ATOMIC_ADD_UNUSED, "atomic rmw", ADD, ADD, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)
+  X(ATOMIC_ADD_UNUSED, "atomic rmw", ADD, ADD, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
+  X(ATOMIC_OR_UNUSED, "atomic rmw", OR, OR, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)   \
+  X(ATOMIC_AND_UNUSED, "atomic rmw", AND, AND, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
+  X(ATOMIC_XOR_UNUSED, "atomic rmw", XOR, XOR, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)
 
 /* The memory orders of ThreadSanitizer's atomic interface, as trace.order records them;
  * compilers may set flag bits above them, and an order weft does not know counts as seq_cst. */
@@ -83,7 +87,7 @@
  * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block
  * whose size is the step's value (the op touches every address in it); NONE: nothing. */
 #define WEFT_OBJECTS(X) X(NONE) X(ADDRESS) X(THREAD) X(BLOCK)
-#define WEFT_ACCESSES(X) X(NONE) X(READ) X(WRITE) X(ACQUIRE) X(RELEASE) X(GLOBAL) X(ADD)
+#define WEFT_ACCESSES(X) X(NONE) X(READ) X(WRITE) X(ACQUIRE) X(RELEASE) X(GLOBAL) X(ADD) X(OR) X(AND) X(XOR)
 
 /* flags */
 #define WEFT_OPF_WAITS 1u                /* a thread can be stuck in it (deadlocks name what it waits for) */

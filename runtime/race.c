@@ -157,6 +157,9 @@ void race_on_step(uint32_t thread, const struct pending *pending) {
     case WEFT_OP_ATOMIC_STORE:
     case WEFT_OP_ATOMIC_RMW:
     case WEFT_OP_ATOMIC_ADD_UNUSED:
+    case WEFT_OP_ATOMIC_OR_UNUSED:
+    case WEFT_OP_ATOMIC_AND_UNUSED:
+    case WEFT_OP_ATOMIC_XOR_UNUSED:
     case WEFT_OP_ATOMIC_CAS:
     case WEFT_OP_ATOMIC_CAS_FAIL:
     case WEFT_OP_RANDOM: /* libc's state, which orders nothing another thread did */

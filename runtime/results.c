@@ -1,9 +1,10 @@
-/* Atomic adds and subtracts whose returned value the harness drops. The build finds them in
- * the library's code (src/compile/unused-results.ts: nothing reads the result register
- * after the call before it is overwritten) and lists the calls' return addresses, as 32-bit
- * offsets from the library's base in ascending order, in the section
- * WEFT_UNUSED_RESULTS_SECTION. Such a step is op ATOMIC_ADD_UNUSED, which commutes with
- * the others (ops.h: ADD): a library without the section has none, which is only slower. */
+/* Atomic adds, subtracts, ors, ands and xors whose returned value the harness drops. The
+ * build finds them in the library's code (src/compile/unused-results.ts: nothing reads the
+ * result register after the call before it is overwritten) and lists the calls' return
+ * addresses, as 32-bit offsets from the library's base in ascending order, in the section
+ * WEFT_UNUSED_RESULTS_SECTION. Such a step is op ATOMIC_ADD_UNUSED (or ATOMIC_OR_UNUSED,
+ * ...), which commutes with the others of its kind (ops.h: ADD, OR, AND, XOR): a library
+ * without the section has none, which is only slower. */
 #include <elf.h>
 #include <link.h>
 #include <string.h>

@@ -11,9 +11,10 @@
  * column: a compare-exchange may write, unless it would fail now), a done step by what it did. */
 #include "runtime.h"
 
-/* two reads commute, and two adds (ops.h: ADD) */
+/* two reads commute, and two updates of one kind whose results nothing uses (ops.h: ADD, OR, AND, XOR) */
 static int conflicting(uint8_t a, uint8_t b) {
-  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == b && (a == WEFT_ACCESS_READ || a == WEFT_ACCESS_ADD));
+  int commutes = a == WEFT_ACCESS_READ || a == WEFT_ACCESS_ADD || a == WEFT_ACCESS_OR || a == WEFT_ACCESS_AND || a == WEFT_ACCESS_XOR;
+  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == b && commutes);
 }
 
 /* An operation's touches: its object, and for a condition wait or wake-up also the mutex

@@ -42,9 +42,11 @@ describe('finding the adds whose result nothing reads', () => {
     expect(unusedResultSites(loop)).toEqual([AFTER_CALL]);
   });
 
-  it('leaves the other read-modify-writes: only adds and subtracts commute', () => {
-    expect(unusedResultSites(listing('nop', 'call   4dd0 <__tsan_atomic32_fetch_or>', 'mov    $0x0,%eax', 'ret'))).toEqual([]);
-    expect(unusedResultSites(listing('nop', 'call   4dd0 <__tsan_atomic32_exchange>', 'mov    $0x0,%eax', 'ret'))).toEqual([]);
+  it('lists ors, ands and xors too, and leaves the read-modify-writes that do not commute with their kind', () => {
+    for (const kind of ['or', 'and', 'xor', 'sub'])
+      expect(unusedResultSites(listing('nop', `call   4dd0 <__tsan_atomic64_fetch_${kind}>`, 'mov    $0x0,%eax', 'ret')), kind).toEqual([AFTER_CALL]);
+    for (const kind of ['exchange', 'fetch_nand', 'compare_exchange_strong'])
+      expect(unusedResultSites(listing('nop', `call   4dd0 <__tsan_atomic32_${kind}>`, 'mov    $0x0,%eax', 'ret')), kind).toEqual([]);
   });
 });
 
@@ -53,11 +55,18 @@ describe('adds whose result nothing uses', () => {
   const check = async (test: string, options: Parameters<typeof checkAllInterleavings>[1] = {}) =>
     (await checkAllInterleavings(file, { mode: 'sc', test, ...options })).tests[0]!;
 
-  it('forty threads bumping one counter are one class for every reducing strategy, and 255 threads too', async () => {
-    for (const strategy of ['auto', 'optimal', 'bpor'])
-      expect(await check('counter_bumped_by_every_thread', { strategy }), strategy).toMatchObject({ status: 'pass', executions: 1, complete: true });
-    const wide = (await checkAllInterleavings(file, { mode: 'sc', test: 'counter_bumped_by_every_thread', cflags: '-DTHREADS=255' })).tests[0]!;
-    expect(wide).toMatchObject({ status: 'pass', executions: 1, complete: true });
+  it('forty threads bumping one counter, or setting a bit each, are one class for every reducing strategy, and 255 threads too', async () => {
+    for (const test of ['counter_bumped_by_every_thread', 'bits_set_by_every_thread']) {
+      for (const strategy of ['auto', 'optimal', 'bpor'])
+        expect(await check(test, { strategy }), `${test} ${strategy}`).toMatchObject({ status: 'pass', executions: 1, complete: true });
+      const wide = (await checkAllInterleavings(file, { mode: 'sc', test, cflags: '-DTHREADS=255' })).tests[0]!;
+      expect(wide, test).toMatchObject({ status: 'pass', executions: 1, complete: true });
+    }
+  });
+
+  it('an or and an add to one object are ordered: (0 | 1) + 1 is not (0 + 1) | 1', async () => {
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs'])
+      expect(await check('or_then_add', { strategy }), strategy).toMatchObject({ status: 'fail', bug: { kind: 'assertion', preemptions: 0 } });
   });
 
   it('a read still sees the counter between two threads\' adds, with the fewest preemptions', async () => {

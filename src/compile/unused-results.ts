@@ -8,7 +8,7 @@
 // wrongly assumed only costs reduction.
 
 /** The runtime's entry points for an add or subtract of 1, 2, 4 or 8 bytes. */
-const ADDING_CALL = /^[0-9a-f]+ <__tsan_atomic(?:8|16|32|64)_fetch_(?:add|sub)>$/;
+const ADDING_CALL = /^[0-9a-f]+ <__tsan_atomic(?:8|16|32|64)_fetch_(?:add|sub|or|and|xor)>$/;
 const FUNCTION = /^([0-9a-f]+) <(.+)>:$/;
 const INSTRUCTION = /^\s*([0-9a-f]+):\t([^\s]+)\s*([^#]*)/;
 /** rax, eax, ax, al, ah */

@@ -84,16 +84,23 @@ export function secondAccessOf(op: number): Access {
   return hasFlag(op, OpFlag.RELEASES_ARGUMENT) ? Access.RELEASE : Access.ACQUIRE;
 }
 
+/** An add, or, and or xor whose result nothing uses (ops.h: ADD, OR, AND, XOR): it writes, and commutes with one of its kind. */
+export const isCommutingUpdate = (access: Access): boolean =>
+  access === Access.ADD || access === Access.OR || access === Access.AND || access === Access.XOR;
+
+/** Two accesses of this kind to one object commute: reads, and commuting updates of one kind. */
+export const commutesWithItself = (access: Access): boolean => access === Access.READ || isCommutingUpdate(access);
+
 /**
  * Whether two accesses to the same object conflict (order matters). Two reads do not, nor
- * two adds whose results nothing uses (ops.h: ADD). Two releases do not either:
+ * two adds (or two ors, ands, xors) whose results nothing uses. Two releases do not either:
  * releases never race (they are not reversed), so ordering them would invent
  * happens-before; two read-unlocks of an rwlock really are unordered, and a mutex's
  * unlocks always have a lock between them that orders them anyway.
  */
 export function conflicts(a: Access, b: Access): boolean {
   if (a === Access.NONE || b === Access.NONE) return false;
-  return !(a === b && (a === Access.READ || a === Access.ADD || a === Access.RELEASE));
+  return !(a === b && (commutesWithItself(a) || a === Access.RELEASE));
 }
 
 function overlap(opA: number, startA: number, valueA: number, opB: number, startB: number, valueB: number): boolean {

@@ -23,7 +23,7 @@
 // SEARCH_LIMIT states, or on sequences longer than LONGEST, and then answers "fits": a
 // guess never drops anything.
 import { Access, MAX_THREADS, Op, OpFlag, accessOf, hasFlag, potentialAccessOf } from '../addon/ops.js';
-import { isAttempt, objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
+import { commutesWithItself, isAttempt, objectOf, secondAccessOf, secondObjectOf, stepsConflict, touchesRange } from './dependence.js';
 import type { ExecutionView } from './strategy.js';
 import { grown } from './typed-arrays.js';
 
@@ -400,7 +400,7 @@ export class FewestPreemptions {
     if (access === Access.NONE) return;
     for (const step of before.get(object) ?? []) this.join(own, step);
     const group = sharing.get(object);
-    const shares = access === Access.READ || access === Access.ADD;
+    const shares = commutesWithItself(access);
     if (group && shares && group.access === access) {
       group.steps.push(i);
       return;

@@ -3,7 +3,7 @@
 // keeps them asleep for good; the search sees them as not enabled), so switching away
 // from them is free and the bound counts the focus threads' preemptions only. What it
 // finds is a real execution: its true preemptions are counted from the runtime's trace.
-import { Access, accessOf, objectOf } from './dependence.js';
+import { Access, accessOf, isCommutingUpdate, objectOf } from './dependence.js';
 import type { FailingExecution } from './driver.js';
 import type { ExecutionView, Schedule, Strategy } from './strategy.js';
 import { WORDS, add, copy, intersects, keepOnly, threadSets } from './thread-set.js';
@@ -76,7 +76,7 @@ export function threadsOfFailure(failure: FailingExecution): Uint32Array {
     const writer = lastWriter.get(object);
     if (thread === failing && writer !== undefined) add(focus, 0, writer);
     const access = accessOf(op);
-    if (access === Access.WRITE || access === Access.ADD || access === Access.RELEASE) lastWriter.set(object, thread);
+    if (access === Access.WRITE || isCommutingUpdate(access) || access === Access.RELEASE) lastWriter.set(object, thread);
   }
   return focus;
 }

@@ -6,7 +6,7 @@
 // happens-before order) are given by how many steps of each thread they include.
 import { Aside, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import { WORDS } from './thread-set.js';
-import { Access, accessOf, extentOf, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
+import { Access, accessOf, extentOf, isCommutingUpdate, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import { type ExecutionView, failedWhileRunning } from './strategy.js';
 
 /**
@@ -399,7 +399,7 @@ export class HbExecution {
     const view = this.view;
     if (view.thread[step] === view.thread[spin] || view.object[step] !== view.object[spin]) return false;
     const op = view.op[step]!;
-    if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_ADD_UNUSED || op === Op.ATOMIC_CAS) return view.written[step] !== view.bits[step];
+    if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_CAS || isCommutingUpdate(accessOf(op))) return view.written[step] !== view.bits[step];
     return op === Op.ATOMIC_STORE || op === Op.PLAIN_WRITE;
   }
 

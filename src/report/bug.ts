@@ -3,6 +3,7 @@
 // at the end. A Bug is a union keyed on its kind; each kind has one describer.
 import type { FailingExecution } from '../explore/driver.js';
 import { type BoundKind, isPreemption } from '../explore/strategy.js';
+import { isCommutingUpdate } from '../explore/dependence.js';
 import type { LoggedAccess, RunResult } from '../addon/addon.js';
 import {
   Access, BEFORE_ANY_STEP, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, ThreadState, accessOf, hasFlag, memoryOrderNames, objectKindOf, opNames, outcomeNames,
@@ -187,9 +188,11 @@ const describers: { [K in BugKind]: (described: Described) => Details<K> } = {
   divergence: runtimeMessage,
 };
 
-const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, Op.ATOMIC_RMW, Op.ATOMIC_ADD_UNUSED, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
+/** read-modify-writes: those whose result the harness uses, and those whose result it drops */
+const rmwOps: readonly number[] = [Op.ATOMIC_RMW, Op.ATOMIC_ADD_UNUSED, Op.ATOMIC_OR_UNUSED, Op.ATOMIC_AND_UNUSED, Op.ATOMIC_XOR_UNUSED];
+const atomicOps = new Set<number>([Op.ATOMIC_LOAD, Op.ATOMIC_STORE, ...rmwOps, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 /** atomics that read before they write: what they write follows from what they read */
-const writingAtomicOps = new Set<number>([Op.ATOMIC_RMW, Op.ATOMIC_ADD_UNUSED, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
+const writingAtomicOps = new Set<number>([...rmwOps, Op.ATOMIC_CAS, Op.ATOMIC_CAS_FAIL]);
 
 /** ops on the runtime's own state (the virtual clock a yield or sleep reads, a read of the time, the random generator): no object of the harness to name */
 const onRuntimeState = new Set<number>([Op.YIELD, Op.CLOCK, Op.RANDOM]);
@@ -470,7 +473,7 @@ function atomicDetail(failure: FailingExecution, step: number, show: (bits: bigi
   const { written, expected, order, rmw } = failure.atomics;
   const detail: Partial<BugStep> = {};
   if (order[step] !== MemoryOrder.SEQ_CST) detail.order = memoryOrderNames[order[step]!] ?? `order ${order[step]}`;
-  if (op === Op.ATOMIC_RMW || op === Op.ATOMIC_ADD_UNUSED) detail.function = rmwFunctionNames[rmw[step]!] || 'rmw';
+  if (rmwOps.includes(op)) detail.function = rmwFunctionNames[rmw[step]!] || 'rmw';
   else if (op === Op.ATOMIC_CAS || op === Op.ATOMIC_CAS_FAIL) {
     const wanted = show(expected[step]!);
     Object.assign(detail, { function: 'cas', expected: wanted.json, expectedText: wanted.text, succeeded: op === Op.ATOMIC_CAS });
@@ -492,7 +495,7 @@ function markLeadingRows(
     const access = accessOf(op);
     return {
       thread: row.thread, ...(row.target !== undefined ? { target: row.target } : {}), memory,
-      reads: memory && (access === Access.READ || writingAtomicOps.has(op)), writes: memory && (access === Access.WRITE || access === Access.ADD),
+      reads: memory && (access === Access.READ || writingAtomicOps.has(op)), writes: memory && (access === Access.WRITE || isCommutingUpdate(access)),
     };
   });
   const freed = details.race?.freed ?? details.freedBlock;

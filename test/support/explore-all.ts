@@ -5,7 +5,7 @@
 // class already seen) and as the explorers judge it (coverageClass: the classes every
 // strategy that promises them must run).
 import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
-import { accessOf, stepsConflict } from '../../src/explore/dependence.js';
+import { accessOf, isCommutingUpdate, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
@@ -167,7 +167,7 @@ function bugOutcome(harness: NativeHarness): string {
 export function happensBeforeClass(execution: ExecutionView, addsCommute = true): string {
   const accessOfStep = (step: number) => {
     const access = accessOf(execution.op[step]!);
-    return access === Access.ADD && !addsCommute ? Access.WRITE : access;
+    return isCommutingUpdate(access) && !addsCommute ? Access.WRITE : access;
   };
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
@@ -240,22 +240,23 @@ export function threadNames(execution: ExecutionView): string[] {
 
 /**
  * Loads, stores, read-modify-writes and compare-exchanges, atomic or plain: the oracle's own
- * list, not the dependence table's. An add whose result the program drops only adds.
+ * list, not the dependence table's. An add (or, and, xor) whose result the program drops
+ * only updates: two of one kind in a row go either way.
  */
-const memoryAccesses: ReadonlyMap<number, 'read' | 'write' | 'add'> = new Map([
+const memoryAccesses: ReadonlyMap<number, 'read' | 'write' | 'add' | 'or' | 'and' | 'xor'> = new Map([
   [Op.ATOMIC_LOAD, 'read'], [Op.PLAIN_READ, 'read'], [Op.ATOMIC_CAS_FAIL, 'read'],
   [Op.ATOMIC_STORE, 'write'], [Op.PLAIN_WRITE, 'write'], [Op.ATOMIC_RMW, 'write'], [Op.ATOMIC_CAS, 'write'],
-  [Op.ATOMIC_ADD_UNUSED, 'add'],
+  [Op.ATOMIC_ADD_UNUSED, 'add'], [Op.ATOMIC_OR_UNUSED, 'or'], [Op.ATOMIC_AND_UNUSED, 'and'], [Op.ATOMIC_XOR_UNUSED, 'xor'],
 ]);
 
 /**
  * An execution's class as what its memory accesses saw, computed without the dependence
  * table or the race finder: for every read (and every read-modify-write, which reads
  * first) the write it read from — the last one to its location before it, or the initial
- * value — and for every location the order of its writes. Adds whose result the program
- * drops read nothing it sees, and their order among themselves changes nothing: a read
- * names the last other write and the set of adds since, and the order of the writes holds
- * each run of adds as a set. Steps are named by thread and index in that thread, data
+ * value — and for every location the order of its writes. Updates whose result the program
+ * drops (adds, ors, ands, xors) read nothing it sees, and the order within a run of one kind
+ * changes nothing: a read names the last other write and the runs since, each as a set, and
+ * the order of the writes holds each run as a set. Steps are named by thread and index in that thread, data
  * choices by their values too, so that equal names mean the same step. Only observable
  * steps count, as in coverageClass.
  */
@@ -263,13 +264,11 @@ export function readsFromClass(execution: ExecutionView, kept = observableSteps(
   const threads = threadNames(kept);
   const perThread = new Map<number, number>();
   const lastWrite = new Map<number, string>();
-  const addsSince = new Map<number, string[]>();
+  /** per location, the runs of updates since its last write: each of one kind */
+  const runsSince = new Map<number, { kind: string; steps: string[] }[]>();
   const writes = new Map<number, string[]>();
   const facts: string[] = [];
-  const addsAsSet = (location: number) => {
-    const adds = addsSince.get(location) ?? [];
-    return adds.length === 0 ? '' : `{${[...adds].sort().join(',')}}`;
-  };
+  const runsAsSets = (location: number) => (runsSince.get(location) ?? []).map((run) => `${run.kind}{${[...run.steps].sort().join(',')}}`).join('');
   for (let step = 0; step < kept.steps; step++) {
     const thread = kept.thread[step]!;
     const index = perThread.get(thread) ?? 0;
@@ -282,18 +281,22 @@ export function readsFromClass(execution: ExecutionView, kept = observableSteps(
     const location = kept.object[step]!;
     const order = writes.get(location) ?? [];
     writes.set(location, order);
-    if (access === 'add') {
-      addsSince.set(location, [...(addsSince.get(location) ?? []), name]);
+    if (access !== 'read' && access !== 'write') {
+      const runs = runsSince.get(location) ?? [];
+      runsSince.set(location, runs);
+      const last = runs[runs.length - 1];
+      if (last?.kind === access) last.steps.push(name);
+      else runs.push({ kind: access, steps: [name] });
       continue;
     }
-    facts.push(`${name}<-${lastWrite.get(location) ?? 'init'}${addsAsSet(location)}`);
+    facts.push(`${name}<-${lastWrite.get(location) ?? 'init'}${runsAsSets(location)}`);
     if (access === 'read') continue;
-    if (addsSince.has(location)) order.push(addsAsSet(location));
-    addsSince.delete(location);
+    if (runsSince.has(location)) order.push(runsAsSets(location));
+    runsSince.delete(location);
     lastWrite.set(location, name);
     order.push(name);
   }
-  for (const [location, order] of writes) facts.push(`@${location}:${[...order, addsAsSet(location)].join(',')}`);
+  for (const [location, order] of writes) facts.push(`@${location}:${[...order, runsAsSets(location)].join(',')}`);
   return facts.sort().join(' ');
 }
 
@@ -318,7 +321,8 @@ function observableSteps(execution: ExecutionView): ExecutionView {
     stepsOf.set(thread, (stepsOf.get(thread) ?? 0) + 1);
     const before = previous.get(thread);
     previous.set(thread, step);
-    const leavesValue = accessOf(execution.op[step]!) === Access.READ || ((execution.op[step] === Op.ATOMIC_RMW || execution.op[step] === Op.ATOMIC_ADD_UNUSED) && execution.written[step] === execution.bits[step]);
+    const leavesValue = accessOf(execution.op[step]!) === Access.READ ||
+      ((execution.op[step] === Op.ATOMIC_RMW || isCommutingUpdate(accessOf(execution.op[step]!))) && execution.written[step] === execution.bits[step]);
     const repeated = before !== undefined && leavesValue && execution.op[before] === execution.op[step] &&
       execution.object[before] === execution.object[step] && execution.value[before] === execution.value[step];
     if (!repeated) notRepeated.push(step);

@@ -89,8 +89,8 @@ export interface ProgramShape {
    */
   mixedAccess: boolean;
   /**
-   * a thread or two add to or subtract from a variable atomically and drop the result: the
-   * explorers take two such steps as commuting (ops.h: ADD)
+   * a thread or two add to, subtract from, or, and or xor a variable atomically and drop the
+   * result: the explorers take two such steps of one kind as commuting (ops.h: ADD, OR, AND, XOR)
    */
   unusedAdds: boolean;
   /**
@@ -387,7 +387,7 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   if (shape.unusedAdds) {
     for (let t = 0; t < shape.threads; t++) {
       if (t >= 1 && !chance(0.5)) continue;
-      insert(t, `__atomic_fetch_${chance(0.5) ? 'add' : 'sub'}(&${variable()}, ${unique(t, 40)}, ${SEQ});`);
+      insert(t, `__atomic_fetch_${['add', 'sub', 'or', 'and', 'xor'][pick(5)]}(&${variable()}, ${unique(t, 40)}, ${SEQ});`);
     }
   }
   if (shape.returnedFrame && !shape.plain) {

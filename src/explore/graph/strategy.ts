@@ -896,9 +896,12 @@ export class GraphStrategy implements Strategy {
         this.addWrite(frame, event);
         return;
       }
-      // an add whose result nothing uses is an update like any other here: the graph does not commute them
+      // an add (or, and, xor) whose result nothing uses is an update like any other here: the graph does not commute them
       case Op.ATOMIC_RMW:
       case Op.ATOMIC_ADD_UNUSED:
+      case Op.ATOMIC_OR_UNUSED:
+      case Op.ATOMIC_AND_UNUSED:
+      case Op.ATOMIC_XOR_UNUSED:
       case Op.ATOMIC_CAS: {
         const event = this.addRead(frame, thread, op === Op.ATOMIC_CAS ? Role.CAS : Role.UPDATE, op, this.dataLocation(execution, step));
         this.noteValues(graph, event, execution, step);
