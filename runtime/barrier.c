@@ -31,17 +31,22 @@ WEFT_HIDDEN int weft_pthread_barrier_init(pthread_barrier_t *barrier, const pthr
   return 0;
 }
 
+/* A step of its own, ordered with the barrier's others (mutex.c). */
 WEFT_HIDDEN int weft_pthread_barrier_destroy(pthread_barrier_t *barrier) {
-  if (state_of(barrier)->arrived)
-    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a barrier that threads wait at");
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_DESTROY, (uintptr_t)barrier, 0, pc);
+  if (state_of(barrier)->arrived) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a barrier that threads wait at");
+  state_of(barrier)->count = 0; /* any later wait is undefined (POSIX) until it is initialised again */
   return 0;
 }
 
 WEFT_HIDDEN int weft_pthread_barrier_wait(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   struct barrier_state *b = state_of(barrier);
-  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was not initialised");
+  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
   sched_point(WEFT_OP_BARRIER_ARRIVE, (uintptr_t)barrier, b->count, pc);
+  /* another thread may have destroyed it since */
+  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
   uint32_t generation = b->generation;
   if (++b->arrived == b->count) {
     b->arrived = 0;

@@ -18,6 +18,7 @@ struct cond_state {
   uint32_t waiters;  /* threads waiting and not yet woken */
   uint32_t eligible; /* waiters that may take one of the pending wake-ups */
   uint32_t pending;  /* signals not yet taken */
+  uint32_t destroyed; /* by pthread_cond_destroy: any later use is undefined (POSIX) */
 };
 _Static_assert(sizeof(struct cond_state) <= sizeof(pthread_cond_t), "cond state fits");
 
@@ -45,15 +46,25 @@ int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
 
 WEFT_HIDDEN int weft_pthread_cond_init(pthread_cond_t *cond, const pthread_condattr_t *attributes) {
   (void)attributes;
-  *state_of(cond) = (struct cond_state){0, 0, 0};
+  *state_of(cond) = (struct cond_state){0, 0, 0, 0};
   return 0;
 }
 
+/* A step of its own, ordered with the condition variable's others (mutex.c). */
 WEFT_HIDDEN int weft_pthread_cond_destroy(pthread_cond_t *cond) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_DESTROY, (uintptr_t)cond, 0, pc);
   struct cond_state *c = state_of(cond);
-  if (c->waiters)
-    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a condition variable that threads wait on");
+  if (c->waiters) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a condition variable that threads wait on");
+  c->destroyed = 1;
   return 0;
+}
+
+/* Checked at the step, once another thread may have destroyed it. */
+static struct cond_state *live_state(pthread_cond_t *cond, const char *doing, uintptr_t pc) {
+  struct cond_state *c = state_of(cond);
+  if (c->destroyed) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed condition variable", doing);
+  return c;
 }
 
 static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uintptr_t pc) {
@@ -65,7 +76,7 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting on a condition variable with a mutex the thread does not hold");
   }
   sched_point(WEFT_OP_COND_WAIT, (uintptr_t)cond, (uintptr_t)m, pc);
-  struct cond_state *c = state_of(cond);
+  struct cond_state *c = live_state(cond, "waiting on", pc);
   struct thread *t = &r->threads[self];
   mutex_release_level(m);
   c->waiters++;
@@ -117,8 +128,9 @@ WEFT_HIDDEN int weft_pthread_cond_clockwait(pthread_cond_t *cond, pthread_mutex_
 }
 
 WEFT_HIDDEN int weft_pthread_cond_signal(pthread_cond_t *cond) {
-  sched_point(WEFT_OP_COND_SIGNAL, (uintptr_t)cond, 0, WEFT_CALLER_PC());
-  struct cond_state *c = state_of(cond);
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_COND_SIGNAL, (uintptr_t)cond, 0, pc);
+  struct cond_state *c = live_state(cond, "signalling", pc);
   if (c->waiters) {
     c->pending++;
     struct runtime *r = weft_rt;
@@ -134,8 +146,9 @@ WEFT_HIDDEN int weft_pthread_cond_signal(pthread_cond_t *cond) {
 }
 
 WEFT_HIDDEN int weft_pthread_cond_broadcast(pthread_cond_t *cond) {
-  sched_point(WEFT_OP_COND_BROADCAST, (uintptr_t)cond, 0, WEFT_CALLER_PC());
-  struct cond_state *c = state_of(cond);
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_COND_BROADCAST, (uintptr_t)cond, 0, pc);
+  struct cond_state *c = live_state(cond, "broadcasting", pc);
   struct runtime *r = weft_rt;
   for (uint32_t i = 0; i < r->thread_count; i++) {
     struct thread *t = &r->threads[i];
@@ -144,6 +157,6 @@ WEFT_HIDDEN int weft_pthread_cond_broadcast(pthread_cond_t *cond) {
     t->cond_waiting = 0;
     t->cond_eligible = 0;
   }
-  *c = (struct cond_state){0, 0, 0};
+  *c = (struct cond_state){0, 0, 0, 0};
   return 0;
 }

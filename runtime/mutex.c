@@ -14,6 +14,14 @@ static inline int kind_of(const pthread_mutex_t *m) {
 
 int mutex_checks_owner(const pthread_mutex_t *m) { return kind_of(m) != PTHREAD_MUTEX_NORMAL; }
 
+/* set in __kind by pthread_mutex_destroy, cleared by pthread_mutex_init (kind_of reads the low bits) */
+#define MUTEX_DESTROYED 0x40000000
+
+/* Using a destroyed mutex is undefined (POSIX); checked at the step, once another thread may have destroyed it. */
+static void refuse_destroyed(const pthread_mutex_t *m, const char *doing, uintptr_t pc) {
+  if (m->__data.__kind & MUTEX_DESTROYED) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed mutex", doing);
+}
+
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
   int owner = m->__data.__owner;
@@ -40,15 +48,20 @@ WEFT_HIDDEN int weft_pthread_mutexattr_setprotocol(pthread_mutexattr_t *attribut
   return pthread_mutexattr_setprotocol(attributes, protocol);
 }
 
+/* A step of its own, ordered with the mutex's others: whether another thread's use comes before or after it is explored. */
 WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_DESTROY, (uintptr_t)m, 0, pc);
   if (m->__data.__owner)
-    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a mutex held by thread %d", m->__data.__owner - 1);
+    execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a mutex held by thread %d", m->__data.__owner - 1);
+  m->__data.__kind |= MUTEX_DESTROYED;
   return 0;
 }
 
 /* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
  * what its unlocks released (drf mode); an attempt that fails orders nothing. */
-static int acquire(pthread_mutex_t *m) {
+static int acquire(pthread_mutex_t *m, uintptr_t pc) {
+  refuse_destroyed(m, "locking", pc);
   if (m->__data.__owner == (int)weft_rt->current + 1 && kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
   mutex_acquire_level(m);
   race_on_acquired((uintptr_t)m);
@@ -56,8 +69,9 @@ static int acquire(pthread_mutex_t *m) {
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
-  sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, 0, WEFT_CALLER_PC());
-  return acquire(m);
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_MUTEX_LOCK, (uintptr_t)m, 0, pc);
+  return acquire(m, pc);
 }
 
 /* May time out whenever the mutex is held: others go first, the timeout stays possible. */
@@ -67,12 +81,13 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   sched_yield_step(0, pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
   sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);
+  refuse_destroyed(m, "locking", pc);
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
     sched_record_value(0, 0);
     return ETIMEDOUT;
   }
-  int result = acquire(m);
+  int result = acquire(m, pc);
   sched_record_value(result == 0, 0);
   return result;
 }
@@ -94,10 +109,12 @@ void mutex_acquire_level(pthread_mutex_t *m) {
 }
 
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
-  sched_point(WEFT_OP_MUTEX_TRYLOCK, (uintptr_t)m, 0, WEFT_CALLER_PC());
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_MUTEX_TRYLOCK, (uintptr_t)m, 0, pc);
+  refuse_destroyed(m, "locking", pc);
   int self = (int)weft_rt->current + 1;
   int owner = m->__data.__owner;
-  int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m)
+  int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m, pc)
                                                                                         : EBUSY;
   sched_record_value(result == 0, 0);
   return result;
@@ -106,6 +123,7 @@ WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_MUTEX_UNLOCK, (uintptr_t)m, 0, pc);
+  refuse_destroyed(m, "unlocking", pc);
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner != self) {
     if (mutex_checks_owner(m)) return EPERM;

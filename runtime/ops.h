@@ -70,7 +70,8 @@
   X(ATOMIC_ADD_UNUSED, "atomic rmw", ADD, ADD, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
   X(ATOMIC_OR_UNUSED, "atomic rmw", OR, OR, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)   \
   X(ATOMIC_AND_UNUSED, "atomic rmw", AND, AND, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
-  X(ATOMIC_XOR_UNUSED, "atomic rmw", XOR, XOR, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always)
+  X(ATOMIC_XOR_UNUSED, "atomic rmw", XOR, XOR, ADDRESS, WEFT_OPF_VALUE | WEFT_OPF_NOTES_WRITE, enabled_always) \
+  X(DESTROY, "destroy", WRITE, WRITE, ADDRESS, 0, enabled_always)
 
 /* The memory orders of ThreadSanitizer's atomic interface, as trace.order records them;
  * compilers may set flag bits above them, and an order weft does not know counts as seq_cst. */

@@ -7,7 +7,8 @@
 
 struct rwlock_state {
   uint32_t readers;
-  uint32_t writer; /* holder + 1 */
+  uint32_t writer;    /* holder + 1 */
+  uint32_t destroyed; /* by pthread_rwlock_destroy: any later use is undefined (POSIX) */
 };
 _Static_assert(sizeof(struct rwlock_state) <= sizeof(pthread_rwlock_t), "rwlock state fits");
 
@@ -31,15 +32,23 @@ int rwlock_write_enabled(const struct pending *pending, uint32_t thread) {
 
 WEFT_HIDDEN int weft_pthread_rwlock_init(pthread_rwlock_t *lock, const pthread_rwlockattr_t *attributes) {
   (void)attributes;
-  *state_of(lock) = (struct rwlock_state){0, 0};
+  *state_of(lock) = (struct rwlock_state){0, 0, 0};
   return 0;
 }
 
+/* A step of its own, ordered with the lock's others (mutex.c). */
 WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_DESTROY, (uintptr_t)lock, 0, pc);
   struct rwlock_state *l = state_of(lock);
-  if (l->readers || l->writer)
-    execution_fail(WEFT_OUTCOME_MISUSE, WEFT_CALLER_PC(), "destroying a read-write lock that is held");
+  if (l->readers || l->writer) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a read-write lock that is held");
+  l->destroyed = 1;
   return 0;
+}
+
+/* Checked at the step, once another thread may have destroyed it. */
+static void refuse_destroyed(const struct rwlock_state *l, const char *doing, uintptr_t pc) {
+  if (l->destroyed) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed read-write lock", doing);
 }
 
 static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t pc) {
@@ -53,6 +62,7 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   uint8_t op = attempt ? (write ? WEFT_OP_RWLOCK_TRY_WRITE : WEFT_OP_RWLOCK_TRY_READ)
                        : (write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ);
   sched_point(op, (uintptr_t)rwlock, attempt, pc);
+  refuse_destroyed(l, "locking", pc);
   if (!available(l, write)) {
     sched_record_value(0, 0);
     return attempt & WEFT_ATTEMPT_TIMED ? ETIMEDOUT : EBUSY;
@@ -87,6 +97,7 @@ WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
   /* a reader's unlock is an op of its own: another reader's lock never waits for it, so
    * partial-order reduction must know that the two may come in either order */
   sched_point(writing ? WEFT_OP_RWLOCK_UNLOCK : WEFT_OP_RWLOCK_READ_UNLOCK, (uintptr_t)rwlock, 0, pc);
+  refuse_destroyed(l, "unlocking", pc);
   if (writing) l->writer = 0;
   else if (l->writer == 0 && l->readers > 0) l->readers--;
   else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");

@@ -156,3 +156,28 @@ describe('use after return: another thread reaches a local whose function return
     }
   });
 });
+
+describe('synchronisation objects destroyed while in use, or used once destroyed (misuse)', () => {
+  const file = 'detectors/destroyed_objects.c';
+  it.each([
+    ['mutex_destroyed_before_a_thread_locks_it', 'locking a destroyed mutex', 0],
+    ['condition_destroyed_while_a_thread_may_wait', /^(waiting on a destroyed condition variable|destroying a condition variable that threads wait on)$/, 1],
+    ['semaphore_destroyed_before_a_thread_takes_it', 'waiting on a destroyed semaphore', 0],
+    ['rwlock_destroyed_before_a_reader_takes_it', 'locking a destroyed read-write lock', 0],
+    ['barrier_destroyed_while_a_thread_may_wait', 'destroying a barrier that threads wait at', 1],
+  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
+      const test = (await tests(file, { test: name, strategy })).get(name)!;
+      expect(test.bug, strategy).toMatchObject({ kind: 'misuse', preemptions });
+      expect(test.bug!.message, strategy).toMatch(message);
+    }
+  });
+
+  it('an object destroyed once every use is behind it, or right after its broadcast, and made again, is no misuse', async () => {
+    for (const strategy of ['auto', 'dfs']) {
+      const results = await tests(file, { strategy });
+      for (const name of ['fine_destroyed_after_join_and_made_again', 'fine_condition_destroyed_right_after_its_broadcast'])
+        expect(results.get(name), `${name} ${strategy}`).toMatchObject({ status: 'pass' });
+    }
+  });
+});

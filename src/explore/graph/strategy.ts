@@ -812,6 +812,10 @@ export class GraphStrategy implements Strategy {
       case Op.PROCESS_EXIT:
         if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} before every other thread's end happens before it (join them first)`);
         return;
+      // no other thread can use the object after it: its order with their steps is fixed
+      case Op.DESTROY:
+        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `destroying a synchronisation object before every other thread's end happens before it (thread ${thread}, step ${step})`);
+        return;
       case Op.THREAD_JOIN: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
         const exit = graph.lastOf(execution.object[step]!);
