@@ -165,6 +165,7 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
     ['semaphore_destroyed_before_a_thread_takes_it', 'waiting on a destroyed semaphore', 0],
     ['rwlock_destroyed_before_a_reader_takes_it', 'locking a destroyed read-write lock', 0],
     ['barrier_destroyed_while_a_thread_may_wait', 'destroying a barrier that threads wait at', 1],
+    ['condition_destroyed_after_one_signal_to_two_waiters', 'destroying a condition variable that threads wait on', 1],
   ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
     for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
       const test = (await tests(file, { test: name, strategy })).get(name)!;
@@ -173,10 +174,10 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
     }
   });
 
-  it('an object destroyed once every use is behind it, or right after its broadcast, and made again, is no misuse', async () => {
+  it('an object destroyed once every use is behind it, and made again, or a condition variable right after a broadcast or a signal to its one waiter, is no misuse', async () => {
     for (const strategy of ['auto', 'dfs']) {
       const results = await tests(file, { strategy });
-      for (const name of ['fine_destroyed_after_join_and_made_again', 'fine_condition_destroyed_right_after_its_broadcast'])
+      for (const name of ['fine_destroyed_after_join_and_made_again', 'fine_condition_destroyed_right_after_its_broadcast', 'fine_condition_destroyed_right_after_a_signal_to_its_one_waiter'])
         expect(results.get(name), `${name} ${strategy}`).toMatchObject({ status: 'pass' });
     }
   });
