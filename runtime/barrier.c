@@ -40,13 +40,16 @@ WEFT_HIDDEN int weft_pthread_barrier_destroy(pthread_barrier_t *barrier) {
   return 0;
 }
 
+static void refuse_uninitialised(const struct barrier_state *b, uintptr_t pc) {
+  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
+}
+
 WEFT_HIDDEN int weft_pthread_barrier_wait(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   struct barrier_state *b = state_of(barrier);
-  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
+  refuse_uninitialised(b, pc); /* its count is the step's argument */
   sched_point(WEFT_OP_BARRIER_ARRIVE, (uintptr_t)barrier, b->count, pc);
-  /* another thread may have destroyed it since */
-  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
+  refuse_uninitialised(b, pc); /* another thread may have destroyed it since */
   uint32_t generation = b->generation;
   if (++b->arrived == b->count) {
     b->arrived = 0;

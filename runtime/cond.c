@@ -62,10 +62,9 @@ WEFT_HIDDEN int weft_pthread_cond_destroy(pthread_cond_t *cond) {
   return 0;
 }
 
-/* Checked at the step, once another thread may have destroyed it. */
 static struct cond_state *live_state(pthread_cond_t *cond, const char *doing, uintptr_t pc) {
   struct cond_state *c = state_of(cond);
-  if (c->destroyed) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed condition variable", doing);
+  refuse_destroyed(c->destroyed, doing, "condition variable", pc);
   return c;
 }
 

@@ -96,8 +96,15 @@ static inline void private_access(struct runtime *r, int write, uintptr_t addres
   if (WEFT_UNLIKELY(++r->quiet_accesses >= QUIET_ACCESS_LIMIT)) step_anyway(write, address, size, pc);
 }
 
-/* Any access but a private one. The heap is checked after any scheduling point of the
- * access: another thread may free the block while this one waits there. */
+/* Where an access lands, once its scheduling point is behind it (another thread may free the
+ * block, or return from the frame, while this one waits there): a heap block still
+ * allocated, or a live frame when it is another thread's stack. */
+static inline void check_target(const struct runtime *r, uintptr_t address, uint32_t size, int write, uintptr_t pc) {
+  if (heap_in_arena(r, address)) heap_check(address, size, pc);
+  else if (WEFT_UNLIKELY(in_stacks(r, address))) stack_check_live(address, size, write, pc);
+}
+
+/* Any access but a private one. */
 static inline void shared_access(struct runtime *r, int write, uintptr_t address, uint32_t size, uintptr_t pc) {
   /* its own stack, not private: shared, or its last store may have shared it */
   if (WEFT_UNLIKELY(address - r->private_low < WEFT_STACK_SIZE)) {
@@ -131,8 +138,7 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
     if (write) write_step(address, size, pc);
     else read_step(address, size, pc);
   }
-  if (heap_in_arena(r, address)) heap_check(address, size, pc);
-  else if (WEFT_UNLIKELY(in_stacks(r, address))) stack_check_live(address, size, write, pc);
+  check_target(r, address, size, write, pc);
   /* once every check passed: an access that fails the execution never runs */
   if (WEFT_UNLIKELY(logged)) {
     if (r->access_unwritten) access_log_complete(r);
@@ -142,13 +148,10 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
   if (write && size >= sizeof(uintptr_t) && !(r->stack_states[r->current] & STACK_SHARED)) stack_note_store(r, address, size);
 }
 
-/* An atomic access's target, once its scheduling point is behind it: a heap block still
- * allocated, or a live frame when it is another thread's stack. */
+/* Atomics skip the access hooks: their target is checked here. */
 void atomic_target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
   const struct runtime *r = weft_rt;
-  if (!r || !r->in_execution) return;
-  if (heap_in_arena(r, address)) heap_check(address, size, pc);
-  else if (in_stacks(r, address)) stack_check_live(address, size, write, pc);
+  if (r && r->in_execution) check_target(r, address, size, write, pc);
 }
 
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {

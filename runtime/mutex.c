@@ -17,10 +17,7 @@ int mutex_checks_owner(const pthread_mutex_t *m) { return kind_of(m) != PTHREAD_
 /* set in __kind by pthread_mutex_destroy, cleared by pthread_mutex_init (kind_of reads the low bits) */
 #define MUTEX_DESTROYED 0x40000000
 
-/* Using a destroyed mutex is undefined (POSIX); checked at the step, once another thread may have destroyed it. */
-static void refuse_destroyed(const pthread_mutex_t *m, const char *doing, uintptr_t pc) {
-  if (m->__data.__kind & MUTEX_DESTROYED) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed mutex", doing);
-}
+static inline int destroyed(const pthread_mutex_t *m) { return (m->__data.__kind & MUTEX_DESTROYED) != 0; }
 
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
@@ -61,7 +58,7 @@ WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
 /* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
  * what its unlocks released (drf mode); an attempt that fails orders nothing. */
 static int acquire(pthread_mutex_t *m, uintptr_t pc) {
-  refuse_destroyed(m, "locking", pc);
+  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
   if (m->__data.__owner == (int)weft_rt->current + 1 && kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
   mutex_acquire_level(m);
   race_on_acquired((uintptr_t)m);
@@ -81,7 +78,7 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   sched_yield_step(0, pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
   sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);
-  refuse_destroyed(m, "locking", pc);
+  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
     sched_record_value(0, 0);
@@ -111,7 +108,7 @@ void mutex_acquire_level(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_MUTEX_TRYLOCK, (uintptr_t)m, 0, pc);
-  refuse_destroyed(m, "locking", pc);
+  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
   int self = (int)weft_rt->current + 1;
   int owner = m->__data.__owner;
   int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m, pc)
@@ -123,7 +120,7 @@ WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_MUTEX_UNLOCK, (uintptr_t)m, 0, pc);
-  refuse_destroyed(m, "unlocking", pc);
+  refuse_destroyed(destroyed(m), "unlocking", "mutex", pc);
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner != self) {
     if (mutex_checks_owner(m)) return EPERM;

@@ -14,6 +14,10 @@ const uint8_t op_can[WEFT_OP_COUNT] = {WEFT_OPS(WEFT_OP_CAN)};
 const uint8_t op_object[WEFT_OP_COUNT] = {WEFT_OPS(WEFT_OP_OBJECT)};
 #undef WEFT_OP_OBJECT
 
+#define WEFT_ACCESS_COMMUTES(name, commutes) commutes,
+const uint8_t access_commutes[] = {WEFT_ACCESSES(WEFT_ACCESS_COMMUTES)};
+#undef WEFT_ACCESS_COMMUTES
+
 #define WEFT_OP_FLAGS(name, text, access, can, object, flags, enabled) (flags),
 const uint16_t op_flags[WEFT_OP_COUNT] = {WEFT_OPS(WEFT_OP_FLAGS)};
 #undef WEFT_OP_FLAGS

@@ -88,7 +88,9 @@
  * THREAD: a thread id (keyed apart from addresses); BLOCK: the start of a heap block
  * whose size is the step's value (the op touches every address in it); NONE: nothing. */
 #define WEFT_OBJECTS(X) X(NONE) X(ADDRESS) X(THREAD) X(BLOCK)
-#define WEFT_ACCESSES(X) X(NONE) X(READ) X(WRITE) X(ACQUIRE) X(RELEASE) X(GLOBAL) X(ADD) X(OR) X(AND) X(XOR)
+/* Accesses, and whether two of one kind to one object commute (1): two reads, two adds, two
+ * ors, two ands, two xors (an update whose result nothing uses: its order nothing sees). */
+#define WEFT_ACCESSES(X) X(NONE, 0) X(READ, 1) X(WRITE, 0) X(ACQUIRE, 0) X(RELEASE, 0) X(GLOBAL, 0) X(ADD, 1) X(OR, 1) X(AND, 1) X(XOR, 1)
 
 /* flags */
 #define WEFT_OPF_WAITS 1u                /* a thread can be stuck in it (deadlocks name what it waits for) */
@@ -119,7 +121,7 @@ enum weft_op {
 };
 
 enum weft_access {
-#define WEFT_ACCESS_ENUM(name) WEFT_ACCESS_##name,
+#define WEFT_ACCESS_ENUM(name, commutes) WEFT_ACCESS_##name,
   WEFT_ACCESSES(WEFT_ACCESS_ENUM)
 #undef WEFT_ACCESS_ENUM
 };

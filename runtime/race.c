@@ -31,6 +31,13 @@
 
 static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t size, uintptr_t pc);
 
+/* The bytes of `granule` that [address, end) covers, one bit each. */
+static inline uint8_t granule_bytes(uintptr_t granule, uintptr_t address, uintptr_t end) {
+  uintptr_t from = granule > address ? granule : address;
+  uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
+  return (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
+}
+
 /* An epoch is a thread's clock above its id. A thread's own clock grows by at most 3 per
  * step (the step itself, and two synchronisations of a condition wait, or one and a
  * release), so a bounded execution cannot overflow the clock bits; release fences are no
@@ -461,9 +468,7 @@ static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t
   for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
     struct shadow_cell *cell = shadow_cell_of(granule);
     if (!cell) return; /* memory outside the harness is not checked */
-    uintptr_t from = granule > address ? granule : address;
-    uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
-    uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
+    uint8_t bytes = granule_bytes(granule, address, end);
     if (atomic) check_kept(r, cell, write, atomic, granule, bytes, pc);
     else check_cell(r, cell, write, granule, bytes, pc);
   }
@@ -484,9 +489,7 @@ void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc) {
   for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
     const struct shadow_cell *cell = shadow_cell_of(granule);
     if (!cell) return;
-    uintptr_t from = granule > address ? granule : address;
-    uintptr_t to = granule + SHADOW_GRANULE < end ? granule + SHADOW_GRANULE : end;
-    uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - granule));
+    uint8_t bytes = granule_bytes(granule, address, end);
     check_slots(mine, self, cell, kind, granule, bytes, pc);
     for (uint32_t at = cell->more; at; at = r->earlier[at].next) {
       const struct earlier_access *e = &r->earlier[at];

@@ -345,6 +345,11 @@ WEFT_HIDDEN void execution_end(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
 WEFT_HIDDEN void execution_failed(uint32_t outcome, uintptr_t pc) WEFT_NORETURN;
 WEFT_HIDDEN void execution_fail(uint32_t outcome, uintptr_t pc, const char *format, ...)
     WEFT_NORETURN __attribute__((format(printf, 3, 4)));
+/* A synchronisation object used once destroyed (undefined, POSIX): checked at the use's step,
+ * since another thread may have destroyed it before the step ran. */
+static inline void refuse_destroyed(int destroyed, const char *doing, const char *object, uintptr_t pc) {
+  if (WEFT_UNLIKELY(destroyed)) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed %s", doing, object);
+}
 WEFT_HIDDEN uint32_t sched_run(uint32_t test, const uint16_t *decisions, uint32_t length,
                                const struct weft_run_options *options);
 
@@ -378,6 +383,7 @@ WEFT_HIDDEN extern const uint8_t op_access[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t op_can[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t op_object[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
+WEFT_HIDDEN extern const uint8_t access_commutes[]; /* by access: two of its kind commute (ops.h) */
 
 /* memory.c */
 WEFT_HIDDEN void memory_access(int write, const void *pointer, size_t n, uintptr_t pc);

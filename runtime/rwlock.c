@@ -46,11 +46,6 @@ WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
   return 0;
 }
 
-/* Checked at the step, once another thread may have destroyed it. */
-static void refuse_destroyed(const struct rwlock_state *l, const char *doing, uintptr_t pc) {
-  if (l->destroyed) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed read-write lock", doing);
-}
-
 static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t pc) {
   struct rwlock_state *l = state_of(rwlock);
   uint32_t self = weft_rt->current + 1;
@@ -62,7 +57,7 @@ static int lock(pthread_rwlock_t *rwlock, int write, uint32_t attempt, uintptr_t
   uint8_t op = attempt ? (write ? WEFT_OP_RWLOCK_TRY_WRITE : WEFT_OP_RWLOCK_TRY_READ)
                        : (write ? WEFT_OP_RWLOCK_WRITE : WEFT_OP_RWLOCK_READ);
   sched_point(op, (uintptr_t)rwlock, attempt, pc);
-  refuse_destroyed(l, "locking", pc);
+  refuse_destroyed(l->destroyed, "locking", "read-write lock", pc);
   if (!available(l, write)) {
     sched_record_value(0, 0);
     return attempt & WEFT_ATTEMPT_TIMED ? ETIMEDOUT : EBUSY;
@@ -97,7 +92,7 @@ WEFT_HIDDEN int weft_pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
   /* a reader's unlock is an op of its own: another reader's lock never waits for it, so
    * partial-order reduction must know that the two may come in either order */
   sched_point(writing ? WEFT_OP_RWLOCK_UNLOCK : WEFT_OP_RWLOCK_READ_UNLOCK, (uintptr_t)rwlock, 0, pc);
-  refuse_destroyed(l, "unlocking", pc);
+  refuse_destroyed(l->destroyed, "unlocking", "read-write lock", pc);
   if (writing) l->writer = 0;
   else if (l->writer == 0 && l->readers > 0) l->readers--;
   else execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a read-write lock the thread does not hold");

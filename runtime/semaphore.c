@@ -41,10 +41,9 @@ WEFT_HIDDEN int weft_sem_destroy(sem_t *sem) {
   return 0;
 }
 
-/* Checked at the step, once another thread may have destroyed it. */
 static struct sem_state *live_state(sem_t *sem, const char *doing, uintptr_t pc) {
   struct sem_state *s = state_of(sem);
-  if (s->destroyed) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a destroyed semaphore", doing);
+  refuse_destroyed(s->destroyed, doing, "semaphore", pc);
   return s;
 }
 

@@ -11,10 +11,9 @@
  * column: a compare-exchange may write, unless it would fail now), a done step by what it did. */
 #include "runtime.h"
 
-/* two reads commute, and two updates of one kind whose results nothing uses (ops.h: ADD, OR, AND, XOR) */
+/* two accesses of a kind that commutes with itself (ops.h: reads, unused-result updates) do not */
 static int conflicting(uint8_t a, uint8_t b) {
-  int commutes = a == WEFT_ACCESS_READ || a == WEFT_ACCESS_ADD || a == WEFT_ACCESS_OR || a == WEFT_ACCESS_AND || a == WEFT_ACCESS_XOR;
-  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == b && commutes);
+  return a != WEFT_ACCESS_NONE && b != WEFT_ACCESS_NONE && !(a == b && access_commutes[a]);
 }
 
 /* An operation's touches: its object, and for a condition wait or wake-up also the mutex

@@ -24,9 +24,14 @@ int main(void) {
   printf("} as const;\n\n");
 
   printf("export const Access = {\n");
-#define ACCESS_NUMBER(name) printf("  %s: %d,\n", QUOTE(name), WEFT_ACCESS_##name);
+#define ACCESS_NUMBER(name, commutes) printf("  %s: %d,\n", QUOTE(name), WEFT_ACCESS_##name);
   WEFT_ACCESSES(ACCESS_NUMBER)
   printf("} as const;\n\n");
+
+  printf("/** per access: whether two of its kind to one object commute (ops.h) */\nexport const accessCommutes: readonly boolean[] = [\n");
+#define ACCESS_COMMUTES(name, commutes) printf("  %s,\n", (commutes) ? "true" : "false");
+  WEFT_ACCESSES(ACCESS_COMMUTES)
+  printf("];\n\n");
 
   printf("export const ObjectKind = {\n");
 #define OBJECT_NUMBER(name) printf("  %s: %d,\n", QUOTE(name), WEFT_OBJECT_##name);

@@ -3,8 +3,8 @@
 // reduction, happens-before, deadlock analysis and bug descriptions read these columns
 // instead of listing ops of their own.
 import {
-  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, memoryOrderNames, opColumns,
-  outcomeNames, RmwFunction, rmwFunctionNames,
+  Access, Aside, BEFORE_ANY_STEP, MAX_THREADS, MemoryOrder, ObjectKind, Op, OpFlag, Outcome, THREAD_NUMBERING, TRACE_CAPACITY, ThreadState, accessCommutes, memoryOrderNames,
+  opColumns, outcomeNames, RmwFunction, rmwFunctionNames,
 } from './op-table.js';
 
 export {
@@ -28,6 +28,8 @@ export const accessOf = (op: number): Access => (accesses[op] ?? Access.WRITE) a
 export const potentialAccessOf = (op: number): Access => (potentials[op] ?? Access.WRITE) as Access;
 export const objectKindOf = (op: number): number => objectKinds[op] ?? ObjectKind.ADDRESS;
 export const hasFlag = (op: number, flag: number): boolean => ((flags[op] ?? 0) & flag) !== 0;
+/** Whether two accesses of this kind to one object commute: reads, and updates of one kind whose results nothing uses (ops.h). */
+export const commutesWithItself = (access: Access): boolean => accessCommutes[access] === true;
 
 /** Ops whose pc is a function's address rather than the return address of a call. */
 export function pcIsFunctionStart(op: number): boolean {

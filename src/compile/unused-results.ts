@@ -44,8 +44,12 @@ export function unusedResultSites(disassembly: string): number[] {
   const sites: number[] = [];
   let code: Instruction[] = [];
   const finish = () => {
-    for (let i = 0; i + 1 < code.length; i++)
-      if (code[i]!.mnemonic.startsWith('call') && ADDING_CALL.test(code[i]!.operands.trim()) && resultUnused(code, i + 1)) sites.push(code[i + 1]!.address);
+    let at: Map<number, number> | undefined;
+    for (let i = 0; i + 1 < code.length; i++) {
+      if (!code[i]!.mnemonic.startsWith('call') || !ADDING_CALL.test(code[i]!.operands.trim())) continue;
+      at ??= new Map(code.map((instruction, index) => [instruction.address, index]));
+      if (resultUnused(code, at, i + 1)) sites.push(code[i + 1]!.address);
+    }
   };
   for (const line of disassembly.split('\n')) {
     if (FUNCTION.test(line)) {
@@ -60,9 +64,8 @@ export function unusedResultSites(disassembly: string): number[] {
   return sites.sort((a, b) => a - b);
 }
 
-/** Whether no path from instruction `from` of a function reads rax before overwriting it. */
-function resultUnused(code: readonly Instruction[], from: number): boolean {
-  const at = new Map(code.map((instruction, index) => [instruction.address, index]));
+/** Whether no path from instruction `from` of a function (`at`: its instructions' indices by address) reads rax before overwriting it. */
+function resultUnused(code: readonly Instruction[], at: ReadonlyMap<number, number>, from: number): boolean {
   const seen = new Set<number>();
   const pending = [from];
   while (pending.length > 0) {

@@ -7,7 +7,7 @@
 // Races are judged by what steps did where they ran (accessOf); whether a step can go
 // elsewhere, by what it may do there (potentialAccessOf): a compare-exchange that failed
 // here may succeed and write in a reordered execution.
-import { Access, Aside, ObjectKind, Op, OpFlag, THREAD_NUMBERING, accessOf, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
+import { Access, Aside, ObjectKind, Op, OpFlag, THREAD_NUMBERING, accessOf, commutesWithItself, hasFlag, objectKindOf, potentialAccessOf } from '../addon/ops.js';
 import type { ExecutionView } from './strategy.js';
 
 export { Access, accessOf, potentialAccessOf };
@@ -84,12 +84,10 @@ export function secondAccessOf(op: number): Access {
   return hasFlag(op, OpFlag.RELEASES_ARGUMENT) ? Access.RELEASE : Access.ACQUIRE;
 }
 
-/** An add, or, and or xor whose result nothing uses (ops.h: ADD, OR, AND, XOR): it writes, and commutes with one of its kind. */
-export const isCommutingUpdate = (access: Access): boolean =>
-  access === Access.ADD || access === Access.OR || access === Access.AND || access === Access.XOR;
+export { commutesWithItself };
 
-/** Two accesses of this kind to one object commute: reads, and commuting updates of one kind. */
-export const commutesWithItself = (access: Access): boolean => access === Access.READ || isCommutingUpdate(access);
+/** An add, or, and or xor whose result nothing uses (ops.h: ADD, OR, AND, XOR): it writes, and commutes with one of its kind. */
+export const isCommutingUpdate = (access: Access): boolean => access !== Access.READ && commutesWithItself(access);
 
 /**
  * Whether two accesses to the same object conflict (order matters). Two reads do not, nor

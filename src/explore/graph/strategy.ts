@@ -808,13 +808,11 @@ export class GraphStrategy implements Strategy {
       case Op.YIELD:
         graph.add(thread, Role.OTHER, op, NONE);
         return;
+      // after every other thread's end, nothing they do can come after it: its order with their steps is fixed
       case Op.MAIN_RETURN:
       case Op.PROCESS_EXIT:
-        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `${op === Op.MAIN_RETURN ? 'main returning' : 'exit()'} before every other thread's end happens before it (join them first)`);
-        return;
-      // no other thread can use the object after it: its order with their steps is fixed
       case Op.DESTROY:
-        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `destroying a synchronisation object before every other thread's end happens before it (thread ${thread}, step ${step})`);
+        if (!this.othersJoined(graph, graph.add(thread, Role.OTHER, op, NONE))) throw new UnsupportedHarnessError('graph', `${endingWhat(op)} before every other thread's end happens before it (join them first)`);
         return;
       case Op.THREAD_JOIN: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
@@ -1115,6 +1113,11 @@ function stablePrefix(graph: Graph): number {
     if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
   }
   return graph.count;
+}
+
+/** What a step that must follow every other thread's end does, in words. */
+function endingWhat(op: number): string {
+  return op === Op.MAIN_RETURN ? 'main returning' : op === Op.PROCESS_EXIT ? 'exit()' : 'destroying a synchronisation object';
 }
 
 /** A spin whose turn ends back where it was in one order of a graph and not in another: whether its thread waits is no fact of the graph. */
