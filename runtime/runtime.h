@@ -34,7 +34,7 @@
 #define WEFT_STACK_SIZE ((size_t)1 << 20)
 #define WEFT_STACK_GUARD_SIZE ((size_t)1 << 20)
 #define WEFT_STACK_SLOT_SIZE (WEFT_STACK_GUARD_SIZE + WEFT_STACK_SIZE)
-#define SPIN_READS 4 /* a busy-wait loop reading at up to this many places is recognised */
+#define SPIN_READS 16 /* a busy-wait loop reading at up to this many places is recognised */
 #if defined(__x86_64__)
 #define SPIN_REGISTERS 6 /* callee-saved: all a C function keeps in registers across a call */
 #else

@@ -34,6 +34,24 @@ describe('spins wait for a write: locks with no yield pass complete under defaul
   });
 });
 
+describe('a waiting turn that reads at many places in the code is a spin', () => {
+  it('16 flags checked one by one with a yield between turns: the default explores 3 executions, complete', async () => {
+    expect(await check('many_places.c', { cflags: '-DPLACES=16' })).toMatchObject({ status: 'pass', complete: true, executions: 3 });
+  });
+
+  it('the same wait with the flag set before its part is written: the race is found', async () => {
+    const test = await check('many_places.c', { cflags: '-DPLACES=16 -DPUBLISH_EARLY' });
+    expect(test).toMatchObject({ status: 'fail', bug: { kind: 'race', preemptions: 1 } });
+    expect(test.bug?.message).toMatch(/^data race on parts\[15\]/);
+  });
+
+  it("SCALE's repaired non-blocking queue (a dequeue's waiting turn reads 6 places): complete under the default", async () => {
+    const test = (await checkAllInterleavings(fixture('seeds/nonblocking_queue_fixed.c'))).tests[0]!;
+    expect(test).toMatchObject({ status: 'pass', complete: true });
+    expect(test.executions).toBeLessThan(1000);
+  });
+});
+
 describe('a spin no thread can end', () => {
   it('a volatile flag nobody sets: a livelock at once, naming only the spinning thread, in a short report', async () => {
     const test = await check('never_set.c');
