@@ -19,10 +19,24 @@ int mutex_checks_owner(const pthread_mutex_t *m) { return kind_of(m) != PTHREAD_
 
 static inline int destroyed(const pthread_mutex_t *m) { return (m->__data.__kind & MUTEX_DESTROYED) != 0; }
 
+/* Fields only pthread_mutex_init, a static initialiser (zeros, or a kind) and this file's
+ * steps write: any other bits are what the memory held before, a mutex never initialised. */
+static int initialised(const pthread_mutex_t *m) {
+  int owner = m->__data.__owner;
+  return ((unsigned)m->__data.__kind & ~(3u | MUTEX_DESTROYED)) == 0 && owner >= 0 && owner <= WEFT_MAX_THREADS &&
+         (owner == 0) == (m->__data.__count == 0);
+}
+
+void mutex_check_live(const pthread_mutex_t *m, const char *doing, uintptr_t pc) {
+  if (WEFT_UNLIKELY(!initialised(m))) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a mutex that was never initialised", doing);
+  refuse_destroyed(destroyed(m), doing, "mutex", pc);
+}
+
+/* a mutex never initialised lets its user go on, to the misuse */
 int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
   const pthread_mutex_t *m = (const pthread_mutex_t *)pending->object;
   int owner = m->__data.__owner;
-  if (owner == 0) return 1;
+  if (owner == 0 || !initialised(m)) return 1;
   /* a recursive or error-checking mutex answers its owner at once */
   return owner == (int)thread + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL;
 }
@@ -49,6 +63,7 @@ WEFT_HIDDEN int weft_pthread_mutexattr_setprotocol(pthread_mutexattr_t *attribut
 WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)m, 0, pc);
+  mutex_check_live(m, "destroying", pc);
   if (m->__data.__owner)
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a mutex held by thread %d", m->__data.__owner - 1);
   m->__data.__kind |= MUTEX_DESTROYED;
@@ -58,7 +73,7 @@ WEFT_HIDDEN int weft_pthread_mutex_destroy(pthread_mutex_t *m) {
 /* After the scheduler let this thread go, the lock is free or ours. Taking it acquires
  * what its unlocks released (drf mode); an attempt that fails orders nothing. */
 static int acquire(pthread_mutex_t *m, uintptr_t pc) {
-  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
+  mutex_check_live(m, "locking", pc);
   if (m->__data.__owner == (int)weft_rt->current + 1 && kind_of(m) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
   mutex_acquire_level(m);
   race_on_acquired((uintptr_t)m);
@@ -78,7 +93,7 @@ WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct ti
   sched_yield_step(0, pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
   sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);
-  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
+  mutex_check_live(m, "locking", pc);
   int owner = m->__data.__owner;
   if (owner != 0 && !(owner == (int)weft_rt->current + 1 && kind_of(m) != PTHREAD_MUTEX_NORMAL)) {
     sched_record_value(0, 0);
@@ -108,7 +123,7 @@ void mutex_acquire_level(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_MUTEX_TRYLOCK, (uintptr_t)m, 0, pc);
-  refuse_destroyed(destroyed(m), "locking", "mutex", pc);
+  mutex_check_live(m, "locking", pc);
   int self = (int)weft_rt->current + 1;
   int owner = m->__data.__owner;
   int result = owner == 0 || (owner == self && kind_of(m) == PTHREAD_MUTEX_RECURSIVE) ? acquire(m, pc)
@@ -120,7 +135,7 @@ WEFT_HIDDEN int weft_pthread_mutex_trylock(pthread_mutex_t *m) {
 WEFT_HIDDEN int weft_pthread_mutex_unlock(pthread_mutex_t *m) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_MUTEX_UNLOCK, (uintptr_t)m, 0, pc);
-  refuse_destroyed(destroyed(m), "unlocking", "mutex", pc);
+  mutex_check_live(m, "unlocking", pc);
   int self = (int)weft_rt->current + 1;
   if (m->__data.__owner != self) {
     if (mutex_checks_owner(m)) return EPERM;

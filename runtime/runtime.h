@@ -376,6 +376,8 @@ WEFT_OPS(WEFT_ENABLED_DECLARE)
 WEFT_HIDDEN void mutex_acquire_level(pthread_mutex_t *m);
 /* a recursive or error-checking mutex: one its non-owner unlocks (or waits with) gets EPERM */
 WEFT_HIDDEN int mutex_checks_owner(const pthread_mutex_t *m);
+/* a misuse unless `m` was initialised and not destroyed since (`doing`: "locking", ...) */
+WEFT_HIDDEN void mutex_check_live(const pthread_mutex_t *m, const char *doing, uintptr_t pc);
 WEFT_HIDDEN void mutex_release_level(pthread_mutex_t *m);
 
 /* ops.h's columns, indexed by op */

@@ -1,13 +1,19 @@
 /* Spinlocks, modelled as locks that block (a thread spinning on a held spinlock makes
- * no progress until the holder unlocks), so deadlocks through them are found. */
+ * no progress until the holder unlocks), so deadlocks through them are found. The lock
+ * holds 0 when free, its holder's id + 1 when held, SPIN_DESTROYED once destroyed. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 
 #include "runtime.h"
 
+#define SPIN_DESTROYED INT_MIN
+
+/* a destroyed lock lets its user go on, to the misuse */
 int spin_lock_enabled(const struct pending *pending, uint32_t thread) {
   (void)thread;
-  return (pending->argument & WEFT_ATTEMPT_TRY) || *(const volatile int *)pending->object == 0;
+  int value = *(const volatile int *)pending->object;
+  return (pending->argument & WEFT_ATTEMPT_TRY) || value == 0 || value == SPIN_DESTROYED;
 }
 
 WEFT_HIDDEN int weft_pthread_spin_init(pthread_spinlock_t *lock, int shared) {
@@ -16,12 +22,21 @@ WEFT_HIDDEN int weft_pthread_spin_init(pthread_spinlock_t *lock, int shared) {
   return 0;
 }
 
-WEFT_HIDDEN int weft_pthread_spin_destroy(pthread_spinlock_t *lock) { return *lock ? EBUSY : 0; }
+/* A step of its own, ordered with the lock's others (mutex.c). */
+WEFT_HIDDEN int weft_pthread_spin_destroy(pthread_spinlock_t *lock) {
+  uintptr_t pc = WEFT_CALLER_PC();
+  sched_point(WEFT_OP_DESTROY, (uintptr_t)lock, 0, pc);
+  refuse_destroyed(*lock == SPIN_DESTROYED, "destroying", "spinlock", pc);
+  if (*lock) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a spinlock held by thread %d", *lock - 1);
+  *lock = SPIN_DESTROYED;
+  return 0;
+}
 
 static int take(pthread_spinlock_t *lock, uint32_t attempt, uintptr_t pc) {
   int self = (int)weft_rt->current + 1;
   if (*lock == self && !attempt) execution_fail(WEFT_OUTCOME_DEADLOCK, pc, "thread %u locks a spinlock it already holds", weft_rt->current);
   sched_point(attempt ? WEFT_OP_SPIN_TRYLOCK : WEFT_OP_SPIN_LOCK, (uintptr_t)lock, attempt, pc);
+  refuse_destroyed(*lock == SPIN_DESTROYED, "locking", "spinlock", pc);
   if (*lock != 0) {
     sched_record_value(0, 0);
     return EBUSY;
@@ -38,6 +53,7 @@ WEFT_HIDDEN int weft_pthread_spin_trylock(pthread_spinlock_t *lock) { return tak
 WEFT_HIDDEN int weft_pthread_spin_unlock(pthread_spinlock_t *lock) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_SPIN_UNLOCK, (uintptr_t)lock, 0, pc);
+  refuse_destroyed(*lock == SPIN_DESTROYED, "unlocking", "spinlock", pc);
   if (*lock != (int)weft_rt->current + 1)
     execution_fail(WEFT_OUTCOME_MISUSE, pc, "unlocking a spinlock the thread does not hold");
   *lock = 0;

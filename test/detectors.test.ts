@@ -164,6 +164,7 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
     ['condition_destroyed_while_a_thread_may_wait', /^(waiting on a destroyed condition variable|destroying a condition variable that threads wait on)$/, 1],
     ['semaphore_destroyed_before_a_thread_takes_it', 'waiting on a destroyed semaphore', 0],
     ['rwlock_destroyed_before_a_reader_takes_it', 'locking a destroyed read-write lock', 0],
+    ['spinlock_destroyed_before_a_thread_locks_it', 'locking a destroyed spinlock', 0],
     ['barrier_destroyed_while_a_thread_may_wait', 'destroying a barrier that threads wait at', 1],
     ['condition_destroyed_after_one_signal_to_two_waiters', 'destroying a condition variable that threads wait on', 1],
   ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
@@ -179,6 +180,18 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
       const results = await tests(file, { strategy });
       for (const name of ['fine_destroyed_after_join_and_made_again', 'fine_condition_destroyed_right_after_its_broadcast', 'fine_condition_destroyed_right_after_a_signal_to_its_one_waiter'])
         expect(results.get(name), `${name} ${strategy}`).toMatchObject({ status: 'pass' });
+    }
+  });
+});
+
+describe('a mutex never initialised (misuse, not a deadlock)', () => {
+  const file = 'detectors/never_initialised.c';
+  it('locking one, or waiting on a condition variable with one, whose bytes hold what its stack held before', async () => {
+    for (const strategy of ['auto', 'dfs']) {
+      const results = await tests(file, { strategy });
+      expect(results.get('locking_a_local_mutex_never_initialised')?.bug, strategy).toMatchObject({ kind: 'misuse', message: 'locking a mutex that was never initialised', preemptions: 0 });
+      expect(results.get('waiting_with_a_mutex_never_initialised')?.bug, strategy).toMatchObject({ kind: 'misuse', message: 'waiting on a condition variable with a mutex that was never initialised' });
+      expect(results.get('fine_zeroed_and_statically_initialised'), strategy).toMatchObject({ status: 'pass' });
     }
   });
 });
