@@ -71,6 +71,7 @@ static struct cond_state *live_state(pthread_cond_t *cond, const char *doing, ui
 static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uint32_t self = r->current;
+  target_check((uintptr_t)m, sizeof *m, 1, pc);
   mutex_check_live(m, "waiting on a condition variable with", pc);
   if (m->__data.__owner != (int)self + 1) {
     /* POSIX: EPERM for an error-checking (and glibc: a recursive) mutex; a normal one's is undefined */

@@ -148,8 +148,8 @@ static inline void shared_access(struct runtime *r, int write, uintptr_t address
   if (write && size >= sizeof(uintptr_t) && !(r->stack_states[r->current] & STACK_SHARED)) stack_note_store(r, address, size);
 }
 
-/* Atomics skip the access hooks: their target is checked here. */
-void atomic_target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
+/* Atomics and synchronisation objects skip the access hooks: their target is checked here. */
+void target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
   const struct runtime *r = weft_rt;
   if (r && r->in_execution) check_target(r, address, size, write, pc);
 }

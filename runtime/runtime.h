@@ -384,6 +384,7 @@ WEFT_HIDDEN void mutex_release_level(pthread_mutex_t *m);
 WEFT_HIDDEN extern const uint8_t op_access[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t op_can[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t op_object[WEFT_OP_COUNT];
+WEFT_HIDDEN extern const uint8_t op_object_bytes[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint16_t op_flags[WEFT_OP_COUNT];
 WEFT_HIDDEN extern const uint8_t access_commutes[]; /* by access: two of its kind commute (ops.h) */
 
@@ -543,7 +544,7 @@ WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 /* malloc and realloc on the arena, the block's allocation site `pc` (for libc-heap.c) */
 WEFT_HIDDEN void *heap_allocate(size_t size, uintptr_t pc);
 WEFT_HIDDEN void *heap_reallocate(void *pointer, size_t size, uintptr_t pc);
-WEFT_HIDDEN void atomic_target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc);
+WEFT_HIDDEN void target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
 WEFT_HIDDEN int heap_report_leaks(void);

@@ -278,6 +278,8 @@ void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc) 
   t->pending.argument = argument;
   t->pending.pc = pc;
   decide(r);
+  /* the step runs now: a synchronisation object in a block freed or a frame returned meanwhile is a memory bug */
+  if (op_object_bytes[op]) target_check(object, op_object_bytes[op], op_access[op] != WEFT_ACCESS_READ, pc);
 }
 
 void sched_after_finish(void) {

@@ -195,3 +195,24 @@ describe('a mutex never initialised (misuse, not a deadlock)', () => {
     }
   });
 });
+
+describe('a synchronisation object in memory that is gone (memory bugs)', () => {
+  const file = 'detectors/freed_objects.c';
+  it.each([
+    ['mutex_in_a_block_freed_before_a_thread_locks_it', /^use after free: access to block#1, inside a freed block/, 0],
+    ['condition_signalled_after_the_waiter_freed_it', /^use after free: access to block#1\+40, inside a freed block/, 2],
+    ['mutex_in_a_frame_that_returned', /^use after return: 40-byte write at 0x[0-9a-f]+, in thread 0's stack below its live frames/, 0],
+  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
+      const test = (await tests(file, { test: name, strategy })).get(name)!;
+      expect(test.bug, strategy).toMatchObject({ kind: 'memory', preemptions });
+      expect(test.bug!.message, strategy).toMatch(message);
+    }
+  });
+
+  it('freed once every use is behind it, or signalled before the waiter can see the job done: no bug', async () => {
+    expect((await tests(file, { test: 'fine_freed_after_join' })).get('fine_freed_after_join')).toMatchObject({ status: 'pass', complete: true });
+    const underLock = (await tests(file, { test: 'condition_signalled_after_the_waiter_freed_it', cflags: '-DSIGNAL_UNDER_LOCK' })).get('condition_signalled_after_the_waiter_freed_it');
+    expect(underLock).toMatchObject({ status: 'pass', complete: true });
+  });
+});
