@@ -161,6 +161,7 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
   const file = 'detectors/destroyed_objects.c';
   it.each([
     ['mutex_destroyed_before_a_thread_locks_it', 'locking a destroyed mutex', 0],
+    ['mutex_destroyed_while_a_thread_holds_it', 'destroying a mutex held by thread 1', 1],
     ['condition_destroyed_while_a_thread_may_wait', /^(waiting on a destroyed condition variable|destroying a condition variable that threads wait on)$/, 1],
     ['semaphore_destroyed_before_a_thread_takes_it', 'waiting on a destroyed semaphore', 0],
     ['rwlock_destroyed_before_a_reader_takes_it', 'locking a destroyed read-write lock', 0],
@@ -200,6 +201,7 @@ describe('a synchronisation object in memory that is gone (memory bugs)', () => 
   const file = 'detectors/freed_objects.c';
   it.each([
     ['mutex_in_a_block_freed_before_a_thread_locks_it', /^use after free: access to block#1, inside a freed block/, 0],
+    ['mutex_in_a_block_freed_while_a_thread_holds_it', /^use after free: access to block#1, inside a freed block/, 1],
     ['condition_signalled_after_the_waiter_freed_it', /^use after free: access to block#1\+40, inside a freed block/, 2],
     ['mutex_in_a_frame_that_returned', /^use after return: 40-byte write at 0x[0-9a-f]+, in thread 0's stack below its live frames/, 0],
   ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {

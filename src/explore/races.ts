@@ -224,8 +224,10 @@ export class RaceFinder {
         ? earlier === Access.RELEASE && waitsForRelease(op, execution.op[j]!)
         : isThreadObject(object) && hasFlag(op, OpFlag.WAITS) && hasFlag(execution.op[j]!, OpFlag.ENDS_THREAD);
       // a thread starts only once created and is joined only once it exited: those
-      // orders cannot be reversed, they only order
-      const racing = access === Access.ACQUIRE ? earlier === Access.RELEASE && !waits : earlier !== Access.RELEASE && !isThreadObject(object);
+      // orders cannot be reversed, they only order. A release races with an acquisition
+      // that would not wait for it, and with a write (a free of its block, a destroy), which
+      // waits for nothing: before the release, the object is gone or destroyed while held.
+      const racing = access === Access.ACQUIRE ? earlier === Access.RELEASE && !waits : (earlier !== Access.RELEASE || access === Access.WRITE) && !isThreadObject(object);
       if (racing) this.noteRace(j);
       else if (waits && this.handOffs) this.noteRace(j, true);
       this.join(own, j * this.width);
