@@ -42,7 +42,7 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Aside, MAX_THREADS, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, objectKindOf, opNames } from '../../addon/ops.js';
 import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
@@ -105,6 +105,8 @@ export class GraphStrategy implements Strategy {
   private readonly revisits = new Revisits();
   private readonly lineariser = new Lineariser();
   private readonly prefixView = new View();
+  /** refuseUnorderedFrees: the porf view of a step on a freed block */
+  private readonly stepView = new View();
   /** per thread, its last step in the run being observed */
   private readonly lastStep = new Int32Array(MAX_THREADS);
   private readonly repeatedTurns = new RepeatedTurns();
@@ -563,6 +565,7 @@ export class GraphStrategy implements Strategy {
     this.noteRan(graph, replayed);
     const failed = failedWhileRunning(execution);
     this.addWaitingLocks(graph, execution, failed);
+    this.refuseUnorderedFrees(graph, execution, replayed, firstAbsorbed);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
     if (this.parking) {
@@ -806,6 +809,8 @@ export class GraphStrategy implements Strategy {
       }
       case Op.THREAD_EXIT:
       case Op.YIELD:
+      // ordered by its thread alone: refuseUnorderedFrees checks that nothing needs more
+      case Op.FREE:
         graph.add(thread, Role.OTHER, op, NONE);
         return;
       // after every other thread's end, nothing they do can come after it: its order with their steps is fixed
@@ -1049,6 +1054,34 @@ export class GraphStrategy implements Strategy {
       // a choice is no scheduling point: its step's set holds its own thread alone
       for (let between = previous + 1; between < step; between++)
         if (execution.op[between] !== Op.CHOOSE && !has(execution.enabled, between * WORDS, thread)) throw new UnsupportedHarnessError('graph', `atomic sections (thread ${thread} was set aside before step ${step})`);
+    }
+  }
+
+  /**
+   * Refuses a run where a free's order with another thread's use of its block is no fact of
+   * the graph: the graph orders a free by its thread alone, so its order with the block's
+   * uses must follow from po and rf (and create and join). A step on the block (an atomic, a
+   * lock in it, sc mode's plain accesses) must be porf-ordered with the free; a plain access
+   * that is not ordered with it races, and so does a use after it: a race or memory bug in a
+   * run that frees is refused too (which of the free and the use comes first decides where
+   * the run fails, and with how few preemptions).
+   */
+  private refuseUnorderedFrees(graph: Graph, execution: ExecutionView, replayed: number, firstAbsorbed: number): void {
+    for (let free = 0; free < execution.steps; free++) {
+      if (execution.op[free] !== Op.FREE) continue;
+      if (execution.outcome === Outcome.RACE || execution.outcome === Outcome.MEMORY) throw new UnsupportedHarnessError('graph', `a race or memory bug in a run that frees memory (thread ${execution.thread[free]}, step ${free})`);
+      const start = execution.object[free]!;
+      const end = start + Math.max(execution.value[free]!, 1);
+      const freer = execution.thread[free]!;
+      const freeing = this.eventOf(free, replayed, firstAbsorbed);
+      this.prefixView.of(graph, freeing, false);
+      for (let step = 0; step < execution.steps; step++) {
+        const address = execution.object[step]!;
+        if (execution.thread[step] === freer || address < start || address >= end || objectKindOf(execution.op[step]!) !== ObjectKind.ADDRESS) continue;
+        const event = this.eventOf(step, replayed, firstAbsorbed);
+        if (this.prefixView.has(graph, event) || this.stepView.of(graph, event, false).has(graph, freeing)) continue;
+        throw new UnsupportedHarnessError('graph', `a free (thread ${freer}, step ${free}) and thread ${execution.thread[step]}'s step on the freed block (step ${step}) that neither happens before`);
+      }
     }
   }
 
