@@ -252,7 +252,8 @@ export class RaceFinder {
       const freed = execution.object[j]!;
       const inside = freed < start + extent && start < freed + extentOf(execution.op[j]!, execution.value[j]!);
       if (!inside || execution.thread[j] === thread || !conflicts(Access.WRITE, access) || this.ordered(execution, j, own)) continue;
-      if (access !== Access.ACQUIRE) this.noteRace(j);
+      // an acquisition too: before the free, it takes a lock that is still there
+      this.noteRace(j);
       this.join(own, j * this.width);
     }
   }
