@@ -9,7 +9,7 @@
   uintptr_t pc = WEFT_CALLER_PC();                                         \
   sched_point(WEFT_OP_ATOMIC_LOAD, (uintptr_t)a, 0, pc);                   \
   extent_note((uintptr_t)a, sizeof(type));                                 \
-  target_check((uintptr_t)a, sizeof(type), 0, pc);                 \
+  target_check((uintptr_t)a, sizeof(type), 0, pc);                         \
   type v = *a;                                                             \
   sched_record_value((uint64_t)(int64_t)v, sizeof(type));                  \
   sched_record_atomic(0, 0, mo, WEFT_RMW_NONE);                            \
@@ -37,7 +37,7 @@ static inline uint8_t rmw_op(enum weft_rmw_function function, uintptr_t pc) {
     uintptr_t pc = WEFT_CALLER_PC();                                                       \
     sched_point(rmw_op(WEFT_RMW_##function, pc), (uintptr_t)a, (uint64_t)(int64_t)v, pc);  \
     extent_note((uintptr_t)a, sizeof(type));                                               \
-    target_check((uintptr_t)a, sizeof(type), 1, pc);                                \
+    target_check((uintptr_t)a, sizeof(type), 1, pc);                                       \
     type old = *a;                                                                         \
     *a = (type)(expression);                                                               \
     stack_note_words((const void *)a, sizeof(type));                                       \
@@ -59,7 +59,7 @@ static inline uint8_t rmw_op(enum weft_rmw_function function, uintptr_t pc) {
     extent_note((uintptr_t)a, sizeof(type));                                                       \
     sched_record_value((uint64_t)(int64_t)v, sizeof(type));                                        \
     sched_record_atomic((uint64_t)(int64_t)v, 0, mo, WEFT_RMW_NONE);                               \
-    target_check((uintptr_t)a, sizeof(type), 1, pc);                                        \
+    target_check((uintptr_t)a, sizeof(type), 1, pc);                                               \
     *a = v;                                                                                        \
     stack_note_words((const void *)a, sizeof(type));                                               \
     spin_note_store((uintptr_t)a, sizeof(type));                                                   \
@@ -78,7 +78,7 @@ static inline uint8_t rmw_op(enum weft_rmw_function function, uintptr_t pc) {
     sched_expect((uint64_t)(int64_t)expected, sizeof(type));                                       \
     sched_point(WEFT_OP_ATOMIC_CAS, (uintptr_t)a, (uint64_t)(int64_t)v, pc);                       \
     extent_note((uintptr_t)a, sizeof(type));                                                       \
-    target_check((uintptr_t)a, sizeof(type), 1, pc);                                        \
+    target_check((uintptr_t)a, sizeof(type), 1, pc);                                               \
     type old = *a;                                                                                 \
     sched_record_value((uint64_t)(int64_t)old, sizeof(type));                                      \
     int succeeded = old == expected;                                                               \
