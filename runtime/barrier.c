@@ -27,6 +27,7 @@ WEFT_HIDDEN int weft_pthread_barrier_init(pthread_barrier_t *barrier, const pthr
                                           unsigned count) {
   (void)attributes;
   if (count == 0) return EINVAL;
+  harness_store(barrier, sizeof *barrier, WEFT_CALLER_PC());
   *state_of(barrier) = (struct barrier_state){count, 0, 0};
   return 0;
 }

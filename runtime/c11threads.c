@@ -41,19 +41,21 @@ static int c11_result(int error) {
 #define COND(c) ((pthread_cond_t *)(void *)(c))
 
 WEFT_HIDDEN int weft_thrd_create(thrd_t *thread, thrd_start_t start, void *argument) {
+  uintptr_t pc = WEFT_CALLER_PC();
   pthread_t handle;
-  int error = thread_create(&handle, NULL, (void *(*)(void *))(void *)start, argument, 1, WEFT_CALLER_PC());
+  int error = thread_create(&handle, NULL, (void *(*)(void *))(void *)start, argument, 1, pc);
+  harness_store(thread, sizeof *thread, pc);
   *thread = (thrd_t)handle;
-  spin_note_store((uintptr_t)thread, sizeof *thread);
   return c11_result(error);
 }
 
 WEFT_HIDDEN int weft_thrd_join(thrd_t thread, int *result) {
+  uintptr_t pc = WEFT_CALLER_PC();
   void *value;
-  int error = thread_join((pthread_t)thread, &value, WEFT_CALLER_PC());
+  int error = thread_join((pthread_t)thread, &value, pc);
   if (!error && result) {
+    harness_store(result, sizeof *result, pc);
     *result = (int)(intptr_t)value;
-    spin_note_store((uintptr_t)result, sizeof *result);
   }
   return c11_result(error);
 }

@@ -61,22 +61,30 @@ uintptr_t clock_object(void) { return (uintptr_t)&weft_rt->virtual_time; }
 void clock_sleep(uint64_t microseconds) { weft_rt->virtual_time += microseconds; }
 
 WEFT_HIDDEN int weft_clock_gettime(clockid_t clock, struct timespec *now) {
-  uint64_t ns = virtual_nanoseconds(WEFT_CALLER_PC());
+  uintptr_t pc = WEFT_CALLER_PC();
+  uint64_t ns = virtual_nanoseconds(pc);
   if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) ns += EPOCH_SECONDS * 1000000000ull;
+  harness_store(now, sizeof *now, pc);
   now->tv_sec = (time_t)(ns / 1000000000u);
   now->tv_nsec = (long)(ns % 1000000000u);
   return 0;
 }
 
 WEFT_HIDDEN time_t weft_time(time_t *out) {
-  time_t now = (time_t)(EPOCH_SECONDS + virtual_nanoseconds(WEFT_CALLER_PC()) / 1000000000u);
-  if (out) *out = now;
+  uintptr_t pc = WEFT_CALLER_PC();
+  time_t now = (time_t)(EPOCH_SECONDS + virtual_nanoseconds(pc) / 1000000000u);
+  if (out) {
+    harness_store(out, sizeof *out, pc);
+    *out = now;
+  }
   return now;
 }
 
 WEFT_HIDDEN int weft_gettimeofday(struct timeval *now, void *zone) {
   (void)zone;
-  uint64_t us = EPOCH_SECONDS * 1000000u + virtual_nanoseconds(WEFT_CALLER_PC()) / 1000u;
+  uintptr_t pc = WEFT_CALLER_PC();
+  uint64_t us = EPOCH_SECONDS * 1000000u + virtual_nanoseconds(pc) / 1000u;
+  harness_store(now, sizeof *now, pc);
   now->tv_sec = (time_t)(us / 1000000u);
   now->tv_usec = (suseconds_t)(us % 1000000u);
   return 0;

@@ -15,6 +15,7 @@ WEFT_HIDDEN int weft_pthread_key_create(pthread_key_t *key, void (*destructor)(v
     spin_note_effect();
     /* threads created later start with no values (thread_spawn) */
     for (uint32_t t = 0; t < r->thread_count; t++) r->threads[t].specific[k] = NULL;
+    harness_store(key, sizeof *key, WEFT_CALLER_PC());
     *key = k;
     return 0;
   }

@@ -154,6 +154,14 @@ void target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
   if (r && r->in_execution) check_target(r, address, size, write, pc);
 }
 
+/* A write the runtime makes into the harness's memory for it (a create's thread handle, a
+ * join's result, an object's initial state, a value or time it returns): its target is
+ * checked as a write of the harness's would be, and it ends the spins reading there. */
+void harness_store(const void *pointer, uint32_t size, uintptr_t pc) {
+  target_check((uintptr_t)pointer, size, 1, pc);
+  spin_note_store((uintptr_t)pointer, size);
+}
+
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;
   struct runtime *r = weft_rt;

@@ -44,6 +44,7 @@ int mutex_lock_enabled(const struct pending *pending, uint32_t thread) {
 WEFT_HIDDEN int weft_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attributes) {
   int kind = PTHREAD_MUTEX_NORMAL;
   if (attributes) pthread_mutexattr_gettype(attributes, &kind);
+  harness_store(m, sizeof *m, WEFT_CALLER_PC());
   m->__data.__owner = 0;
   m->__data.__count = 0;
   m->__data.__kind = kind == PTHREAD_MUTEX_DEFAULT ? PTHREAD_MUTEX_NORMAL : kind;

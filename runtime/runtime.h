@@ -545,6 +545,7 @@ WEFT_HIDDEN void heap_check(uintptr_t address, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void *heap_allocate(size_t size, uintptr_t pc);
 WEFT_HIDDEN void *heap_reallocate(void *pointer, size_t size, uintptr_t pc);
 WEFT_HIDDEN void target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc);
+WEFT_HIDDEN void harness_store(const void *pointer, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
 WEFT_HIDDEN int heap_report_leaks(void);

@@ -32,6 +32,7 @@ int rwlock_write_enabled(const struct pending *pending, uint32_t thread) {
 
 WEFT_HIDDEN int weft_pthread_rwlock_init(pthread_rwlock_t *lock, const pthread_rwlockattr_t *attributes) {
   (void)attributes;
+  harness_store(lock, sizeof *lock, WEFT_CALLER_PC());
   *state_of(lock) = (struct rwlock_state){0, 0, 0};
   return 0;
 }

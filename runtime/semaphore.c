@@ -21,6 +21,7 @@ int sem_wait_enabled(const struct pending *pending, uint32_t thread) {
 
 WEFT_HIDDEN int weft_sem_init(sem_t *sem, int shared, unsigned value) {
   (void)shared;
+  harness_store(sem, sizeof *sem, WEFT_CALLER_PC());
   *state_of(sem) = (struct sem_state){value, 0};
   return 0;
 }
@@ -94,8 +95,9 @@ WEFT_HIDDEN int weft_sem_post(sem_t *sem) {
 WEFT_HIDDEN int weft_sem_getvalue(sem_t *sem, int *value) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_SEM_GETVALUE, (uintptr_t)sem, 0, pc);
-  *value = (int)live_state(sem, "reading", pc)->value;
-  spin_note_store((uintptr_t)value, sizeof *value);
+  const struct sem_state *s = live_state(sem, "reading", pc);
+  harness_store(value, sizeof *value, pc);
+  *value = (int)s->value;
   sched_record_value((uint64_t)*value, 0);
   return 0;
 }

@@ -87,8 +87,8 @@ int thread_create(pthread_t *handle, const pthread_attr_t *attributes, void *(*s
   race_on_create(r->current, id);
   sched_record_object(id);
   sched_record_value(id, 0);
+  harness_store(handle, sizeof *handle, pc);
   *handle = (pthread_t)id + 1;
-  spin_note_store((uintptr_t)handle, sizeof *handle);
   return 0;
 }
 
@@ -108,8 +108,8 @@ int thread_join(pthread_t handle, void **return_value, uintptr_t pc) {
   sched_point(WEFT_OP_THREAD_JOIN, id, 0, pc);
   target->joined = 1;
   if (return_value) {
+    harness_store(return_value, sizeof *return_value, pc);
     *return_value = target->return_value;
-    spin_note_store((uintptr_t)return_value, sizeof *return_value);
   }
   return 0;
 }
