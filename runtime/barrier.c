@@ -36,6 +36,7 @@ WEFT_HIDDEN int weft_pthread_barrier_init(pthread_barrier_t *barrier, const pthr
 WEFT_HIDDEN int weft_pthread_barrier_destroy(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)barrier, 0, pc);
+  if (state_of(barrier)->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a barrier that was destroyed or not initialised");
   if (state_of(barrier)->arrived) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a barrier that threads wait at");
   state_of(barrier)->count = 0; /* any later wait is undefined (POSIX) until it is initialised again */
   return 0;

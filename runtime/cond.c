@@ -56,6 +56,7 @@ WEFT_HIDDEN int weft_pthread_cond_destroy(pthread_cond_t *cond) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)cond, 0, pc);
   struct cond_state *c = state_of(cond);
+  refuse_destroyed(c->destroyed, "destroying", "condition variable", pc);
   /* POSIX: a signal unblocks a waiter; those no pending signal may take are blocked still */
   uint32_t blocked = c->waiters - c->eligible + (c->eligible > c->pending ? c->eligible - c->pending : 0);
   if (blocked) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a condition variable that threads wait on");

@@ -42,6 +42,7 @@ WEFT_HIDDEN int weft_pthread_rwlock_destroy(pthread_rwlock_t *lock) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)lock, 0, pc);
   struct rwlock_state *l = state_of(lock);
+  refuse_destroyed(l->destroyed, "destroying", "read-write lock", pc);
   if (l->readers || l->writer) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a read-write lock that is held");
   l->destroyed = 1;
   return 0;

@@ -31,6 +31,7 @@ WEFT_HIDDEN int weft_sem_init(sem_t *sem, int shared, unsigned value) {
 WEFT_HIDDEN int weft_sem_destroy(sem_t *sem) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)sem, 0, pc);
+  refuse_destroyed(state_of(sem)->destroyed, "destroying", "semaphore", pc);
   const struct runtime *r = weft_rt;
   for (uint32_t i = 0; i < r->thread_count; i++) {
     const struct thread *t = &r->threads[i];

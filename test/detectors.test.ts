@@ -176,6 +176,16 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
     }
   });
 
+  it('each kind destroyed twice: misuse', async () => {
+    const results = await tests(file);
+    for (const [name, message] of [
+      ['mutex_destroyed_twice', 'destroying a destroyed mutex'], ['condition_destroyed_twice', 'destroying a destroyed condition variable'],
+      ['semaphore_destroyed_twice', 'destroying a destroyed semaphore'], ['rwlock_destroyed_twice', 'destroying a destroyed read-write lock'],
+      ['barrier_destroyed_twice', 'destroying a barrier that was destroyed or not initialised'], ['spinlock_destroyed_twice', 'destroying a destroyed spinlock'],
+    ] as const)
+      expect(results.get(name)?.bug, name).toMatchObject({ kind: 'misuse', message });
+  });
+
   it('an object destroyed once every use is behind it, and made again, or a condition variable right after a broadcast or a signal to its one waiter, is no misuse', async () => {
     for (const strategy of ['auto', 'dfs']) {
       const results = await tests(file, { strategy });
