@@ -102,6 +102,7 @@ static inline void private_access(struct runtime *r, int write, uintptr_t addres
 static inline void check_target(const struct runtime *r, uintptr_t address, uint32_t size, int write, uintptr_t pc) {
   if (heap_in_arena(r, address)) heap_check(address, size, pc);
   else if (WEFT_UNLIKELY(in_stacks(r, address))) stack_check_live(address, size, write, pc);
+  else if (WEFT_UNLIKELY(tls_contains(r, address))) tls_check_live(address, size, write, pc);
 }
 
 /* Any access but a private one. */

@@ -501,6 +501,7 @@ WEFT_HIDDEN void keys_reset(void);
 /* tls.c */
 WEFT_HIDDEN int tls_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void tls_thread_start(uint32_t thread);
+WEFT_HIDDEN void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc);
 /* Whether the address is in a harness thread's thread-local block. Its address may be handed
  * to another thread (&tls_variable), and nothing tracks where it went: every access to it is
  * race-checked (drf); in sc mode another thread's access is a step, its owner's are not. */

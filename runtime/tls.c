@@ -63,6 +63,16 @@ void tls_thread_start(uint32_t thread) {
   memset(block + tls->image_size, 0, tls->block_size - tls->image_size);
 }
 
+/* An access to another thread's thread-local copy once that thread has ended: its variables'
+ * lifetime was the thread's (C11 7.26.5.5), whatever still lies there. */
+void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  uint32_t owner = (uint32_t)((address - (uintptr_t)r->tls.blocks) / r->tls.block_size);
+  if (owner != r->current && r->threads[owner].state == THREAD_FINISHED)
+    execution_fail(WEFT_OUTCOME_MEMORY, pc, "use after thread end: %u-byte %s at %p, a thread-local variable of thread %u, which has ended",
+                   size, write ? "write" : "read", (void *)address, owner);
+}
+
 WEFT_HIDDEN void *weft___tls_get_addr(struct tls_index *index) {
   struct runtime *r = weft_rt;
   /* before weft_runtime_open (constructors) or between executions: the real storage */

@@ -237,3 +237,15 @@ describe('what the runtime writes for the harness is checked as its writes are',
     expect(results.get('fine_into_live_memory')).toMatchObject({ status: 'pass', complete: true });
   });
 });
+
+describe('a thread-local variable read once its thread has ended (a memory bug)', () => {
+  it('a thread returning the address of its own thread-local variable: found under every strategy; read while its thread runs: no bug', async () => {
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs', 'graph']) {
+      const results = await tests('detectors/thread_local_after_end.c', { strategy });
+      expect(results.get('thread_local_returned_by_its_thread')?.bug, strategy).toMatchObject({
+        kind: 'memory', preemptions: 0, message: expect.stringMatching(/^use after thread end: 4-byte read at 0x[0-9a-f]+, a thread-local variable of thread 1, which has ended$/),
+      });
+      expect(results.get('fine_thread_local_read_while_its_thread_runs'), strategy).toMatchObject({ status: 'pass' });
+    }
+  });
+});
