@@ -468,6 +468,7 @@ class Harness : public Napi::ObjectWrap<Harness> {
     result.Set("raceEarlierWrite", (r->race_earlier_write & 1) != 0);
     result.Set("raceAtomic", (r->race_write & 2) != 0);
     result.Set("raceReturn", (r->race_write & 4) != 0);
+    result.Set("raceThreadEnd", (r->race_write & 8) != 0);
     result.Set("raceEarlierAtomic", (r->race_earlier_write & 2) != 0);
     result.Set("raceStep", r->race_step);
     result.Set("stackFrames", ObjectsOf(env, r->stack_frame_count, [r](Napi::Object frame, uint32_t i) {

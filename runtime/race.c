@@ -28,6 +28,7 @@
 #define EARLIER_WRITE 1u
 #define EARLIER_ATOMIC 2u
 #define FRAME_END 4u /* the access is a function's return, ending its frame (race_on_frame_end) */
+#define THREAD_END 8u /* the access is a thread's end, ending its thread-local variables (race_on_thread_end) */
 
 static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t size, uintptr_t pc);
 
@@ -315,6 +316,11 @@ static void report(uint32_t kind, uintptr_t address, uintptr_t pc, uint32_t earl
   result->race_write = kind;
   result->race_earlier_write = earlier_kind;
   heap_describe(address);
+  if (kind & THREAD_END)
+    execution_fail(WEFT_OUTCOME_RACE, pc,
+                   "use after thread end: thread %u ends, and its thread-local %p thread %u's %s did not happen "
+                   "before (in another order it comes after the end)",
+                   r->current, (void *)address, epoch_thread(earlier), earlier_kind & EARLIER_WRITE ? "write" : "read");
   if (kind & FRAME_END)
     execution_fail(WEFT_OUTCOME_RACE, pc,
                    "use after return: thread %u returns from the function whose local %p thread %u's %s did not happen "
@@ -476,15 +482,15 @@ static void check_access(int write, uint32_t atomic, uintptr_t address, uint32_t
 
 void race_check(int write, uintptr_t address, uint32_t size, uintptr_t pc) { check_access(write, 0, address, size, pc); }
 
-/* A function's frame [address, address + size) ends (stack.c: stack_frame_end). Another
- * thread's access to it that did not happen before the return may, in another order, come
- * after it: reported as a race with the return, as a free's with its block. Nothing is kept:
- * what lies there next is the thread's own. */
-void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc) {
+/* Memory [address, address + size) the current thread owns stops being there (`ending`: what
+ * ends it, FRAME_END or THREAD_END). Another thread's access to it that did not happen before
+ * may, in another order, come after: reported as a race with the end, as a free's with its
+ * block. Nothing is kept: what lies there next is the thread's own, or nobody's. */
+static void race_on_end(uintptr_t address, uint32_t size, uint32_t ending, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uint32_t self = r->current;
   const struct vclock *mine = &r->clocks[self];
-  uint32_t kind = EARLIER_WRITE | FRAME_END;
+  uint32_t kind = EARLIER_WRITE | ending;
   uintptr_t end = address + size;
   for (uintptr_t granule = address & ~(uintptr_t)(SHADOW_GRANULE - 1); granule < end; granule += SHADOW_GRANULE) {
     const struct shadow_cell *cell = shadow_cell_of(granule);
@@ -497,3 +503,9 @@ void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc) {
     }
   }
 }
+
+/* A function's frame ends (stack.c: stack_frame_end). */
+void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc) { race_on_end(address, size, FRAME_END, pc); }
+
+/* A thread ends, and its thread-local block with it (tls.c: tls_thread_end). */
+void race_on_thread_end(uintptr_t address, uint32_t size, uintptr_t pc) { race_on_end(address, size, THREAD_END, pc); }

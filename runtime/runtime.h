@@ -422,6 +422,7 @@ WEFT_HIDDEN int32_t stack_owner(const struct runtime *r, uintptr_t address);
 WEFT_HIDDEN void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc);
 WEFT_HIDDEN void stack_frame_end(const uintptr_t *hook_frame, uintptr_t pc);
 WEFT_HIDDEN void race_on_frame_end(uintptr_t address, uint32_t size, uintptr_t pc);
+WEFT_HIDDEN void race_on_thread_end(uintptr_t address, uint32_t size, uintptr_t pc);
 static inline int in_stacks(const struct runtime *r, uintptr_t address) {
   return address - (uintptr_t)r->stacks < (uintptr_t)WEFT_MAX_THREADS * WEFT_STACK_SLOT_SIZE;
 }
@@ -502,6 +503,7 @@ WEFT_HIDDEN void keys_reset(void);
 WEFT_HIDDEN int tls_open(char *error, uint32_t error_size);
 WEFT_HIDDEN void tls_thread_start(uint32_t thread);
 WEFT_HIDDEN void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc);
+WEFT_HIDDEN void tls_thread_end(uintptr_t pc);
 /* Whether the address is in a harness thread's thread-local block. Its address may be handed
  * to another thread (&tls_variable), and nothing tracks where it went: every access to it is
  * race-checked (drf); in sc mode another thread's access is a step, its owner's are not. */

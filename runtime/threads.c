@@ -44,6 +44,7 @@ void thread_finish(void *return_value, uintptr_t pc) {
   struct thread *t = current_thread();
   keys_run_destructors(t);
   sched_point(WEFT_OP_THREAD_EXIT, weft_rt->current, 0, pc);
+  tls_thread_end(pc);
   t->state = THREAD_FINISHED;
   t->return_value = return_value;
   sched_after_finish();

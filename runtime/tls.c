@@ -73,6 +73,16 @@ void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
                    size, write ? "write" : "read", (void *)address, owner);
 }
 
+/* The current thread ends (thread_finish), and its thread-local variables with it: another
+ * thread's access to them that did not happen before is a use after thread end in another
+ * order (race.c), found so in every order, as a return's is. drf mode only: sc mode has no
+ * happens-before. */
+void tls_thread_end(uintptr_t pc) {
+  const struct runtime *r = weft_rt;
+  if (!r->tls.blocks || (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED)) return;
+  race_on_thread_end((uintptr_t)block_of(&r->tls, r->current), (uint32_t)r->tls.block_size, pc);
+}
+
 WEFT_HIDDEN void *weft___tls_get_addr(struct tls_index *index) {
   struct runtime *r = weft_rt;
   /* before weft_runtime_open (constructors) or between executions: the real storage */

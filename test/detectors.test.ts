@@ -248,4 +248,14 @@ describe('a thread-local variable read once its thread has ended (a memory bug)'
       expect(results.get('fine_thread_local_read_while_its_thread_runs'), strategy).toMatchObject({ status: 'pass' });
     }
   });
+
+  it('read before its thread ends but not ordered before the end: a race with the end (drf), found with no preemption under every strategy', async () => {
+    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs', 'graph']) {
+      const test = (await tests('detectors/thread_local_after_end.c', { strategy, test: 'thread_local_read_unordered_with_its_thread_end' })).get('thread_local_read_unordered_with_its_thread_end')!;
+      expect(test.bug, strategy).toMatchObject({ kind: 'race', preemptions: 0, race: { accesses: [{ thread: 0, access: 'read' }, { thread: 1, access: 'end' }] } });
+      expect(test.bug!.message, strategy).toBe(
+        "use after thread end: T1 ends at fixtures/detectors/thread_local_after_end.c:32, and with it mine (T1's thread-local copy), unordered with T0's read of it at fixtures/detectors/thread_local_after_end.c:44 (in another order, it comes after the end)",
+      );
+    }
+  });
 });

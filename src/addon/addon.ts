@@ -98,6 +98,8 @@ export interface RunResult {
   raceEarlierAtomic: boolean;
   /** the later access is a function's return, ending the frame that holds the address (runtime/race.c: race_on_frame_end) */
   raceReturn: boolean;
+  /** the later access is a thread's end, ending its thread-local variables (runtime/race.c: race_on_thread_end) */
+  raceThreadEnd: boolean;
   /** the step after which the earlier access ran, in its thread (-1: before its thread's first step) */
   raceStep: number;
   /** a race or an assertion failure of a RunFlags.LOG_ACCESSES run: the frames of the stacks other threads may see, each thread's innermost first */

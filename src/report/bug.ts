@@ -64,8 +64,8 @@ export interface ThreadAtEnd {
 
 export interface RaceAccess {
   thread: number;
-  /** a free writes the whole block; a function's return ends its frame */
-  access: 'read' | 'write' | 'free' | 'return';
+  /** a free writes the whole block; a function's return ends its frame; a thread's end, its thread-local variables */
+  access: 'read' | 'write' | 'free' | 'return' | 'end';
   /** an atomic access (a step of its own; the other access was plain: two atomic ones never race) */
   atomic?: true;
   /** the scheduling step after which it ran, in its thread (plain accesses are no steps in drf mode); none: before its thread's first step */
@@ -211,9 +211,9 @@ export function describeBug(
   bound: BoundKind = 'preemption',
 ): Bug {
   const { execution, result } = failure;
-  // a fault's or the watchdog's pc is the interrupted instruction, not a return address
-  const crashed = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG;
-  const resultOffset = result.pc === 0 ? 0 : crashed ? result.pc : result.pc - 1;
+  // a fault's or the watchdog's pc is the interrupted instruction, and a thread's end its start routine, not a return address
+  const exact = failure.outcome === Outcome.CRASH || failure.outcome === Outcome.HANG || (failure.outcome === Outcome.RACE && result.raceThreadEnd);
+  const resultOffset = result.pc === 0 ? 0 : exact ? result.pc : result.pc - 1;
   const raceOffset = failure.outcome === Outcome.RACE && result.racePc ? result.racePc - 1 : 0;
   const logged = failure.accesses ?? [];
   const at = (offset: number) => located(offset > 0 ? debug.locate(offset) : undefined);
@@ -358,7 +358,7 @@ function describeRace({ failure, namer, at, resultOffset, raceOffset }: Describe
       },
       // the failing thread's access ran after the last step: it was running since (an atomic one is that step)
       {
-        thread: result.thread, access: laterFrees ? 'free' : result.raceReturn ? 'return' : result.raceWrite ? 'write' : 'read', ...(result.raceAtomic ? { atomic: true } : {}),
+        thread: result.thread, access: laterFrees ? 'free' : result.raceReturn ? 'return' : result.raceThreadEnd ? 'end' : result.raceWrite ? 'write' : 'read', ...(result.raceAtomic ? { atomic: true } : {}),
         afterStep: last, ...at(resultOffset),
       },
     ],
@@ -437,6 +437,8 @@ function raceMessage(race: RaceBug['race']): string {
   const [earlier, later] = race.accesses;
   if (earlier.access === 'free')
     return `use after free: T${later.thread} ${does(later)} ${race.variable}${where(later)} after T${earlier.thread} freed ${race.freed}${where(earlier)}, unordered`;
+  if (later.access === 'end')
+    return `use after thread end: T${later.thread} ends${where(later)}, and with it ${race.variable}, unordered with T${earlier.thread}'s ${what(earlier)} of it${where(earlier)} (in another order, it comes after the end)`;
   if (later.access === 'return')
     return `use after return: T${later.thread} returns${where(later)} from the function holding ${race.variable}, unordered with T${earlier.thread}'s ${what(earlier)} of it${where(earlier)} (in another order, it comes after the return)`;
   if (later.access === 'free')
