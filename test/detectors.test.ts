@@ -13,6 +13,15 @@ async function tests(file: string, options: Parameters<typeof checkAllInterleavi
   return new Map(result.tests.map((test) => [test.name, test]));
 }
 
+/** Test `name` of `file` fails with this bug under the default, optimal, bpor and dfs alike. */
+async function expectUnderReducingStrategies(file: string, name: string, bug: { kind: string; message: string | RegExp; preemptions: number }): Promise<void> {
+  for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
+    const test = (await tests(file, { test: name, strategy })).get(name)!;
+    expect(test.bug, strategy).toMatchObject({ kind: bug.kind, preemptions: bug.preemptions });
+    expect(test.bug!.message, strategy).toMatch(bug.message);
+  }
+}
+
 describe('memory errors, with allocation and free sites', () => {
   it.each([
     ['use_after_free', 'use after free: access to', 'allocated at fixtures/detectors/memory.c:9, freed at fixtures/detectors/memory.c:10', 11],
@@ -168,13 +177,8 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
     ['spinlock_destroyed_before_a_thread_locks_it', 'locking a destroyed spinlock', 0],
     ['barrier_destroyed_while_a_thread_may_wait', 'destroying a barrier that threads wait at', 1],
     ['condition_destroyed_after_one_signal_to_two_waiters', 'destroying a condition variable that threads wait on', 1],
-  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
-    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
-      const test = (await tests(file, { test: name, strategy })).get(name)!;
-      expect(test.bug, strategy).toMatchObject({ kind: 'misuse', preemptions });
-      expect(test.bug!.message, strategy).toMatch(message);
-    }
-  });
+  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', (name, message, preemptions) =>
+    expectUnderReducingStrategies(file, name, { kind: 'misuse', message, preemptions }));
 
   it('each kind destroyed twice: misuse', async () => {
     const results = await tests(file);
@@ -214,13 +218,8 @@ describe('a synchronisation object in memory that is gone (memory bugs)', () => 
     ['mutex_in_a_block_freed_while_a_thread_holds_it', /^use after free: access to block#1, inside a freed block/, 1],
     ['condition_signalled_after_the_waiter_freed_it', /^use after free: access to block#1\+40, inside a freed block/, 2],
     ['mutex_in_a_frame_that_returned', /^use after return: 40-byte write at 0x[0-9a-f]+, in thread 0's stack below its live frames/, 0],
-  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', async (name, message, preemptions) => {
-    for (const strategy of ['auto', 'optimal', 'bpor', 'dfs']) {
-      const test = (await tests(file, { test: name, strategy })).get(name)!;
-      expect(test.bug, strategy).toMatchObject({ kind: 'memory', preemptions });
-      expect(test.bug!.message, strategy).toMatch(message);
-    }
-  });
+  ])('%s, with the fewest preemptions, under the default, optimal, bpor and dfs', (name, message, preemptions) =>
+    expectUnderReducingStrategies(file, name, { kind: 'memory', message, preemptions }));
 
   it('freed once every use is behind it, or signalled before the waiter can see the job done: no bug', async () => {
     expect((await tests(file, { test: 'fine_freed_after_join' })).get('fine_freed_after_join')).toMatchObject({ status: 'pass', complete: true });
