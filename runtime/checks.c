@@ -87,7 +87,9 @@ uint64_t duration_microseconds(const struct timespec *duration) {
 
 WEFT_HIDDEN int weft_nanosleep(const struct timespec *request, struct timespec *remaining) {
   (void)remaining;
-  sched_yield_step(duration_microseconds(request), WEFT_CALLER_PC());
+  uintptr_t pc = WEFT_CALLER_PC();
+  target_check((uintptr_t)request, sizeof *request, 0, pc);
+  sched_yield_step(duration_microseconds(request), pc);
   return 0;
 }
 

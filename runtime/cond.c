@@ -122,14 +122,17 @@ WEFT_HIDDEN int weft_pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *m)
 }
 
 WEFT_HIDDEN int weft_pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *m, const struct timespec *deadline) {
-  (void)deadline;
-  return wait(cond, m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  uintptr_t pc = WEFT_CALLER_PC();
+  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc); /* read by libc, though the timeout is any time */
+  return wait(cond, m, WEFT_ATTEMPT_TIMED, pc);
 }
 
 WEFT_HIDDEN int weft_pthread_cond_clockwait(pthread_cond_t *cond, pthread_mutex_t *m, clockid_t clock,
                                             const struct timespec *deadline) {
-  (void)clock, (void)deadline;
-  return wait(cond, m, WEFT_ATTEMPT_TIMED, WEFT_CALLER_PC());
+  (void)clock;
+  uintptr_t pc = WEFT_CALLER_PC();
+  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc);
+  return wait(cond, m, WEFT_ATTEMPT_TIMED, pc);
 }
 
 WEFT_HIDDEN int weft_pthread_cond_signal(pthread_cond_t *cond) {

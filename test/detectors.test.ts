@@ -229,9 +229,9 @@ describe('a synchronisation object in memory that is gone (memory bugs)', () => 
 });
 
 describe('what the runtime writes for the harness is checked as its writes are', () => {
-  it('a thread handle, a join result, a semaphore value, a mutex initialised, the time, each into a freed block: a use after free; into live memory: no bug', async () => {
+  it('a thread handle, a join result, a semaphore value, a mutex initialised, the time, each into a freed block, or a deadline or duration read from one: a use after free; into live memory: no bug', async () => {
     const results = await tests('detectors/writes_for_the_harness.c');
-    for (const name of ['create_into_a_freed_handle', 'join_into_a_freed_result', 'semaphore_value_into_a_freed_int', 'mutex_initialised_in_a_freed_block', 'time_into_a_freed_block'])
+    for (const name of ['create_into_a_freed_handle', 'join_into_a_freed_result', 'semaphore_value_into_a_freed_int', 'mutex_initialised_in_a_freed_block', 'time_into_a_freed_block', 'deadline_in_a_freed_block', 'sleep_for_a_freed_duration'])
       expect(results.get(name)?.bug, name).toMatchObject({ kind: 'memory', message: expect.stringMatching(/^use after free: access to block#1(\+8)?, inside a freed block/) });
     expect(results.get('fine_into_live_memory')).toMatchObject({ status: 'pass', complete: true });
   });
