@@ -19,6 +19,7 @@ struct cond_state {
   uint32_t eligible; /* waiters that may take one of the pending wake-ups */
   uint32_t pending;  /* signals not yet taken */
   uint32_t destroyed; /* by pthread_cond_destroy: any later use is undefined (POSIX) */
+  uintptr_t mutex;    /* the mutex its waiters wait with, while it has any */
 };
 _Static_assert(sizeof(struct cond_state) <= sizeof(pthread_cond_t), "cond state fits");
 
@@ -47,7 +48,7 @@ int cond_wake_enabled(const struct pending *pending, uint32_t thread) {
 WEFT_HIDDEN int weft_pthread_cond_init(pthread_cond_t *cond, const pthread_condattr_t *attributes) {
   (void)attributes;
   harness_store(cond, sizeof *cond, WEFT_CALLER_PC());
-  *state_of(cond) = (struct cond_state){0, 0, 0, 0};
+  *state_of(cond) = (struct cond_state){0, 0, 0, 0, 0};
   return 0;
 }
 
@@ -70,6 +71,15 @@ static struct cond_state *live_state(pthread_cond_t *cond, const char *doing, ui
   return c;
 }
 
+/* POSIX: waits on one condition variable at the same time with different mutexes are undefined */
+static void refuse_other_mutex(const pthread_cond_t *cond, const struct cond_state *c, const pthread_mutex_t *m, uintptr_t pc) {
+  if (!c->waiters || c->mutex == (uintptr_t)m) return;
+  const struct runtime *r = weft_rt;
+  for (uint32_t i = 0; i < r->thread_count; i++)
+    if (r->threads[i].cond_waiting == (uintptr_t)cond)
+      execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting on a condition variable with another mutex than thread %u waits on it with", i);
+}
+
 static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uintptr_t pc) {
   struct runtime *r = weft_rt;
   uint32_t self = r->current;
@@ -82,6 +92,8 @@ static int wait(pthread_cond_t *cond, pthread_mutex_t *m, uint32_t attempt, uint
   }
   sched_point(WEFT_OP_COND_WAIT, (uintptr_t)cond, (uintptr_t)m, pc);
   struct cond_state *c = live_state(cond, "waiting on", pc);
+  refuse_other_mutex(cond, c, m, pc);
+  c->mutex = (uintptr_t)m;
   struct thread *t = &r->threads[self];
   mutex_release_level(m);
   c->waiters++;
@@ -165,6 +177,6 @@ WEFT_HIDDEN int weft_pthread_cond_broadcast(pthread_cond_t *cond) {
     t->cond_waiting = 0;
     t->cond_eligible = 0;
   }
-  *c = (struct cond_state){0, 0, 0, 0};
+  *c = (struct cond_state){0, 0, 0, 0, 0};
   return 0;
 }

@@ -66,6 +66,7 @@ describe('misuse of pthreads', () => {
     ['destroy_held_mutex', 'destroying a mutex held by thread 0'],
     ['wait_without_the_mutex', 'waiting on a condition variable with a mutex the thread does not hold'],
     ['unlock_by_another_thread', 'unlocking a mutex held by thread 0'],
+    ['one_condition_two_mutexes', /^waiting on a condition variable with another mutex than thread [12] waits on it with$/],
   ])('%s', async (name, message) => {
     const test = (await tests('detectors/misuse.c', { test: name })).get(name)!;
     expect(test.bug).toMatchObject({ kind: 'misuse', message });
