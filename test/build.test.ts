@@ -173,6 +173,13 @@ describe('the build cache', () => {
     expect((error as BuildError).message).toMatch(reason);
   });
 
+  it('refuses an atomic wider than 16 bytes (libatomic: no scheduling point, no check), saying what to do instead', () => {
+    const file = writeHarness(`#include <stdatomic.h>\n#include <weft.h>\nstruct wide { long a, b, c; };\nstatic _Atomic struct wide shared;\nWEFT_TEST(t) {\n  struct wide w = {1, 2, 3};\n  atomic_store(&shared, w);\n}\n`);
+    expect(() => buildHarness(file, { cacheDirectory: join(dirname(file), 'cache') })).toThrow(
+      /harness\.c:7: '__atomic_store' is not supported by weft: an atomic wider than 16 bytes goes through libatomic, whose accesses weft neither schedules nor checks: guard the data with a mutex, or keep atomics to 16 bytes/,
+    );
+  });
+
   it('knows what it models and what it refuses', () => {
     expect(refusalReason('pthread_mutex_lock')).toBeUndefined();
     expect(refusalReason('memcpy')).toBeUndefined();

@@ -109,6 +109,8 @@ const refusedExact: ReadonlyMap<string, string> = new Map([
     (name) => [name, 'it returns memory from the C library\'s own malloc, outside the heap weft checks, so its free() would be reported as invalid'] as const),
   ...['drand48', 'erand48', 'lrand48', 'nrand48', 'mrand48', 'jrand48', 'srand48', 'seed48', 'lcong48'].map(
     (name) => [name, 'its state lives inside libc and would carry over between executions: use rand() (deterministic under weft) or weft_choose()'] as const),
+  ...['__atomic_load', '__atomic_store', '__atomic_exchange', '__atomic_compare_exchange'].map(
+    (name) => [name, 'an atomic wider than 16 bytes goes through libatomic, whose accesses weft neither schedules nor checks: guard the data with a mutex, or keep atomics to 16 bytes'] as const),
   ['setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['longjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
   ['_setjmp', 'setjmp/longjmp across weft\'s scheduling points is not supported'],
