@@ -200,13 +200,14 @@ describe('synchronisation objects destroyed while in use, or used once destroyed
   });
 });
 
-describe('a mutex never initialised (misuse, not a deadlock)', () => {
+describe('a mutex or spinlock never initialised (misuse, not a deadlock)', () => {
   const file = 'detectors/never_initialised.c';
   it('locking one, or waiting on a condition variable with one, whose bytes hold what its stack held before', async () => {
     for (const strategy of ['auto', 'dfs']) {
       const results = await tests(file, { strategy });
       expect(results.get('locking_a_local_mutex_never_initialised')?.bug, strategy).toMatchObject({ kind: 'misuse', message: 'locking a mutex that was never initialised', preemptions: 0 });
       expect(results.get('waiting_with_a_mutex_never_initialised')?.bug, strategy).toMatchObject({ kind: 'misuse', message: 'waiting on a condition variable with a mutex that was never initialised' });
+      expect(results.get('locking_a_local_spinlock_never_initialised')?.bug, strategy).toMatchObject({ kind: 'misuse', message: 'locking a spinlock that was never initialised', preemptions: 0 });
       expect(results.get('fine_zeroed_and_statically_initialised'), strategy).toMatchObject({ status: 'pass' });
     }
   });
