@@ -32,26 +32,28 @@ WEFT_HIDDEN int weft_pthread_barrier_init(pthread_barrier_t *barrier, const pthr
   return 0;
 }
 
+/* `doing` ("waiting at"): a barrier destroyed, or never initialised, has no count */
+static void refuse_uninitialised(const struct barrier_state *b, const char *doing, uintptr_t pc) {
+  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "%s a barrier that was destroyed or not initialised", doing);
+}
+
 /* A step of its own, ordered with the barrier's others (mutex.c). */
 WEFT_HIDDEN int weft_pthread_barrier_destroy(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   sched_point(WEFT_OP_DESTROY, (uintptr_t)barrier, 0, pc);
-  if (state_of(barrier)->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a barrier that was destroyed or not initialised");
+  refuse_uninitialised(state_of(barrier), "destroying", pc);
   if (state_of(barrier)->arrived) execution_fail(WEFT_OUTCOME_MISUSE, pc, "destroying a barrier that threads wait at");
   state_of(barrier)->count = 0; /* any later wait is undefined (POSIX) until it is initialised again */
   return 0;
 }
 
-static void refuse_uninitialised(const struct barrier_state *b, uintptr_t pc) {
-  if (b->count == 0) execution_fail(WEFT_OUTCOME_MISUSE, pc, "waiting at a barrier that was destroyed or not initialised");
-}
 
 WEFT_HIDDEN int weft_pthread_barrier_wait(pthread_barrier_t *barrier) {
   uintptr_t pc = WEFT_CALLER_PC();
   struct barrier_state *b = state_of(barrier);
-  refuse_uninitialised(b, pc); /* its count is the step's argument */
+  refuse_uninitialised(b, "waiting at", pc); /* its count is the step's argument */
   sched_point(WEFT_OP_BARRIER_ARRIVE, (uintptr_t)barrier, b->count, pc);
-  refuse_uninitialised(b, pc); /* another thread may have destroyed it since */
+  refuse_uninitialised(b, "waiting at", pc); /* another thread may have destroyed it since */
   uint32_t generation = b->generation;
   if (++b->arrived == b->count) {
     b->arrived = 0;

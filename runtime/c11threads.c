@@ -69,7 +69,7 @@ WEFT_HIDDEN void weft_thrd_yield(void) { weft_yield(); }
 WEFT_HIDDEN int weft_thrd_sleep(const struct timespec *duration, struct timespec *remaining) {
   (void)remaining;
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)duration, sizeof *duration, 0, pc);
+  harness_load(duration, sizeof *duration, pc);
   sched_yield_step(duration_microseconds(duration), pc);
   return 0;
 }

@@ -88,7 +88,7 @@ uint64_t duration_microseconds(const struct timespec *duration) {
 WEFT_HIDDEN int weft_nanosleep(const struct timespec *request, struct timespec *remaining) {
   (void)remaining;
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)request, sizeof *request, 0, pc);
+  harness_load(request, sizeof *request, pc);
   sched_yield_step(duration_microseconds(request), pc);
   return 0;
 }

@@ -219,7 +219,7 @@ static void free_block(void *pointer, uintptr_t pc) {
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "double free of %p", pointer);
   }
   /* freeing writes the whole block: a use by another thread not ordered with it races */
-  if (weft_rt->access_mode == ACCESSES_CHECKED || weft_rt->access_mode == ACCESSES_LOGGED) race_check(1, address, (uint32_t)header->size, pc);
+  if (detecting_races(weft_rt)) race_check(1, address, (uint32_t)header->size, pc);
   release(header, pointer, pc);
 }
 

@@ -18,7 +18,7 @@ static inline int private_stack(const struct runtime *r, uintptr_t address) {
 
 int races_checked_at(uintptr_t address) {
   struct runtime *r = weft_rt;
-  if (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED) return 0;
+  if (!detecting_races(r)) return 0;
   if (address - r->private_low < WEFT_STACK_SIZE) {
     stack_settle_pending(r);
     if (private_stack(r, address)) return 0;
@@ -30,7 +30,7 @@ static int shared_address(struct runtime *r, uintptr_t address) {
   if (address - r->data_start < r->data_end - r->data_start) return 1;
   if (heap_contains(r, address)) return 1;
   /* another thread's thread-local copy, reached through a pointer (its owner's own accesses stay no steps) */
-  if (tls_contains(r, address)) return (address - (uintptr_t)r->tls.blocks) / r->tls.block_size != r->current;
+  if (tls_contains(r, address)) return tls_owner(r, address) != r->current;
   int32_t owner = stack_owner(r, address);
   if (owner < 0) return 0;
   stack_share(r, owner); /* another thread's, or its own already shared */
@@ -162,6 +162,10 @@ void harness_store(const void *pointer, uint32_t size, uintptr_t pc) {
   target_check((uintptr_t)pointer, size, 1, pc);
   spin_note_store((uintptr_t)pointer, size);
 }
+
+/* A read libc would make of the harness's memory, which weft's model need not (a timed wait's
+ * deadline: its timeout may come at any time; a sleep's duration): checked all the same. */
+void harness_load(const void *pointer, uint32_t size, uintptr_t pc) { target_check((uintptr_t)pointer, size, 0, pc); }
 
 static inline void on_access(int write, void *pointer, uint32_t size, uintptr_t pc) {
   uintptr_t address = (uintptr_t)pointer;

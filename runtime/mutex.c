@@ -90,7 +90,7 @@ WEFT_HIDDEN int weft_pthread_mutex_lock(pthread_mutex_t *m) {
 /* May time out whenever the mutex is held: others go first, the timeout stays possible. */
 WEFT_HIDDEN int weft_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc); /* read by libc, though the timeout is any time */
+  harness_load(deadline, sizeof *deadline, pc);
   sched_yield_step(0, pc);
   /* an op of its own: it never waits, and partial-order reduction must know that */
   sched_point(WEFT_OP_MUTEX_TIMEDLOCK, (uintptr_t)m, WEFT_ATTEMPT_TIMED, pc);

@@ -295,6 +295,10 @@ enum access_mode {
   ACCESSES_VISIBLE = 2, /* sc */
   ACCESSES_LOGGED = 3   /* drf, and each access kept in the access log (a counterexample's replay) */
 };
+/* drf mode: accesses are race-checked (and maybe logged) */
+static inline int detecting_races(const struct runtime *r) {
+  return r->access_mode == ACCESSES_CHECKED || r->access_mode == ACCESSES_LOGGED;
+}
 
 /* A memory order argument of the atomic interface as enum weft_memory_order: compilers may
  * set flag bits above it (GCC's HLE hints), and an order weft does not know counts as seq_cst. */
@@ -510,6 +514,10 @@ WEFT_HIDDEN void tls_thread_end(uintptr_t pc);
 static inline int tls_contains(const struct runtime *r, uintptr_t address) {
   return address - (uintptr_t)r->tls.blocks < r->tls.block_size * WEFT_MAX_THREADS;
 }
+/* the thread whose thread-local block holds `address` (tls_contains) */
+static inline uint32_t tls_owner(const struct runtime *r, uintptr_t address) {
+  return (uint32_t)((address - (uintptr_t)r->tls.blocks) / r->tls.block_size);
+}
 
 /* clock.c */
 WEFT_HIDDEN void clock_reset(void);
@@ -549,6 +557,7 @@ WEFT_HIDDEN void *heap_allocate(size_t size, uintptr_t pc);
 WEFT_HIDDEN void *heap_reallocate(void *pointer, size_t size, uintptr_t pc);
 WEFT_HIDDEN void target_check(uintptr_t address, uint32_t size, int write, uintptr_t pc);
 WEFT_HIDDEN void harness_store(const void *pointer, uint32_t size, uintptr_t pc);
+WEFT_HIDDEN void harness_load(const void *pointer, uint32_t size, uintptr_t pc);
 WEFT_HIDDEN void heap_describe(uintptr_t address);
 WEFT_HIDDEN uint32_t heap_blocks(double *out, uint32_t max);
 WEFT_HIDDEN int heap_report_leaks(void);

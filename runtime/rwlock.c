@@ -76,16 +76,15 @@ WEFT_HIDDEN int weft_pthread_rwlock_wrlock(pthread_rwlock_t *l) { return lock(l,
 WEFT_HIDDEN int weft_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) { return lock(l, 0, WEFT_ATTEMPT_TRY, WEFT_CALLER_PC()); }
 WEFT_HIDDEN int weft_pthread_rwlock_trywrlock(pthread_rwlock_t *l) { return lock(l, 1, WEFT_ATTEMPT_TRY, WEFT_CALLER_PC()); }
 
-/* the deadline is read by libc, though the timeout is any time */
 WEFT_HIDDEN int weft_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *deadline) {
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc);
+  harness_load(deadline, sizeof *deadline, pc);
   return lock(l, 0, WEFT_ATTEMPT_TIMED, pc);
 }
 
 WEFT_HIDDEN int weft_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *deadline) {
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc);
+  harness_load(deadline, sizeof *deadline, pc);
   return lock(l, 1, WEFT_ATTEMPT_TIMED, pc);
 }
 

@@ -69,7 +69,7 @@ WEFT_HIDDEN int weft_sem_wait(sem_t *sem) {
 
 WEFT_HIDDEN int weft_sem_timedwait(sem_t *sem, const struct timespec *deadline) {
   uintptr_t pc = WEFT_CALLER_PC();
-  target_check((uintptr_t)deadline, sizeof *deadline, 0, pc); /* read by libc, though the timeout is any time */
+  harness_load(deadline, sizeof *deadline, pc);
   sched_yield_step(0, pc); /* others go first; the timeout stays possible */
   /* an op of its own: it never blocks, and partial-order reduction must know that */
   sched_point(WEFT_OP_SEM_TIMEDWAIT, (uintptr_t)sem, 0, pc);

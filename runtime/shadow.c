@@ -57,10 +57,9 @@ void shadow_reset(void) {
 
 /* A thread-local block's cell; out of line, as the stacks' */
 __attribute__((noinline)) static struct shadow_cell *tls_cell_of(struct runtime *r, uintptr_t address) {
-  uintptr_t offset = address - (uintptr_t)r->tls.blocks;
-  uint32_t owner = (uint32_t)(offset / r->tls.block_size);
+  uint32_t owner = tls_owner(r, address);
   if (owner >= r->tls_shadowed) r->tls_shadowed = owner + 1;
-  return &r->tls_shadow[offset / SHADOW_GRANULE];
+  return &r->tls_shadow[(address - (uintptr_t)r->tls.blocks) / SHADOW_GRANULE];
 }
 
 /* A stack's cells, from the lowest one used (stacks grow down); out of line: globals and

@@ -89,7 +89,7 @@ void stack_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc)
  * mode has no happens-before. The return of main or of the test body ends the process. */
 __attribute__((noinline)) void stack_frame_end(const uintptr_t *hook_frame, uintptr_t pc) {
   const struct runtime *r = weft_rt;
-  if (!r->in_execution || (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED)) return;
+  if (!r->in_execution || !detecting_races(r)) return;
   uintptr_t low = (uintptr_t)(hook_frame + 2);
   const uintptr_t *record = (const uintptr_t *)hook_frame[0];
   uintptr_t high = (uintptr_t)(record + 2);

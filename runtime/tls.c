@@ -67,7 +67,7 @@ void tls_thread_start(uint32_t thread) {
  * lifetime was the thread's (C11 7.26.5.5), whatever still lies there. */
 void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
   const struct runtime *r = weft_rt;
-  uint32_t owner = (uint32_t)((address - (uintptr_t)r->tls.blocks) / r->tls.block_size);
+  uint32_t owner = tls_owner(r, address);
   if (owner != r->current && r->threads[owner].state == THREAD_FINISHED)
     execution_fail(WEFT_OUTCOME_MEMORY, pc, "use after thread end: %u-byte %s at %p, a thread-local variable of thread %u, which has ended",
                    size, write ? "write" : "read", (void *)address, owner);
@@ -79,7 +79,7 @@ void tls_check_live(uintptr_t address, uint32_t size, int write, uintptr_t pc) {
  * happens-before. */
 void tls_thread_end(uintptr_t pc) {
   const struct runtime *r = weft_rt;
-  if (!r->tls.blocks || (r->access_mode != ACCESSES_CHECKED && r->access_mode != ACCESSES_LOGGED)) return;
+  if (!r->tls.blocks || !detecting_races(r)) return;
   race_on_thread_end((uintptr_t)block_of(&r->tls, r->current), (uint32_t)r->tls.block_size, pc);
 }
 
