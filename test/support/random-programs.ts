@@ -106,6 +106,12 @@ export interface ProgramShape {
    */
   destroysLock: boolean;
   /**
+   * With `free`: the freed block also holds a mutex (zeroed: unlocked) that other threads lock
+   * and unlock, so that a free between another thread's lock and unlock, or before its lock,
+   * is a use after free in some orders
+   */
+  lockInFreedBlock: boolean;
+  /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
    * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
@@ -176,6 +182,7 @@ export function randomShape(seed: number): ProgramShape {
     unusedAdds: chance(0.2),
     returnedFrame: chance(0.15),
     destroysLock: chance(0.15),
+    lockInFreedBlock: chance(0.5),
     spinlock: null,
   }, threads);
 }
@@ -201,7 +208,7 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
  */
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
-    ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: false, destroysLock: false, mainEnd: 'join', tryLocks: shape.tryLocks,
+    ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, condition: false, free: false, destroysLock: false, lockInFreedBlock: false, mainEnd: 'join', tryLocks: shape.tryLocks,
     once: false, longRun: false, libcState: false, mixedAccess: false,
   };
 }
@@ -363,10 +370,12 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       insert(t, 'pthread_rwlock_rdlock(&lock);', counted, 'pthread_rwlock_unlock(&lock);');
     }
   }
+  let freer = -1;
   if (shape.free) {
     globals.push('static int *heap;');
-    setup.push('heap = calloc(2, sizeof *heap);');
-    const freer = pick(shape.threads);
+    // two ints, then (lockInFreedBlock) a zeroed mutex at an 8-byte offset
+    setup.push(`heap = calloc(${shape.lockInFreedBlock ? 12 : 2}, sizeof *heap);`);
+    freer = pick(shape.threads);
     insert(freer, 'free(heap);');
     for (let t = 0; t < shape.threads; t++) {
       if (t === freer || !chance(0.7)) continue;
@@ -404,6 +413,11 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
       `__attribute__((noinline)) static void late_start(pthread_t *late) { int local = ${unique(t, 60)}; pthread_create(late, NULL, late_helper, &local);${chance(0.5) ? ' sched_yield();' : ''} }`,
     );
     insert(t, '{ pthread_t late; late_start(&late); pthread_join(late, NULL); }');
+  }
+  if (shape.free && shape.lockInFreedBlock) {
+    globals.push('#define HELD ((pthread_mutex_t *)(void *)(heap + 2))');
+    for (let t = 0; t < shape.threads; t++)
+      if (t !== freer && chance(0.7)) insert(t, 'pthread_mutex_lock(HELD);', 'pthread_mutex_unlock(HELD);');
   }
   if (shape.destroysLock && shape.lock !== 'none') {
     const destroy = { mutex: shape.spinLock ? 'pthread_spin_destroy' : 'pthread_mutex_destroy', semaphore: 'sem_destroy', rwlock: 'pthread_rwlock_destroy' }[shape.lock];
