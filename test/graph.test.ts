@@ -57,6 +57,19 @@ describe('graph: one execution per reads-from class', () => {
     expect(await counts('graph', 3)).toMatchObject({ executions: 90, complete: true, guarantee: 'complete: every interleaving explored' });
   });
 
+  it('bounded: a thread whose next step takes a lock another thread takes first is able to run: no graph whose every graph below needs more is run', async () => {
+    // a critical section of one thread, then another thread's: the first thread, with more to
+    // take, is preempted in every graph below, so none is run at bound 0 but the two classes
+    const atBound0 = async (file: string, cflags: string) =>
+      (await checkAllInterleavings(fixture(file), { strategy: 'graph', cflags, maxBound: 0 })).tests[0]!;
+    expect(await atBound0('por/locked_increments.c', '-DTHREADS=2 -DINCREMENTS=3')).toMatchObject({ status: 'pass', executions: 2, redundantRuns: 0 });
+    // sem_wait and a spin lock as pthread_mutex_lock, sem_post a read-modify-write: fewer past the bound, the same classes
+    const semaphores = await atBound0('graph/semaphores_spin_locks.c', '-DTHREADS=2');
+    const hbcache = (await checkAllInterleavings(fixture('graph/semaphores_spin_locks.c'), { strategy: 'hbcache', cflags: '-DTHREADS=2', maxBound: 0 })).tests[0]!;
+    expect(semaphores).toMatchObject({ status: 'pass', executions: hbcache.executions });
+    expect(semaphores.redundantRuns).toBeLessThanOrEqual(10);
+  });
+
   it('bounded: a bug met in a run past the bound is shown at its own bound, with its fewest preemptions', async () => {
     const atBound0 = (await checkAllInterleavings(fixture('lost_update.c'), { strategy: 'graph', mode: 'sc', maxBound: 0 })).tests[0]!;
     expect(atBound0).toMatchObject({ status: 'pass', complete: false, guarantee: 'all executions with ≤ 0 preemptions explored' });

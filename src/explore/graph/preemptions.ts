@@ -8,7 +8,9 @@
 // other way round (strategy.ts: preemptionCharge): a switch is free, and the thread going on
 // costs one when another thread could run.
 // A thread whose next event the graph does not hold counts as unable to run, so a graph never
-// needs more than a graph that extends it: what pruning by a bound relies on. A lock that a
+// needs more than a graph that extends it: what pruning by a bound relies on. Unless that event
+// is known (NextPast) and must wait for one of the graph's events that has not run, though it
+// could run (waitsAbleToRun): then it stands where it is, able to run, in every extension. A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
 // its thread's next event. A run's own graph is judged with how the run left its threads
 // (RunEnd): a failure stopped the others where they were, able to go on, and its event runs
@@ -23,7 +25,7 @@
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { preemptionCharge } from '../strategy.js';
 import { grown, hashOfKey, roomFor } from '../typed-arrays.js';
-import { type Graph, INIT, NONE, Role } from './graph.js';
+import { type Graph, INIT, Kind, NONE, Role } from './graph.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** prefix states remembered in one search: a graph that needs more is refused, never guessed */
@@ -62,10 +64,23 @@ export class RunEnd {
   pastFailures = false;
 }
 
+/**
+ * Per thread, the role and location of its next event past a graph, where the graph an item
+ * changed shows it (strategy.ts: noteNextPast); location NONE where not known.
+ */
+export class NextPast {
+  readonly role = new Uint8Array(MAX_THREADS);
+  readonly location = new Int32Array(MAX_THREADS).fill(NONE);
+}
+
 export class GraphPreemptions {
-  /** per event, its predecessors (what must run before it) as a range of `predecessors` */
+  /**
+   * per event, what must run before it in other threads, as a range of `needThread` and
+   * `needCount`: that thread must have run that many events (its own thread's are program order)
+   */
   private firstPredecessor = new Int32Array(65);
-  private predecessors = new Int32Array(256);
+  private needThread = new Int32Array(256);
+  private needCount = new Int32Array(256);
   private edgeFrom = new Int32Array(256);
   private edgeTo = new Int32Array(256);
   /** per thread: the events that run (a waiting lock at the end does not), and how many have run */
@@ -90,6 +105,11 @@ export class GraphPreemptions {
   private moverChoosesNext = new Uint8Array(64);
   /** per location, the units its acquisitions took less those its unlocks and posts gave (a mutex: held when 1) */
   private held = new Int32Array(16);
+  /** per location, its events in the search that have not run yet, and its plain writes among them all */
+  private pendingAt = new Int32Array(16);
+  private plainWritesAt = new Int32Array(16);
+  /** within: per thread, what its next event past the graph is, where known (NextPast) */
+  private nextPast: NextPast | undefined;
   private threads = 0;
   private upTo = 0;
   private end: RunEnd | undefined;
@@ -103,8 +123,9 @@ export class GraphPreemptions {
    * placed co-before one of them), so a floor for every graph that holds them as they are.
    * The search stops at the first such schedule.
    */
-  within(graph: Graph, limit: number, upTo: number): boolean {
+  within(graph: Graph, limit: number, upTo: number, nextPast: NextPast): boolean {
     this.end = undefined;
+    this.nextPast = nextPast;
     return this.search(graph, limit, upTo, limit + 1, limit) <= limit;
   }
 
@@ -127,7 +148,7 @@ export class GraphPreemptions {
     let remaining = 0;
     for (let thread = 0; thread < threads; thread++) remaining += this.length[thread]!;
     this.reached.clear();
-    this.reachedByText.clear();
+    if (!this.numericKeys) this.reachedByText.clear();
     let best = Math.min(limit + 1, achieved);
     let depth = 0;
     this.mover[0] = 0;
@@ -204,7 +225,7 @@ export class GraphPreemptions {
   /** Per event its predecessors, per thread the events that run; counts zeroed, no mutex held. */
   private prepare(graph: Graph): void {
     const count = this.upTo + 1;
-    this.clearHeld(graph);
+    this.clearLocations(graph);
     this.threads = graph.threads;
     let product = 1;
     for (let thread = 0; thread < graph.threads; thread++) {
@@ -214,6 +235,13 @@ export class GraphPreemptions {
       this.length[thread] = last !== NONE && graph.waitsAtEnd(last) ? length - 1 : length;
       if (this.end !== undefined && this.end.ran[thread]! < this.length[thread]!) this.length[thread] = this.end.ran[thread]!;
       this.counts[thread] = 0;
+      for (let index = 0; index < this.length[thread]!; index++) {
+        const event = graph.threadEvents[thread]![index]!;
+        const location = graph.location[event]!;
+        if (location === NONE) continue;
+        this.pendingAt[location]!++;
+        if (graph.kind[event] === Kind.WRITE) this.plainWritesAt[location]!++;
+      }
       this.radix[thread] = product;
       product *= length + 1;
     }
@@ -222,22 +250,37 @@ export class GraphPreemptions {
       const size = roomFor(this.edgeFrom.length, 4 * count);
       this.edgeFrom = grown(this.edgeFrom, size);
       this.edgeTo = grown(this.edgeTo, size);
-      this.predecessors = grown(this.predecessors, size);
+      this.needThread = grown(this.needThread, size);
+      this.needCount = grown(this.needCount, size);
     }
     if (this.firstPredecessor.length < count + 1) this.firstPredecessor = grown(this.firstPredecessor, roomFor(this.firstPredecessor.length, count + 1));
     const edges = graph.orderEdges(count, this.edgeFrom, this.edgeTo);
     this.firstPredecessor.fill(0, 0, count + 1);
-    for (let i = 0; i < edges; i++) this.firstPredecessor[this.edgeTo[i]! + 1]!++;
+    for (let i = 0; i < edges; i++) if (!sameThread(graph, this.edgeFrom[i]!, this.edgeTo[i]!)) this.firstPredecessor[this.edgeTo[i]! + 1]!++;
     for (let event = 0; event < count; event++) this.firstPredecessor[event + 1]! += this.firstPredecessor[event]!;
-    for (let i = 0; i < edges; i++) this.predecessors[this.firstPredecessor[this.edgeTo[i]!]!++] = this.edgeFrom[i]!;
+    for (let i = 0; i < edges; i++) {
+      const from = this.edgeFrom[i]!;
+      const to = this.edgeTo[i]!;
+      if (sameThread(graph, from, to)) continue;
+      const at = this.firstPredecessor[to]!++;
+      this.needThread[at] = graph.thread[from]!;
+      this.needCount[at] = graph.index[from]! + 1;
+    }
     for (let event = count; event > 0; event--) this.firstPredecessor[event] = this.firstPredecessor[event - 1]!;
     this.firstPredecessor[0] = 0;
   }
 
-  private clearHeld(graph: Graph): void {
+  private clearLocations(graph: Graph): void {
     const locations = graph.coLast.length;
-    if (this.held.length < locations) this.held = new Int32Array(locations);
-    else this.held.fill(0, 0, locations);
+    if (this.held.length < locations) {
+      this.held = new Int32Array(locations);
+      this.pendingAt = new Int32Array(locations);
+      this.plainWritesAt = new Int32Array(locations);
+    } else {
+      this.held.fill(0, 0, locations);
+      this.pendingAt.fill(0, 0, locations);
+      this.plainWritesAt.fill(0, 0, locations);
+    }
   }
 
   private ran(graph: Graph, event: number): boolean {
@@ -265,16 +308,20 @@ export class GraphPreemptions {
     const event = graph.threadEvents[thread]![this.counts[thread]!]!;
     const end = this.end;
     if (end !== undefined && !end.pastFailures && event === end.failsAt[thread] && remaining > 1) return false;
-    for (let i = this.firstPredecessor[event]!; i < this.firstPredecessor[event + 1]!; i++) if (!this.ran(graph, this.predecessors[i]!)) return false;
+    const counts = this.counts;
+    for (let i = this.firstPredecessor[event]!, end = this.firstPredecessor[event + 1]!; i < end; i++) if (counts[this.needThread[i]!]! < this.needCount[i]!) return false;
     return true;
   }
 
   /** Whether `thread` could go on in the current state: a switch away from it is a preemption. */
   private canRun(graph: Graph, thread: number): boolean {
     const index = this.counts[thread]!;
-    if (index >= graph.threadLength[thread]!) return this.end !== undefined && this.goesOn(graph, thread, this.end);
+    if (index >= graph.threadLength[thread]!) {
+      if (this.end !== undefined) return this.goesOn(graph, thread, this.end);
+      return this.waitsAbleToRun(graph, this.nextPast!.role[thread]!, this.nextPast!.location[thread]!);
+    }
     const event = graph.threadEvents[thread]![index]!;
-    if (event > this.upTo) return false;
+    if (event > this.upTo) return graph.spinBefore(event) === NONE && this.waitsAbleToRun(graph, graph.role[event]!, graph.location[event]!);
     // a spinning thread waits for a write to what its turn read
     const spin = graph.spinBefore(event);
     if (spin !== NONE) {
@@ -286,6 +333,21 @@ export class GraphPreemptions {
     const role = graph.role[event]!;
     if (role === Role.LOCK) return this.unitsLeft(graph, graph.location[event]!) > 0;
     return role !== Role.LEAVE || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
+  }
+
+  /**
+   * Whether a thread whose next event, past the events searched, has `role` at `location`
+   * could take it now, though it cannot go on yet: then a switch away from it is a preemption
+   * in every schedule of every graph below, which holds the searched events as they are.
+   * Such an event is co-after each of their events at its location, so it waits while one of
+   * those has not run: an acquisition, which reads a free lock (a lock they read was taken by
+   * them; it can take one when a unit is left), or a read-modify-write that always writes
+   * where they all do (each reads the write co-before it, back to the initial value).
+   */
+  private waitsAbleToRun(graph: Graph, role: number, location: number): boolean {
+    if (location === NONE || this.pendingAt[location] === 0) return false;
+    if (role === Role.LOCK) return this.unitsLeft(graph, location) > 0;
+    return (role === Role.UPDATE || role === Role.POST || role === Role.TRY) && this.plainWritesAt[location] === 0;
   }
 
   /** Whether a thread other than `thread` could go on in the current state. */
@@ -318,15 +380,21 @@ export class GraphPreemptions {
   /** Runs `thread`'s next event (an acquisition, unlock or post changes the units its lock has taken). */
   private step(graph: Graph, thread: number): void {
     const event = graph.threadEvents[thread]![this.counts[thread]!++]!;
+    const location = graph.location[event]!;
+    if (location === NONE) return;
+    this.pendingAt[location]!--;
     const taken = unitsTaken(graph, event);
-    if (taken !== 0) this.held[graph.location[event]!]! += taken;
+    if (taken !== 0) this.held[location]! += taken;
   }
 
   /** Takes back `thread`'s last event run. */
   private unstep(graph: Graph, thread: number): void {
     const event = graph.threadEvents[thread]![--this.counts[thread]!]!;
+    const location = graph.location[event]!;
+    if (location === NONE) return;
+    this.pendingAt[location]!++;
     const taken = unitsTaken(graph, event);
-    if (taken !== 0) this.held[graph.location[event]!]! -= taken;
+    if (taken !== 0) this.held[location]! -= taken;
   }
 
   private growStack(): void {
@@ -340,6 +408,11 @@ export class GraphPreemptions {
     this.moverChoosesNext = grown(this.moverChoosesNext, size);
     this.othersCanRun = grown(this.othersCanRun, size);
   }
+}
+
+/** Whether two events are of one thread (program order runs them in order). */
+function sameThread(graph: Graph, first: number, second: number): boolean {
+  return graph.thread[first] === graph.thread[second];
 }
 
 /** The units of its lock an event takes: 1 for an acquisition (a trylock that took it), -1 for an unlock or a post, 0 for any other event. */

@@ -31,7 +31,9 @@
 // threads. Here the pruning is exact instead: every graph explored below a graph keeps, as
 // they are, its events up to the first read a revisit may still change (stablePrefix), so
 // when those alone need more than k preemptions, nothing below is within k and it is not
-// explored; otherwise it is. Failing runs are judged the same way (failureCounts): a bug
+// explored; otherwise it is. Past those events a thread does what the graph the item changed
+// shows it doing next (its own events being as they were): a lock, or a read-modify-write,
+// that must wait for one of them, makes the switch away from it a preemption (noteNextPast). Failing runs are judged the same way (failureCounts): a bug
 // that needs more than k is shown in its own iteration, so the first bug shown needs the
 // fewest preemptions. A failure ends a run with the other threads where they were: the
 // graphs their later events lead to lie below it only. So a failing run past the bound is
@@ -53,7 +55,7 @@ import type { Subtree } from '../subtree.js';
 import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
 import { Locations } from './locations.js';
-import { GraphPreemptions, Next, RunEnd } from './preemptions.js';
+import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
@@ -116,6 +118,10 @@ export class GraphStrategy implements Strategy {
   private keep = new Uint8Array(64);
   /** steps of the schedule last handed out (the replayed prefix) */
   private replayed = 0;
+  /** bounded: per thread, the events it had before the item being applied changed the graph, and what it does next past those kept (mayReachBound) */
+  private readonly lengthBefore = new Int32Array(MAX_THREADS);
+  private threadsBefore = 0;
+  private readonly nextPast = new NextPast();
   /** per thread id, the create event last seen making it (checked before use: creatorOf) */
   private readonly createOf = new Int32Array(MAX_THREADS).fill(NONE);
   /** the last item applied, to apply again once a guessed initial value turned out wrong */
@@ -268,7 +274,8 @@ export class GraphStrategy implements Strategy {
       const what = this.lastItem[0]!;
       // another shard's subtree
       if (this.shard && this.aboveSplit(position) && !this.owns(position)) continue;
-      if (!this.apply(frame, what, this.lastItem[1]!, this.lastItem[2]!, this.lastItem[3]!) || !this.mayReachBound(this.frame.graph)) continue;
+      if (this.bounded) this.noteThreadLengths(frame.graph);
+      if (!this.apply(frame, what, this.lastItem[1]!, this.lastItem[2]!, this.lastItem[3]!) || !this.mayReachBound(frame.graph, this.lastItem[1]!)) continue;
       const steps = this.lineariser.linearise(this.frame.graph);
       if (steps < 0) continue;
       // its thread makes those choices natively right after it, where the schedule would go on with another thread
@@ -364,13 +371,50 @@ export class GraphStrategy implements Strategy {
     return this.keptInNewFrame(graph);
   }
 
-  /** Whether a graph can lead to a graph within the bound: not when the events no graph below it can change (stablePrefix) need more. */
-  private mayReachBound(graph: Graph): boolean {
+  /**
+   * Whether the graph an item of `parent` gave (the current frame's) can lead to a graph within
+   * the bound: not when the events no graph below it can change (stablePrefix) need more, with
+   * what the threads do next past it, where known (noteNextPast).
+   */
+  private mayReachBound(parent: Graph, changed: number): boolean {
     if (!this.bounded) return true;
+    const graph = this.frame.graph;
     const stable = stablePrefix(graph);
-    if (stable === 0 || this.preemptions.within(graph, this.bound, stable - 1)) return true;
+    if (stable === 0) return true;
+    this.noteNextPast(parent, changed, graph);
+    if (this.preemptions.within(graph, this.bound, stable - 1, this.nextPast)) return true;
     this.pastBound = true;
     return false;
+  }
+
+  /** Notes how many events each thread has in `graph`, before an item changes it (noteNextPast). */
+  private noteThreadLengths(graph: Graph): void {
+    for (let thread = 0; thread < graph.threads; thread++) this.lengthBefore[thread] = graph.threadLength[thread]!;
+    this.threadsBefore = graph.threads;
+  }
+
+  /**
+   * Per thread, what it does next past the events `graph` kept of it, where `parent` (the graph
+   * the item changed) shows it: a thread whose kept events are as they were does the same next.
+   * Not the thread of the event the item changed (`changed`, in `parent`) when that event is
+   * kept (a lock a revisit deleted is its thread's next again), nor one whose last kept event
+   * is a choice (made again, maybe otherwise), nor one that waits after a spinning turn.
+   * `parent`'s events past a cut keep their fields until a run adds events.
+   */
+  private noteNextPast(parent: Graph, changed: number, graph: Graph): void {
+    const changedThread = parent.thread[changed]!;
+    const { role, location } = this.nextPast;
+    for (let thread = 0; thread < graph.threads; thread++) {
+      location[thread] = NONE;
+      const kept = graph.threadLength[thread]!;
+      if (thread === changedThread && kept > parent.index[changed]!) continue;
+      if (thread >= this.threadsBefore || kept === 0 || kept >= this.lengthBefore[thread]!) continue;
+      if (graph.op[graph.threadEvents[thread]![kept - 1]!] === Op.CHOOSE) continue;
+      const next = parent.threadEvents[thread]![kept]!;
+      if (parent.spinBefore(next) !== NONE) continue;
+      role[thread] = parent.role[next]!;
+      location[thread] = parent.location[next]!;
+    }
   }
 
   /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
