@@ -19,6 +19,15 @@ describe('returning from main (or exit()) with threads still running', () => {
       expect(test).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining('half-published') } });
     }
   });
+
+  it.each(['dfs', 'bpor', 'hbcache'])("%s: finds the reader on either side of main's last step: main's local, or after main() returned (before the return's step) the runtime's frames where it was", async (strategy) => {
+    for (const mode of ['sc', 'drf'] as const) {
+      for (const [cflags, message] of [['', 'after main returned'], ['-DWHILE_MAIN_RUNS', 'while main was still running']] as const) {
+        const test = await check('soundness/main_frame_ends.c', strategy, { mode, cflags });
+        expect(test, `${mode} ${cflags}`).toMatchObject({ status: 'fail', bug: { kind: 'assertion', message: expect.stringContaining(message) } });
+      }
+    }
+  });
 });
 
 describe('sched_yield and the sleeps may return at once: a thread that yields may go on while another could run', () => {
@@ -46,10 +55,16 @@ describe('sched_yield and the sleeps may return at once: a thread that yields ma
 });
 
 describe('threads the end of the execution leaves behind', () => {
-  it.each(['dfs', 'optimal', 'hbcache'])('%s: main returning with two unjoined threads gives 4 x 4 classes (each thread stopped after any of its steps)', async (strategy) => {
+  it.each(['dfs', 'optimal'])('%s: main returning with two unjoined threads gives 4 x 4 classes (each thread stopped after any of its steps)', async (strategy) => {
     const test = await check('soundness/unstarted_threads.c', strategy, { maxBound: 10 });
     if (strategy === 'dfs') expect(test).toMatchObject({ status: 'pass', complete: true });
     else expect(test).toMatchObject({ status: 'pass', executions: 16, complete: true });
+  });
+
+  it("hbcache: each of those with the first thread's steps split around the body's last step (the second create, in whose tail its frame ends): 10 x 4", async () => {
+    // the first thread's prefix of k steps (k = 0 to 3) has k + 1 splits: 1 + 2 + 3 + 4
+    const test = await check('soundness/unstarted_threads.c', 'hbcache', { maxBound: 10 });
+    expect(test).toMatchObject({ status: 'pass', executions: 40, complete: true });
   });
 
   it.each(strategies)('%s: a waiter the only signal did not wake is found waiting forever, with no preemption', async (strategy) => {
