@@ -135,6 +135,9 @@ export class GraphStrategy implements Strategy {
   private showDecisions = new Uint16Array(64);
   private showLength = 0;
   private showing = false;
+  /** the failing schedule shown: its steps, and the thread that fails at its end (-1: none fails running, a deadlock) */
+  private shownSteps = 0;
+  private shownFailing = -1;
   private readonly nextOf = new Int32Array(MAX_THREADS);
   private readonly aheadOf = new Int32Array(MAX_THREADS);
   /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
@@ -517,16 +520,22 @@ export class GraphStrategy implements Strategy {
     graph.kind[read] = Kind.RMW;
     this.noteUnits(graph, read);
     graph.placeAfter(read, write);
-    this.pushRevisits(frame, read);
-    return this.revisits.pendingRmw(graph, read) === NONE;
+    const revisits = this.pushRevisits(frame, read);
+    if (this.revisits.pendingRmw(graph, read) === NONE) return true;
+    // not consistent, so never run: the choices its thread makes right after it (cut, to be
+    // made with what it reads now) are never in the graph, and a revisited read would have to
+    // run between the two, where no scheduling point is
+    if (revisits > 0 && this.choicesCut === read) throw choiceAfterRevisitingWrite(graph.thread[read]!);
+    return false;
   }
 
-  /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event). */
-  private pushRevisits(frame: Frame, write: number): void {
+  /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event); returns how many. */
+  private pushRevisits(frame: Frame, write: number): number {
     const graph = frame.graph;
     this.reserveCandidates(graph.count);
     const count = this.revisits.revisitsOf(graph, write, this.candidates);
     for (let i = 0; i < count; i++) this.push(frame, Item.REVISIT, this.candidates[i]!, write, graph.count - 1);
+    return count;
   }
 
   private reserveCandidates(events: number): void {
@@ -562,8 +571,10 @@ export class GraphStrategy implements Strategy {
     this.runPastBound = false;
     if (this.showing) {
       // an order found must fail as the graph's run did (a race keeps its other access's
-      // step): one that does not shows nothing, never a bug
-      if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED) {
+      // step), at its end: one that does not shows nothing, never a bug (the order's threads
+      // did what the graph holds up to there, so failing before, or another thread failing,
+      // is a failure of a graph the order's preemptions do not count)
+      if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED || execution.steps !== this.shownSteps || failedWhileRunning(execution) !== this.shownFailing) {
         this.runPastBound = true;
         return false;
       }
@@ -699,7 +710,15 @@ export class GraphStrategy implements Strategy {
         this.aheadOf[thread]!++;
       }
     }
-    this.showLength = steps;
+    this.showLength = this.shownSteps = steps;
+    this.shownFailing = this.failingAtEnd(graph, pathLength);
+  }
+
+  /** The thread whose failing event ends the schedule of `pathLength` moves just kept (GraphPreemptions.path), or -1: it ends in a deadlock. */
+  private failingAtEnd(graph: Graph, pathLength: number): number {
+    if (pathLength === 0) return -1;
+    const thread = this.preemptions.path[pathLength - 1]!;
+    return graph.eventAt(thread, this.nextOf[thread]! - 1) === this.runEnd.failsAt[thread] ? thread : -1;
   }
 
   /**
@@ -1214,6 +1233,16 @@ function spinLoop(thread: number, step: number): UnsupportedHarnessError {
  */
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError('graph', `weft_choose right after a read that another thread's write must follow (thread ${thread})`);
+}
+
+/**
+ * A read-modify-write, given another write to read, that breaks atomicity (so no run makes
+ * the choices its thread makes right after it) and whose write an earlier read of another
+ * thread may read: that read runs between the two in a schedule, where the harness has no
+ * scheduling point. Not modelled yet.
+ */
+function choiceAfterRevisitingWrite(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError('graph', `weft_choose right after a read-modify-write that an earlier read of another thread may read (thread ${thread})`);
 }
 
 /**
