@@ -58,6 +58,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
+import { stablePrefix } from './stable-prefix.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
@@ -868,6 +869,7 @@ export class GraphStrategy implements Strategy {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
         graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf(graph, thread);
+        graph.valueLow[event] = execution.value[step] === 0 ? 0 : 1;
         return;
       }
       case Op.THREAD_EXIT:
@@ -1195,20 +1197,6 @@ function sameValue(size: number, lowA: number, highA: number, lowB: number, high
   if (size >= 8) return lowA === lowB && highA === highB;
   const mask = size >= 4 ? 0xffffffff : (1 << (8 * size)) - 1;
   return ((lowA ^ lowB) & mask) === 0;
-}
-
-/**
- * How many events, from the first, every graph explored below `graph` keeps as they are: up to
- * the first read that a revisit may change (revisitable, read maximally) or that reads a later
- * write. The preemptions they need are a floor for every graph below.
- */
-function stablePrefix(graph: Graph): number {
-  for (let event = 0; event < graph.count; event++) {
-    if (!graph.isRead(event)) continue;
-    const rf = graph.rf[event]!;
-    if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
-  }
-  return graph.count;
 }
 
 /** What a step that must follow every other thread's end does, in words. */
