@@ -16,7 +16,10 @@ import { runTool } from '../src/compile/toolchain.js';
 import { checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 
-const RUNTIME = new Set(['weft_pthread_create', 'weft_pthread_mutex_lock', 'weft_pthread_once', 'weft_pthread_key_create', '__tsan_func_entry']);
+const FUNCTIONS = {
+  harness: new Set(['worker', 'creator', 'helper', 'via_helper', 'main']),
+  runtime: new Set(['weft_pthread_create', 'weft_pthread_mutex_lock', 'weft_pthread_once', 'weft_pthread_key_create', '__tsan_func_entry']),
+};
 
 /** objdump -d --no-show-raw-insn -w text of functions, each given as its name and instructions */
 function listing(...functions: [string, ...string[]][]): string {
@@ -36,17 +39,17 @@ describe('finding the functions that never create a thread', () => {
       ['helper', 'call   8000 <sqrt@plt>', 'jmp    3008 <helper+0x8>', 'ret'],
       ['via_helper', 'call   2000 <creator>', 'ret'],
     );
-    expect(quietFunctions(code, RUNTIME)).toEqual([at(0), at(2)]);
+    expect(quietFunctions(code, FUNCTIONS)).toEqual([at(0), at(2)]);
   });
 
   it('takes what it cannot follow as a create: an indirect call or jump, an unknown C library function, a runtime entry that calls back', () => {
     for (const call of ['call   *%rax', 'notrack jmp *%rax', 'jmp    *0x10(%rip)', 'call   9000 <bsearch@plt>', 'call   9000 <weft_pthread_once>', 'call   9000 <unknown_elsewhere>'])
-      expect(quietFunctions(listing(['worker', call, 'ret']), RUNTIME), call).toEqual([]);
+      expect(quietFunctions(listing(['worker', call, 'ret']), FUNCTIONS), call).toEqual([]);
   });
 
   it('lists nothing where a key is created anywhere: its destructor runs at the end of any thread', () => {
     const code = listing(['worker', 'ret'], ['main', 'call   9000 <weft_pthread_key_create>', 'ret']);
-    expect(quietFunctions(code, RUNTIME)).toEqual([]);
+    expect(quietFunctions(code, FUNCTIONS)).toEqual([]);
   });
 
   it('knows every runtime entry the harness is redirected to that takes a function', () => {

@@ -52,7 +52,7 @@ export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
 
 export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
-const BUILD_FORMAT = '8-quiet-functions';
+const BUILD_FORMAT = '9-quiet-functions';
 
 /** hex digits of each part of a build identity */
 export const IDENTITY_PART = 4;
@@ -273,7 +273,7 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     // builders of the same file never see each other's half-written library
     const linked = join(work, 'harness.so');
     yield* link(objects, linked, work);
-    yield* listCodeTables(linked, work);
+    yield* listCodeTables(linked, objects, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
     // in parts, so that a replay recorded on another build can say what differs (report/replay.ts: buildChanges)
@@ -515,13 +515,11 @@ function* useSite(object: string, symbol: string): Steps<{ file: string; line: n
  * whose result nothing uses (unused-results.ts), for it to commute them, and the functions
  * from which no call reaches a thread create (quiet-functions.ts), for the threads started there.
  */
-function* listCodeTables(library: string, work: string): Steps<void> {
+function* listCodeTables(library: string, objects: readonly string[], work: string): Steps<void> {
   const listing = yield tool('objdump', ['-d', '--no-show-raw-insn', '-w', library]);
   if (listing.status !== 0) throw new BuildError('toolchain', `objdump failed: ${listing.stderr.trim()}`);
-  const runtime = yield tool('nm', ['--defined-only', runtimeObject]);
-  if (runtime.status !== 0) throw new BuildError('toolchain', `nm failed: ${runtime.stderr.trim()}`);
-  const runtimeFunctions = new Set(runtime.stdout.split('\n').map((line) => line.split(' ')[2]).filter((name): name is string => name !== undefined));
-  const tables: [string, number[]][] = [[UNUSED_RESULTS_SECTION, unusedResultSites(listing.stdout)], [QUIET_FUNCTIONS_SECTION, quietFunctions(listing.stdout, runtimeFunctions)]];
+  const functions = { harness: yield* definedFunctions(objects), runtime: yield* definedFunctions([runtimeObject]) };
+  const tables: [string, number[]][] = [[UNUSED_RESULTS_SECTION, unusedResultSites(listing.stdout)], [QUIET_FUNCTIONS_SECTION, quietFunctions(listing.stdout, functions)]];
   const sections = tables.filter(([, offsets]) => offsets.length > 0).flatMap(([section, offsets]) => {
     const table = join(work, `${section.slice(1)}.bin`);
     writeFileSync(table, new Uint8Array(Uint32Array.from(offsets).buffer));
@@ -530,6 +528,18 @@ function* listCodeTables(library: string, work: string): Steps<void> {
   if (sections.length === 0) return;
   const added = yield tool('objcopy', [...sections, library]);
   if (added.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${added.stderr.trim()}`);
+}
+
+/** The names of the functions the objects define, static ones included. */
+function* definedFunctions(objects: readonly string[]): Steps<Set<string>> {
+  const listed = yield tool('nm', ['--defined-only', ...objects]);
+  if (listed.status !== 0) throw new BuildError('toolchain', `nm failed: ${listed.stderr.trim()}`);
+  const names = new Set<string>();
+  for (const line of listed.stdout.split('\n')) {
+    const [, type, name] = line.split(' ');
+    if (name !== undefined && (type === 'T' || type === 't' || type === 'W')) names.add(name);
+  }
+  return names;
 }
 
 function* link(objects: string[], library: string, work: string): Steps<void> {

@@ -28,11 +28,18 @@ const DIRECT_TARGET = /^[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>$/;
 /** What a call from a harness function leads to. */
 const Callee = { HARNESS: 0, QUIET: 1, CREATES: 2 } as const;
 
+/** The functions the harness's objects define, and the runtime's, by name. */
+export interface DefinedFunctions {
+  harness: ReadonlySet<string>;
+  runtime: ReadonlySet<string>;
+}
+
 /**
- * The entry offsets (ascending) of the functions, not the runtime's (`runtimeFunctions`), from
- * which no call reaches a thread create.
+ * The entry offsets (ascending) of the harness's functions from which no call reaches a
+ * thread create. A name both define (a static function of the harness named as one of the
+ * runtime's) is the harness's: the calls of both count.
  */
-export function quietFunctions(disassembly: string, runtimeFunctions: ReadonlySet<string>): number[] {
+export function quietFunctions(disassembly: string, functions: DefinedFunctions): number[] {
   const entries = new Map<string, number>();
   const calls = new Map<string, Set<string>>();
   const creates = new Set<string>();
@@ -41,7 +48,7 @@ export function quietFunctions(disassembly: string, runtimeFunctions: ReadonlySe
     const header = FUNCTION.exec(line);
     if (header) {
       const name = header[2]!;
-      current = name.includes('@') || runtimeFunctions.has(name) ? undefined : name;
+      current = functions.harness.has(name) ? name : undefined;
       if (current !== undefined && !entries.has(current)) {
         entries.set(current, Number.parseInt(header[1]!, 16));
         calls.set(current, new Set());
@@ -59,7 +66,7 @@ export function quietFunctions(disassembly: string, runtimeFunctions: ReadonlySe
       continue;
     }
     if (target === current) continue;
-    const callee = classify(target, runtimeFunctions);
+    const callee = classify(target, functions);
     if (callee === Callee.CREATES) creates.add(current);
     else if (callee === Callee.HARNESS) calls.get(current)!.add(target);
     if (AT_EVERY_END_ENTRIES.has(target)) return [];
@@ -81,9 +88,11 @@ export function quietFunctions(disassembly: string, runtimeFunctions: ReadonlySe
   return [...entries].filter(([name]) => !creates.has(name)).map(([, entry]) => entry).sort((a, b) => a - b);
 }
 
-function classify(target: string, runtimeFunctions: ReadonlySet<string>): number {
+function classify(target: string, functions: DefinedFunctions): number {
   const plt = /^(.+)@plt$/.exec(target);
   if (plt) return PURE_LIBRARY_FUNCTION.test(plt[1]!) ? Callee.QUIET : Callee.CREATES;
-  if (!runtimeFunctions.has(target)) return Callee.HARNESS;
+  if (functions.harness.has(target)) return Callee.HARNESS;
+  // a function of neither: not followed
+  if (!functions.runtime.has(target)) return Callee.CREATES;
   return CREATING_ENTRIES.has(target) || CALLING_BACK_ENTRIES.has(target) || AT_EVERY_END_ENTRIES.has(target) ? Callee.CREATES : Callee.QUIET;
 }
