@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
+import { openHarness } from '../src/addon/addon.js';
+import { Op } from '../src/addon/ops.js';
 import { buildHarness } from '../src/compile/compile.js';
 import { AT_EVERY_END_ENTRIES, CALLING_BACK_ENTRIES, CREATING_ENTRIES, quietFunctions } from '../src/compile/quiet-functions.js';
 import { redirectedSymbols } from '../src/compile/symbols.js';
@@ -90,6 +92,13 @@ WEFT_TEST(starts) {
     const listed = new Set(new Uint32Array(new Uint8Array(readFileSync(`${file}.quiet`)).buffer));
     expect(listed.has(symbols.get('quiet')!)).toBe(true);
     for (const name of ['creates', 'through_helper', 'through_pointer', 'start_one']) expect(listed.has(symbols.get(name)!), name).toBe(false);
+    // the runtime marks the start step of each thread started in a quiet function (its value is 1), of no other
+    const harness = openHarness(library);
+    const trace = harness.trace();
+    harness.run(0, new Uint16Array(0), 0, 10_000, 0);
+    const quietStarts = new Map<number, number>();
+    for (let step = 0; step < trace.status[0]!; step++) if (trace.op[step] === Op.THREAD_START) quietStarts.set(trace.pc[step]!, trace.value[step]!);
+    expect(quietStarts).toEqual(new Map([...['creates', 'through_helper', 'through_pointer'].map((name) => [symbols.get(name)!, 0] as const), [symbols.get('quiet')!, 1]]));
   });
 });
 
