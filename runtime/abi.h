@@ -11,6 +11,8 @@
 #define WEFT_MAX_THREADS 256
 /* The harness library's section listing the calls whose result nothing uses (runtime/results.c) */
 #define WEFT_UNUSED_RESULTS_SECTION ".weft.unused_results"
+/* The harness library's section listing the functions from which no call reaches a thread create (runtime/results.c) */
+#define WEFT_QUIET_FUNCTIONS_SECTION ".weft.quiet_functions"
 /* A thread set is WEFT_THREAD_WORDS words: thread t is bit t & 31 of word t >> 5. */
 #define WEFT_THREAD_WORDS (WEFT_MAX_THREADS / 32)
 #define WEFT_TRACE_CAPACITY (1u << 18) /* steps one execution may take at most */

@@ -267,6 +267,9 @@ struct runtime {
    * subtract from an atomic and drop what it returns (results.c) */
   const unsigned char *unused_results;
   size_t unused_result_count;
+  /* entries (offsets from library_base, ascending) of the functions from which no call reaches a thread create (results.c) */
+  const unsigned char *quiet_functions;
+  size_t quiet_function_count;
 
   char *stacks;          /* WEFT_MAX_THREADS slots, each a guard region then the stack */
   size_t stack_slot_size, stack_guard_size, stack_size; /* WEFT_STACK_* */
@@ -566,6 +569,7 @@ WEFT_HIDDEN int heap_report_leaks(void);
 WEFT_HIDDEN int globals_open(const char *library_path, char *error, uint32_t error_size);
 WEFT_HIDDEN void results_open(const void *elf, size_t size);
 WEFT_HIDDEN int result_unused(uintptr_t pc);
+WEFT_HIDDEN int function_never_creates(uintptr_t entry);
 WEFT_HIDDEN void globals_check_range(uintptr_t address, size_t size, int write, uintptr_t pc);
 
 /* An access inside the harness's data must stay inside one global object: one look-up

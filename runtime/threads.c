@@ -29,6 +29,7 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   t->argument = argument;
   t->pending.op = WEFT_OP_THREAD_START;
   t->pending.object = id;
+  t->pending.argument = (uint64_t)function_never_creates((uintptr_t)start_routine);
   t->pending.pc = (uintptr_t)start_routine;
   char *stack_top = r->stacks + (size_t)(id + 1) * r->stack_slot_size;
   r->stack_states[id] = 0;

@@ -16,6 +16,7 @@ int main(void) {
   printf("/** the object a create's thread numbering is keyed as (ops.h: WEFT_OPF_NUMBERS_THREAD) */\nexport const THREAD_NUMBERING = %u;\n\n", WEFT_THREAD_NUMBERING);
   printf("/** steps one execution may take at most (abi.h) */\nexport const TRACE_CAPACITY = %u;\n\n", WEFT_TRACE_CAPACITY);
   printf("/** the harness library's section listing the calls whose result nothing uses (abi.h) */\nexport const UNUSED_RESULTS_SECTION = \"%s\";\n\n", WEFT_UNUSED_RESULTS_SECTION);
+  printf("/** the harness library's section listing the functions from which no call reaches a thread create (abi.h) */\nexport const QUIET_FUNCTIONS_SECTION = \"%s\";\n\n", WEFT_QUIET_FUNCTIONS_SECTION);
   printf("/** a logged access's step when it ran before the execution's first step (abi.h) */\nexport const BEFORE_ANY_STEP = %u;\n\n", WEFT_BEFORE_ANY_STEP);
 
   printf("export const Op = {\n");

@@ -171,6 +171,21 @@ WEFT_TEST(choice_after_read) {
     expect(result.refused).toEqual(['graph']);
   });
 
+  it('refuses, by name, a choice right after a read-modify-write that breaks atomicity and that an earlier read may read', async () => {
+    const file = fixture('graph/choice_after_inconsistent_update.c');
+    expect((await checkAllInterleavings(file, { strategy: 'graph', mode: 'sc', maxBound: Infinity })).tests[0]).toMatchObject({
+      status: 'pass', strategy: 'optimal', fallback: expect.stringMatching(/^strategy graph does not support weft_choose right after a read-modify-write that an earlier read of another thread may read/),
+    });
+    const result = await checkSoundness(file, 'sc', 3, 5_000, ['graph'], false);
+    expect(result.problems).toEqual([]);
+    expect(result.refused).toEqual(['graph']);
+  });
+
+  it('bounded: a failing order is shown only when it fails where the graph run past the bound failed (another failure met first needs preemptions it does not count)', async () => {
+    const result = await checkSoundness(fixture('graph/shown_order_fails_elsewhere.c'), 'drf', 3, 5_000, ['graph']);
+    expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+  });
+
   it('a choice given another value whose thread then goes another way before its next choices: every graph, no divergence', async () => {
     const result = await checkSoundness(fixture('graph/choice_changes_path.c'), 'sc', 3, 5_000, ['graph']);
     expect(result.refused).toEqual([]);

@@ -18,7 +18,8 @@ import { BuildError, compileError } from './errors.js';
 import { definedErrorFunctions, definesAtomicFunctions, redefinitionTable, refusalReason, usesSvcomp } from './symbols.js';
 import { type CommandResult, type ToolCall, compilerCommand, compilerVersion, runTool, runToolAsync } from './toolchain.js';
 import { unusedResultSites } from './unused-results.js';
-import { UNUSED_RESULTS_SECTION } from '../addon/op-table.js';
+import { QUIET_FUNCTIONS_SECTION, UNUSED_RESULTS_SECTION } from '../addon/op-table.js';
+import { quietFunctions } from './quiet-functions.js';
 
 export interface BuildOptions {
   /** extra compiler flags, as one shell-like string or a list */
@@ -51,7 +52,7 @@ export type LibraryBuild = Omit<BuiltHarness, 'dependencies'>;
 
 export const libraryBuild = ({ library, hash, identity, cached }: BuiltHarness): LibraryBuild => ({ library, hash, identity, cached });
 
-const BUILD_FORMAT = '7-unused-results';
+const BUILD_FORMAT = '9-quiet-functions';
 
 /** hex digits of each part of a build identity */
 export const IDENTITY_PART = 4;
@@ -272,7 +273,7 @@ function* buildSteps(file: string, options: BuildOptions, onCompile?: () => void
     // builders of the same file never see each other's half-written library
     const linked = join(work, 'harness.so');
     yield* link(objects, linked, work);
-    yield* listUnusedResults(linked, work);
+    yield* listCodeTables(linked, objects, work);
     const libraryHash = hashFile(linked) ?? '';
     const library = publish(linked, entry, `${hash}.so`);
     // in parts, so that a replay recorded on another build can say what differs (report/replay.ts: buildChanges)
@@ -509,16 +510,36 @@ function* useSite(object: string, symbol: string): Steps<{ file: string; line: n
   return undefined;
 }
 
-/** Lists in the library the atomic adds and subtracts whose result nothing uses (unused-results.ts), for the runtime to commute them. */
-function* listUnusedResults(library: string, work: string): Steps<void> {
+/**
+ * Lists in the library what the runtime reads from its code: the atomic adds and subtracts
+ * whose result nothing uses (unused-results.ts), for it to commute them, and the functions
+ * from which no call reaches a thread create (quiet-functions.ts), for the threads started there.
+ */
+function* listCodeTables(library: string, objects: readonly string[], work: string): Steps<void> {
   const listing = yield tool('objdump', ['-d', '--no-show-raw-insn', '-w', library]);
   if (listing.status !== 0) throw new BuildError('toolchain', `objdump failed: ${listing.stderr.trim()}`);
-  const sites = unusedResultSites(listing.stdout);
-  if (sites.length === 0) return;
-  const table = join(work, 'unused-results.bin');
-  writeFileSync(table, new Uint8Array(Uint32Array.from(sites).buffer));
-  const added = yield tool('objcopy', ['--add-section', `${UNUSED_RESULTS_SECTION}=${table}`, library]);
+  const functions = { harness: yield* definedFunctions(objects), runtime: yield* definedFunctions([runtimeObject]) };
+  const tables: [string, number[]][] = [[UNUSED_RESULTS_SECTION, unusedResultSites(listing.stdout)], [QUIET_FUNCTIONS_SECTION, quietFunctions(listing.stdout, functions)]];
+  const sections = tables.filter(([, offsets]) => offsets.length > 0).flatMap(([section, offsets]) => {
+    const table = join(work, `${section.slice(1)}.bin`);
+    writeFileSync(table, new Uint8Array(Uint32Array.from(offsets).buffer));
+    return ['--add-section', `${section}=${table}`];
+  });
+  if (sections.length === 0) return;
+  const added = yield tool('objcopy', [...sections, library]);
   if (added.status !== 0) throw new BuildError('toolchain', `objcopy failed: ${added.stderr.trim()}`);
+}
+
+/** The names of the functions the objects define, static ones included. */
+function* definedFunctions(objects: readonly string[]): Steps<Set<string>> {
+  const listed = yield tool('nm', ['--defined-only', ...objects]);
+  if (listed.status !== 0) throw new BuildError('toolchain', `nm failed: ${listed.stderr.trim()}`);
+  const names = new Set<string>();
+  for (const line of listed.stdout.split('\n')) {
+    const [, type, name] = line.split(' ');
+    if (name !== undefined && (type === 'T' || type === 't' || type === 'W')) names.add(name);
+  }
+  return names;
 }
 
 function* link(objects: string[], library: string, work: string): Steps<void> {

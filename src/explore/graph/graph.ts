@@ -89,7 +89,10 @@ export class Graph {
   addedMax = new Uint8Array(FIRST_EVENTS);
   /** may still be backward-revisited (false once in the prefix of a revisiting write) */
   revisitable = new Uint8Array(FIRST_EVENTS);
-  /** writes: the value written (low, high 32 bits; a lock's: the units it leaves); a choice: the value chosen */
+  /**
+   * writes: the value written (low, high 32 bits; a lock's: the units it leaves); a choice: the
+   * value chosen; a thread's start: 1 when the thread never creates one (stable-prefix.ts)
+   */
   valueLow = new Uint32Array(FIRST_EVENTS);
   valueHigh = new Uint32Array(FIRST_EVENTS);
   /** a compare-exchange: the value it expects; a read-modify-write: the value it read when it wrote `value` (a barrier leave: the arrivals it waits for, in expectedLow) */

@@ -58,6 +58,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
+import { stablePrefix } from './stable-prefix.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
@@ -135,6 +136,9 @@ export class GraphStrategy implements Strategy {
   private showDecisions = new Uint16Array(64);
   private showLength = 0;
   private showing = false;
+  /** the failing schedule shown: its steps, and the thread that fails at its end (-1: none fails running, a deadlock) */
+  private shownSteps = 0;
+  private shownFailing = -1;
   private readonly nextOf = new Int32Array(MAX_THREADS);
   private readonly aheadOf = new Int32Array(MAX_THREADS);
   /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
@@ -517,16 +521,22 @@ export class GraphStrategy implements Strategy {
     graph.kind[read] = Kind.RMW;
     this.noteUnits(graph, read);
     graph.placeAfter(read, write);
-    this.pushRevisits(frame, read);
-    return this.revisits.pendingRmw(graph, read) === NONE;
+    const revisits = this.pushRevisits(frame, read);
+    if (this.revisits.pendingRmw(graph, read) === NONE) return true;
+    // not consistent, so never run: the choices its thread makes right after it (cut, to be
+    // made with what it reads now) are never in the graph, and a revisited read would have to
+    // run between the two, where no scheduling point is
+    if (revisits > 0 && this.choicesCut === read) throw choiceAfterRevisitingWrite(graph.thread[read]!);
+    return false;
   }
 
-  /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event). */
-  private pushRevisits(frame: Frame, write: number): void {
+  /** Pushes the backward revisits of `write` (the graph's newest write: cut after the graph's last event); returns how many. */
+  private pushRevisits(frame: Frame, write: number): number {
     const graph = frame.graph;
     this.reserveCandidates(graph.count);
     const count = this.revisits.revisitsOf(graph, write, this.candidates);
     for (let i = 0; i < count; i++) this.push(frame, Item.REVISIT, this.candidates[i]!, write, graph.count - 1);
+    return count;
   }
 
   private reserveCandidates(events: number): void {
@@ -562,8 +572,10 @@ export class GraphStrategy implements Strategy {
     this.runPastBound = false;
     if (this.showing) {
       // an order found must fail as the graph's run did (a race keeps its other access's
-      // step): one that does not shows nothing, never a bug
-      if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED) {
+      // step), at its end: one that does not shows nothing, never a bug (the order's threads
+      // did what the graph holds up to there, so failing before, or another thread failing,
+      // is a failure of a graph the order's preemptions do not count)
+      if (execution.outcome === Outcome.OK || execution.outcome === Outcome.PRUNED || execution.steps !== this.shownSteps || failedWhileRunning(execution) !== this.shownFailing) {
         this.runPastBound = true;
         return false;
       }
@@ -699,7 +711,15 @@ export class GraphStrategy implements Strategy {
         this.aheadOf[thread]!++;
       }
     }
-    this.showLength = steps;
+    this.showLength = this.shownSteps = steps;
+    this.shownFailing = this.failingAtEnd(graph, pathLength);
+  }
+
+  /** The thread whose failing event ends the schedule of `pathLength` moves just kept (GraphPreemptions.path), or -1: it ends in a deadlock. */
+  private failingAtEnd(graph: Graph, pathLength: number): number {
+    if (pathLength === 0) return -1;
+    const thread = this.preemptions.path[pathLength - 1]!;
+    return graph.eventAt(thread, this.nextOf[thread]! - 1) === this.runEnd.failsAt[thread] ? thread : -1;
   }
 
   /**
@@ -849,6 +869,7 @@ export class GraphStrategy implements Strategy {
       case Op.THREAD_START: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
         graph.dependsOn[event] = thread === 0 ? NONE : this.creatorOf(graph, thread);
+        graph.valueLow[event] = execution.value[step] === 0 ? 0 : 1;
         return;
       }
       case Op.THREAD_EXIT:
@@ -1178,20 +1199,6 @@ function sameValue(size: number, lowA: number, highA: number, lowB: number, high
   return ((lowA ^ lowB) & mask) === 0;
 }
 
-/**
- * How many events, from the first, every graph explored below `graph` keeps as they are: up to
- * the first read that a revisit may change (revisitable, read maximally) or that reads a later
- * write. The preemptions they need are a floor for every graph below.
- */
-function stablePrefix(graph: Graph): number {
-  for (let event = 0; event < graph.count; event++) {
-    if (!graph.isRead(event)) continue;
-    const rf = graph.rf[event]!;
-    if ((graph.revisitable[event] === 1 && graph.addedMax[event] === 1) || (rf !== INIT && rf > event)) return event;
-  }
-  return graph.count;
-}
-
 /** What a step that must follow every other thread's end does, in words. */
 function endingWhat(op: number): string {
   return op === Op.MAIN_RETURN ? 'main returning' : op === Op.PROCESS_EXIT ? 'exit()' : 'destroying a synchronisation object';
@@ -1214,6 +1221,16 @@ function spinLoop(thread: number, step: number): UnsupportedHarnessError {
  */
 function choiceAfterRead(thread: number): UnsupportedHarnessError {
   return new UnsupportedHarnessError('graph', `weft_choose right after a read that another thread's write must follow (thread ${thread})`);
+}
+
+/**
+ * A read-modify-write, given another write to read, that breaks atomicity (so no run makes
+ * the choices its thread makes right after it) and whose write an earlier read of another
+ * thread may read: that read runs between the two in a schedule, where the harness has no
+ * scheduling point. Not modelled yet.
+ */
+function choiceAfterRevisitingWrite(thread: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError('graph', `weft_choose right after a read-modify-write that an earlier read of another thread may read (thread ${thread})`);
 }
 
 /**
