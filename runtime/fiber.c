@@ -44,7 +44,24 @@ __asm__(".text\n"
         "  andq $-16, %rsp\n"
         "  call fiber_main\n"
         "  ud2\n"
-        ".size weft_fiber_entry_asm, .-weft_fiber_entry_asm\n");
+        ".size weft_fiber_entry_asm, .-weft_fiber_entry_asm\n"
+        /* rdi = a stack's top (16-byte aligned), rsi = a function that never returns, rdx = its
+         * argument: calls it there. The frames it leaves behind are never walked: the unwinder
+         * stops at it (return address undefined), the frame-pointer walk (stack.c:
+         * live_frames_low) at the null frame pointer. */
+        ".globl fiber_continue_on\n"
+        ".hidden fiber_continue_on\n"
+        ".type fiber_continue_on,@function\n"
+        "fiber_continue_on:\n"
+        "  .cfi_startproc\n"
+        "  .cfi_undefined rip\n"
+        "  movq %rdi, %rsp\n"
+        "  xorl %ebp, %ebp\n"
+        "  movq %rdx, %rdi\n"
+        "  call *%rsi\n"
+        "  ud2\n"
+        "  .cfi_endproc\n"
+        ".size fiber_continue_on, .-fiber_continue_on\n");
 
 void weft_fiber_entry_asm(void);
 

@@ -314,6 +314,9 @@ static inline int memory_order_of(int mo) {
 WEFT_HIDDEN void *fiber_prepare(char *stack_top, struct thread *thread);
 WEFT_HIDDEN void fiber_switch(void **save_stack_pointer, void *next_stack_pointer);
 WEFT_HIDDEN void fiber_main(struct thread *thread) WEFT_NORETURN;
+#if defined(__x86_64__)
+WEFT_HIDDEN void fiber_continue_on(void *stack_top, void (*function)(void *), void *argument) WEFT_NORETURN;
+#endif
 
 /* scheduler.c */
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
@@ -451,6 +454,20 @@ static inline struct thread_set *trace_enabled(const struct runtime *r, uint32_t
 /* where `thread`'s stack slot starts: its guard region, then its stack */
 static inline uintptr_t stack_slot(const struct runtime *r, uint32_t thread) {
   return (uintptr_t)r->stacks + (uintptr_t)thread * WEFT_STACK_SLOT_SIZE;
+}
+/* x86-64: the top of main's stack slot is kept for what runs after main() or the test body
+ * returned, up to the execution's end (threads.c: main_return), so that nothing overwrites
+ * main's frame until the MAIN_RETURN step ends every thread. Main's fiber starts below it.
+ * The deepest use, another thread's report walking main's frames there (stack_describe),
+ * takes about 5 KB. */
+#if defined(__x86_64__)
+#define MAIN_RETURN_STACK_SIZE ((uintptr_t)32 << 10)
+#else
+#define MAIN_RETURN_STACK_SIZE ((uintptr_t)0)
+#endif
+/* where `thread`'s fiber starts: the top of its stack slot, main's below the part kept for its return */
+static inline uintptr_t fiber_stack_top(const struct runtime *r, uint32_t thread) {
+  return stack_slot(r, thread + 1) - (thread == 0 ? MAIN_RETURN_STACK_SIZE : 0);
 }
 /* after the current thread or its stack's state changed */
 static inline void stack_refresh(struct runtime *r) {

@@ -79,7 +79,7 @@ static int capture(struct runtime *r, struct thread *t, uint32_t slot, uintptr_t
   struct caller_search search = {.pc = pc, .state = &anchor->state};
   _Unwind_Backtrace(find_caller, &search);
   if (!search.found) return 0;
-  uintptr_t stack_top = stack_slot(r, r->current + 1);
+  uintptr_t stack_top = fiber_stack_top(r, r->current);
   size_t stack_size = stack_top - anchor->state.stack_pointer;
   size_t tls_size = r->tls.blocks ? r->tls.block_size : 0;
   if (anchor->state.stack_pointer >= stack_top || stack_size + tls_size > SPIN_STATE_BYTES) return 0;

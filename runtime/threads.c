@@ -31,10 +31,9 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   t->pending.object = id;
   t->pending.argument = (uint64_t)function_never_creates((uintptr_t)start_routine);
   t->pending.pc = (uintptr_t)start_routine;
-  char *stack_top = r->stacks + (size_t)(id + 1) * r->stack_slot_size;
   r->stack_states[id] = 0;
   stack_refresh(r);
-  t->stack_pointer = fiber_prepare(stack_top, t);
+  t->stack_pointer = fiber_prepare((char *)fiber_stack_top(r, id), t);
   stack_note_words(&argument, sizeof argument); /* the argument may be the creator's stack */
   tls_thread_start(id);
   r->thread_count = id + 1;
@@ -51,18 +50,35 @@ void thread_finish(void *return_value, uintptr_t pc) {
   sched_after_finish();
 }
 
+/* After main() or the test body returned (`status`: main's status, 0 for a test body): its
+ * step, then the execution's end. */
+static WEFT_NORETURN void main_return(void *status_word) {
+  struct runtime *r = weft_rt;
+  int status = (int)(intptr_t)status_word;
+  uintptr_t pc = (uintptr_t)tests_get(r->test)->body;
+  sched_point(WEFT_OP_MAIN_RETURN, 0, (uint64_t)status, pc);
+  if (status != 0) {
+    r->result.exit_status = status;
+    execution_fail(WEFT_OUTCOME_EXIT, pc, "main returned %d", status);
+  }
+  execution_end(WEFT_OUTCOME_OK, pc);
+}
+
 void fiber_main(struct thread *thread) {
   struct runtime *r = weft_rt;
   if (thread == &r->threads[0]) {
-    int status = tests_invoke(r->test);
-    const struct weft_test_descriptor *test = tests_get(r->test);
-    uintptr_t pc = (uintptr_t)test->body;
-    sched_point(WEFT_OP_MAIN_RETURN, 0, (uint64_t)status, pc);
-    if (status != 0) {
-      r->result.exit_status = status;
-      execution_fail(WEFT_OUTCOME_EXIT, pc, "main returned %d", status);
-    }
-    execution_end(WEFT_OUTCOME_OK, pc);
+    void *status = (void *)(intptr_t)tests_invoke(r->test);
+    /* Main's frame lives until the MAIN_RETURN step ends every thread: other threads may still
+     * use the locals main handed them, and the trace records no write there. So the runtime's
+     * frames from here on, while other threads run before that step, go on the top of main's
+     * slot, which main's frames never used (MAIN_RETURN_STACK_SIZE). Elsewhere than x86-64 they
+     * go where main's frame was, as calls do: a thread that reads main's locals after main()
+     * returned reads the runtime's frames there, and one that writes them may crash main. */
+#if defined(__x86_64__)
+    fiber_continue_on((void *)stack_slot(r, 1), main_return, status);
+#else
+    main_return(status);
+#endif
   }
   void *return_value = thread->returns_int
                            ? (void *)(intptr_t)((int (*)(void *))(void *)thread->start_routine)(thread->argument)
