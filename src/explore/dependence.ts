@@ -23,24 +23,6 @@ export { Access, accessOf, potentialAccessOf };
  */
 export const aroundAside = (execution: ExecutionView, step: number): boolean => (execution.aside[step]! & (Aside.DURING | Aside.AFTER)) !== 0;
 
-/**
- * The step in whose tail main's frame ends: main's last step before its return (taken, or
- * pending when the run ended), or -1 when main did not get there. main() (or the test body)
- * returns after that step, and the runtime's frames overwrite its locals before the
- * MAIN_RETURN step ends the execution: a thread that runs in between reaches those frames,
- * not main's locals (writing there may crash main). The step writes main's frame with no
- * record of it, so it conflicts with every other thread's steps (hbcache orders it so).
- */
-export function mainFrameEnd(execution: ExecutionView): number {
-  let last = -1;
-  for (let step = 0; step < execution.steps; step++) {
-    if (execution.thread[step] !== 0) continue;
-    if (execution.op[step] === Op.MAIN_RETURN) return last;
-    last = step;
-  }
-  return execution.pendingOp[0] === Op.MAIN_RETURN ? last : -1;
-}
-
 /** What a step did, for a search that orders asides: its op's access, or everything around an aside. */
 export const orderedAccessOf = (execution: ExecutionView, step: number): Access =>
   aroundAside(execution, step) ? Access.GLOBAL : accessOf(execution.op[step]!);

@@ -4,13 +4,9 @@
 // The set of actions identifies the state, so a state's key is the XOR of its actions'
 // hashes — incremental both ways. Prefix states of the execution (downsets of its
 // happens-before order) are given by how many steps of each thread they include.
-//
-// Main's frame ends in the tail of a step of its own (dependence.ts: mainFrameEnd), which
-// is ordered with every other thread's steps here; a step after it is another action than
-// before it.
 import { Aside, Op, OpFlag, hasFlag } from '../addon/ops.js';
 import { WORDS } from './thread-set.js';
-import { Access, accessOf, extentOf, isCommutingUpdate, isThreadObject, mainFrameEnd, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
+import { Access, accessOf, extentOf, isCommutingUpdate, isThreadObject, objectOf, secondAccessOf, secondObjectOf, touchesRange } from './dependence.js';
 import { type ExecutionView, failedWhileRunning } from './strategy.js';
 
 /**
@@ -22,10 +18,6 @@ export const HB_MAX_THREADS = 32;
 
 /** the object MAIN_RETURN / exit() write: they end every thread */
 const EVERYTHING = -1e9;
-/** main, whose return ends the execution */
-const MAIN = 0;
-/** mixed into the action of a step that comes after main's frame ended */
-const AFTER_MAIN_FRAME = 0x6d61696e;
 /**
  * A heap block freed in the execution, as an object of its own: its free writes it and
  * every step on an address inside it reads it, so the free is ordered with exactly the
@@ -91,8 +83,6 @@ export class HbExecution {
   private readonly createdAt = new Int32Array(HB_MAX_THREADS);
   /** the thread that was running between two of its steps when the execution failed (-1: none) */
   private runningAtEnd = -1;
-  /** the step in whose tail main's frame ended (mainFrameEnd), or -1 */
-  private frameEnd = -1;
 
   /**
    * The thread that, in the downset, has taken every step it took in this execution and then
@@ -131,7 +121,6 @@ export class HbExecution {
     const threadClock = new Uint32Array(HB_MAX_THREADS * HB_MAX_THREADS);
     const latest = new Int32Array(HB_MAX_THREADS).fill(-1);
     this.findFreedBlocks(view);
-    this.frameEnd = mainFrameEnd(view);
     const { clock } = this;
     for (let i = 0; i < steps; i++) {
       const thread = view.thread[i]!;
@@ -150,9 +139,7 @@ export class HbExecution {
       const join = (step: number) => {
         for (let t = 0; t < HB_MAX_THREADS; t++) if (clock[step * HB_MAX_THREADS + t]! > clock[own + t]!) clock[own + t] = clock[step * HB_MAX_THREADS + t]!;
       };
-      if (accessOf(op) === Access.GLOBAL || i === this.frameEnd) {
-        for (let t = 0; t < HB_MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
-      } else if (this.frameEnd >= 0 && i > this.frameEnd && thread !== MAIN) join(this.frameEnd);
+      if (accessOf(op) === Access.GLOBAL) for (let t = 0; t < HB_MAX_THREADS; t++) if (latest[t]! >= 0) join(latest[t]!);
       this.forEachObject(op, view.object[i]!, view.value[i]!, (object, read) => {
         const written = lastWrite.get(object);
         if (written !== undefined) join(written);
@@ -337,13 +324,7 @@ export class HbExecution {
       if (read && before === 0 && isBlockObject(touched)) return;
       hash = mix(mix(mix(hash, touched >>> 0), Math.floor(touched / 4294967296)), read ? before : before + 1);
     });
-    if (thread !== MAIN && this.mainFrameEndedIn(counts)) hash = mix(hash, AFTER_MAIN_FRAME);
     return mix(hash, 0x27d4eb2f) ^ (hash >>> 16);
-  }
-
-  /** Whether the downset includes the step in whose tail main's frame ended. */
-  private mainFrameEndedIn(counts: Int32Array): boolean {
-    return this.frameEnd >= 0 && counts[MAIN]! > this.index[this.frameEnd]!;
   }
 
   /**

@@ -5,7 +5,7 @@
 // class already seen) and as the explorers judge it (coverageClass: the classes every
 // strategy that promises them must run).
 import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
-import { accessOf, isCommutingUpdate, mainFrameEnd, stepsConflict } from '../../src/explore/dependence.js';
+import { accessOf, isCommutingUpdate, stepsConflict } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
@@ -124,7 +124,7 @@ async function explore(
       }
       seen.executions++;
       if (classes) {
-        const fingerprint = happensBeforeClass(view, !ORDERS_ADDS.has(strategy), ORDERS_MAIN_FRAME_END.has(strategy));
+        const fingerprint = happensBeforeClass(view, !ORDERS_ADDS.has(strategy));
         if (seen.classes.has(fingerprint)) seen.repeats++;
         seen.classes.add(fingerprint);
       }
@@ -140,8 +140,6 @@ async function explore(
 
 /** Strategies that order adds whose results nothing uses as any writes (sound, only less reduced): one execution per class as they count them. */
 const ORDERS_ADDS = new Set(['graph', 'hbcache']);
-/** Strategies that order the step in whose tail main's frame ends with every other thread's (sound: main's locals are gone after it): one execution per class as they count them. */
-const ORDERS_MAIN_FRAME_END = new Set(['hbcache']);
 
 function sortedLines(output: string): string {
   return output.split('\n').filter((line) => line !== '').sort().join('\n');
@@ -165,16 +163,12 @@ function bugOutcome(harness: NativeHarness): string {
  * (named by thread and index in that thread; a data choice by its value too) and every pair
  * of conflicting steps, as the dependence table judges them (`ordersAsides`: with steps
  * around an aside conflicting with every other thread's, dependence.ts), comes in the same order.
- * With `frameEndConflicts`, so does the step in whose tail main's frame ends (mainFrameEnd) with
- * every other thread's: the steps after it are listed, the others came before it (where every
- * other thread ended before it, the class is the table's).
  */
-export function happensBeforeClass(execution: ExecutionView, addsCommute = true, frameEndConflicts = false): string {
+export function happensBeforeClass(execution: ExecutionView, addsCommute = true): string {
   const accessOfStep = (step: number) => {
     const access = accessOf(execution.op[step]!);
     return isCommutingUpdate(access) && !addsCommute ? Access.WRITE : access;
   };
-  const frameEnd = frameEndConflicts ? mainFrameEnd(execution) : -1;
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
   const names: string[] = [];
@@ -189,7 +183,7 @@ export function happensBeforeClass(execution: ExecutionView, addsCommute = true,
     for (let i = 0; i < j; i++) {
       if (execution.thread[i] === thread) continue;
       const before = execution.op[i]!;
-      if (i === frameEnd || stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOfStep(i), op, execution.object[j]!, execution.value[j]!, accessOfStep(j)))
+      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOfStep(i), op, execution.object[j]!, execution.value[j]!, accessOfStep(j)))
         facts.push(`${names[i]}<${names[j]}`);
     }
   }
