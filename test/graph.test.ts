@@ -181,6 +181,16 @@ WEFT_TEST(choice_after_read) {
     expect(result.refused).toEqual(['graph']);
   });
 
+  it('refuses, by name, a graph whose schedule the harness does not follow (a choice right after an update whose alternative was not run), never a nondeterminism error', async () => {
+    const file = fixture('graph/choice_after_update_cut.c');
+    expect((await checkAllInterleavings(file, { strategy: 'graph', mode: 'sc', maxBound: 3 })).tests[0]).toMatchObject({
+      status: 'pass', strategy: 'bpor', fallback: expect.stringMatching(/^strategy graph does not support a graph whose schedule the harness did not follow/),
+    });
+    const result = await checkSoundness(file, 'sc', 3, 5_000, ['graph'], false);
+    expect(result.problems).toEqual([]);
+    expect(result.refused).toEqual(['graph']);
+  });
+
   it('bounded: a failing order is shown only when it fails where the graph run past the bound failed (another failure met first needs preemptions it does not count)', async () => {
     const result = await checkSoundness(fixture('graph/shown_order_fails_elsewhere.c'), 'drf', 3, 5_000, ['graph']);
     expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });

@@ -134,7 +134,8 @@ export async function drive(harness: NativeHarness, strategy: Strategy, options:
         options.visible, schedule.asleep, schedule.asleepFrom, schedule.planFrom, sample?.seed, sample?.priorities, sample?.priorityChanges,
       );
       viewRun(view, status[0]!, outcome);
-      if (outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
+      if (outcome === Outcome.DIVERGENCE) throw strategy.divergence?.(harness.result().message) ?? new UnexplorableHarnessError(outcome, harness.result().message);
+      if (outcome === Outcome.LIMIT) throw new UnexplorableHarnessError(outcome, harness.result().message);
       const failed = outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
       if (failed && (strategy.failureCounts?.(view) ?? true)) {
         executions++;

@@ -162,6 +162,13 @@ export interface Strategy {
    * shown needs the fewest. Without it, every failing run is a bug to show.
    */
   failureCounts?(execution: ExecutionView): boolean;
+  /**
+   * What ends the search when a run did not follow the strategy's schedule (the runtime's
+   * message): a strategy that builds schedules from a model of the harness (graph) may refuse
+   * the harness, to be explored as the default would, which then tells whether the harness
+   * itself is nondeterministic. Without it, the harness is.
+   */
+  divergence?(message: string): Error;
   /** True when choices needing more than maxBound preemptions were left unexplored. */
   beyondMaxBound(): boolean;
 }

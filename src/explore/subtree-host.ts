@@ -190,6 +190,9 @@ export class SubtreeHost {
       const view = this.view;
       viewRun(view, this.harness.trace().status[0]!, outcome);
       this.onExecution?.(view);
+      // a search that builds schedules from a model of the harness may refuse it (driver.ts)
+      const refusal = outcome === Outcome.DIVERGENCE ? held.strategy.divergence?.(this.harness.result().message) : undefined;
+      if (refusal) throw refusal;
       const unexplorable = outcome === Outcome.DIVERGENCE || outcome === Outcome.LIMIT;
       const bug = !unexplorable && !this.onExecution && outcome !== Outcome.OK && outcome !== Outcome.PRUNED;
       // a failing run past the bound is shown in its own iteration (driver.ts)

@@ -44,6 +44,8 @@ export interface SubtreeSearch {
   observe(execution: ExecutionView): boolean;
   /** a failing run is a bug to show (default: always) */
   failureCounts?(execution: ExecutionView): boolean;
+  /** what ends the search when a run did not follow its schedule (Strategy.divergence) */
+  divergence?(message: string): Error;
   beyondMaxBound(): boolean;
   giveAway(): Subtree | undefined;
   /** bpor only: what a subtree given away found above it, and its end */

@@ -107,6 +107,8 @@ async function explore(
         schedule.asleep, schedule.asleepFrom, schedule.planFrom,
       );
       if (outcome === Outcome.DIVERGENCE) {
+        const refusal = explorer.divergence?.(harness.result().message);
+        if (refusal) throw refusal;
         const message = `nondeterministic harness: ${harness.result().message}`;
         throw failingObserved && explorer.failureCounts === undefined ? new DivergencePastBug(message) : new Error(message);
       }

@@ -238,6 +238,15 @@ export class GraphStrategy implements Strategy {
     return this.bounded && this.pastBound;
   }
 
+  /**
+   * A graph's schedule the harness did not follow: the model missed what a step does next
+   * (a weft_choose right after a step whose read an item changed, where the schedule goes on
+   * with another thread), or the harness is nondeterministic; the default tells which.
+   */
+  divergence(message: string): Error {
+    return new UnsupportedHarnessError('graph', `a graph whose schedule the harness did not follow (${message})`);
+  }
+
   /** A failing run counts (it is a bug to show) unless it needs more preemptions than the bound. */
   failureCounts(execution: ExecutionView): boolean {
     this.observe(execution);
