@@ -33,7 +33,8 @@
 // when those alone need more than k preemptions, nothing below is within k and it is not
 // explored; otherwise it is. Past those events a thread does what the graph the item changed
 // shows it doing next (its own events being as they were): a lock, or a read-modify-write,
-// that must wait for one of them, makes the switch away from it a preemption (noteNextPast). Failing runs are judged the same way (failureCounts): a bug
+// that must wait for one of them makes the switch away from it a preemption (noteNextPast).
+// Failing runs are judged the same way (failureCounts): a bug
 // that needs more than k is shown in its own iteration, so the first bug shown needs the
 // fewest preemptions. A failure ends a run with the other threads where they were: the
 // graphs their later events lead to lie below it only. So a failing run past the bound is
