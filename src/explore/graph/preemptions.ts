@@ -120,8 +120,9 @@ export class GraphPreemptions {
   /**
    * Whether the events of `graph` added up to `upTo` have a schedule with at most `limit`
    * preemptions: of the graph they make alone, where nothing added later orders them (a write
-   * placed co-before one of them), so a floor for every graph that holds them as they are.
-   * The search stops at the first such schedule.
+   * placed co-before one of them), so a floor for every graph that holds them as they are;
+   * a thread past them does what `nextPast` says, where known. The search stops at the first
+   * such schedule.
    */
   within(graph: Graph, limit: number, upTo: number, nextPast: NextPast): boolean {
     this.end = undefined;
@@ -309,7 +310,7 @@ export class GraphPreemptions {
     const end = this.end;
     if (end !== undefined && !end.pastFailures && event === end.failsAt[thread] && remaining > 1) return false;
     const counts = this.counts;
-    for (let i = this.firstPredecessor[event]!, end = this.firstPredecessor[event + 1]!; i < end; i++) if (counts[this.needThread[i]!]! < this.needCount[i]!) return false;
+    for (let i = this.firstPredecessor[event]!, last = this.firstPredecessor[event + 1]!; i < last; i++) if (counts[this.needThread[i]!]! < this.needCount[i]!) return false;
     return true;
   }
 

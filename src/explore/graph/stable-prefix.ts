@@ -9,7 +9,7 @@
 // a create of a thread that does not have it porf-before, so a create of thread P stays when
 // every other thread either never creates one (its start routine reaches no create: the
 // runtime marks its start, compile/quiet-functions.ts) or descends from that create or a
-// later one of P's (its steps, and its children's, have that create before them). Threads that are
+// later one of P's (its steps, and its children's, have that create before them). Threads
 // not in the graph yet are created by one of those, and so are the same.
 import { Op } from '../../addon/ops.js';
 import { type Graph, INIT } from './graph.js';
