@@ -112,6 +112,12 @@ export interface ProgramShape {
    */
   lockInFreedBlock: boolean;
   /**
+   * A worker creates a thread of its own, among its operations, and joins it: its create and
+   * main's are ordered by the thread numbering, and a worker that creates is no quiet thread
+   * (compile/quiet-functions.ts), so the graph engine must not keep main's creates in place
+   */
+  workerCreates: boolean;
+  /**
    * Sections under a spinlock of the program's own, in noinline helpers: an exchange loop,
    * a compare-exchange loop or atomic_flag test-and-set, with sched_yield in the loop or
    * not. Never drawn (the seeds' programs stay as they were): given by --spinlocks
@@ -183,6 +189,7 @@ export function randomShape(seed: number): ProgramShape {
     returnedFrame: chance(0.15),
     destroysLock: chance(0.15),
     lockInFreedBlock: chance(0.5),
+    workerCreates: chance(0.2),
     spinlock: null,
   }, threads);
 }
@@ -422,6 +429,11 @@ export function randomProgram(seed: number, shape: ProgramShape = randomShape(se
   if (shape.destroysLock && shape.lock !== 'none') {
     const destroy = { mutex: shape.spinLock ? 'pthread_spin_destroy' : 'pthread_mutex_destroy', semaphore: 'sem_destroy', rwlock: 'pthread_rwlock_destroy' }[shape.lock];
     bodies[pick(shape.threads)]!.push(`${destroy}(&lock);`);
+  }
+  if (shape.workerCreates && shape.threads > 1) {
+    const t = created();
+    globals.push(`static void *leaf(void *unused) { ${store(variable(), unique(shape.threads, 70))} return unused; }`);
+    insert(t, '{ pthread_t leaf_thread; pthread_create(&leaf_thread, NULL, leaf, NULL); pthread_join(leaf_thread, NULL); }');
   }
 
   const lines = [
