@@ -24,12 +24,13 @@
 // best one found or the limit.
 import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { preemptionCharge } from '../strategy.js';
-import { grown, hashOfKey, roomFor } from '../typed-arrays.js';
+import { grown, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, Kind, NONE, Role } from './graph.js';
+import { ReachedStates } from './reached-states.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
-/** prefix states remembered in one search: a graph that needs more is refused, never guessed */
-const STATE_LIMIT = 1 << 22;
+/** prefix states remembered in one search, as table entries (ReachedStates: 64 MB at most): a graph that needs more is refused, never guessed */
+const STATE_ENTRIES_LIMIT = 1 << 24;
 
 /** What a thread needs to go on past its events in a run's graph. */
 export const Next = {
@@ -86,12 +87,8 @@ export class GraphPreemptions {
   /** per thread: the events that run (a waiting lock at the end does not), and how many have run */
   private readonly length = new Int32Array(MAX_THREADS);
   private readonly counts = new Int32Array(MAX_THREADS);
-  /** a state's key is the sum of counts × radix, times the thread count, plus the last thread (exact below 2^53) */
-  private readonly radix = new Float64Array(MAX_THREADS);
-  private numericKeys = true;
-  private readonly reached = new ReachedStates();
-  private readonly reachedByText = new Map<string, number>();
-  /** the search's frames: the thread that moved into the state, its counts key, the next candidate, the cost, and whether the mover could go on */
+  private readonly reached = new ReachedStates(STATE_ENTRIES_LIMIT, tooManyStates);
+  /** the search's frames: the thread that moved into the state, its counts key (ReachedStates), the next candidate, the cost, and whether the mover could go on */
   private mover = new Int32Array(64);
   private countsKey = new Float64Array(64);
   private tried = new Int32Array(64);
@@ -148,8 +145,7 @@ export class GraphPreemptions {
     const threads = this.threads;
     let remaining = 0;
     for (let thread = 0; thread < threads; thread++) remaining += this.length[thread]!;
-    this.reached.clear();
-    if (!this.numericKeys) this.reachedByText.clear();
+    this.reached.clear(this.length, threads);
     let best = Math.min(limit + 1, achieved);
     let depth = 0;
     this.mover[0] = 0;
@@ -190,9 +186,9 @@ export class GraphPreemptions {
       const cost = this.cost[depth]! + (this.moverChoosesNext[depth] === 1 ? 0 : charge);
       if (cost >= best) continue;
       this.step(graph, thread);
-      const countsKey = this.countsKey[depth]! + this.radix[thread]!;
+      const countsKey = this.countsKey[depth]! + this.reached.termOf(thread);
       // a state reached before at no greater cost has nothing new to offer
-      if (!this.firstReach(countsKey, thread, cost)) {
+      if (!this.reached.lower(countsKey, this.counts, thread, cost)) {
         this.unstep(graph, thread);
         continue;
       }
@@ -206,17 +202,6 @@ export class GraphPreemptions {
     return best;
   }
 
-  /** Notes the state (counts, `last`) reached at `cost`: false when it was reached before at no greater cost. */
-  private firstReach(countsKey: number, last: number, cost: number): boolean {
-    if (this.numericKeys) return this.reached.lower(countsKey * this.threads + last, cost);
-    const key = `${this.counts.subarray(0, this.threads).join(',')};${last}`;
-    const seen = this.reachedByText.get(key);
-    if (seen !== undefined && seen <= cost) return false;
-    this.reachedByText.set(key, cost);
-    if (this.reachedByText.size > STATE_LIMIT) throw tooManyStates();
-    return true;
-  }
-
   /** Leaves the state at `depth` (undoing the move into it); returns the depth below. */
   private pop(graph: Graph, depth: number): number {
     if (depth > 0) this.unstep(graph, this.mover[depth]!);
@@ -228,7 +213,6 @@ export class GraphPreemptions {
     const count = this.upTo + 1;
     this.clearLocations(graph);
     this.threads = graph.threads;
-    let product = 1;
     for (let thread = 0; thread < graph.threads; thread++) {
       let length = 0;
       while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < count) length++;
@@ -243,10 +227,7 @@ export class GraphPreemptions {
         this.pendingAt[location]!++;
         if (graph.kind[event] === Kind.WRITE) this.plainWritesAt[location]!++;
       }
-      this.radix[thread] = product;
-      product *= length + 1;
     }
-    this.numericKeys = product * graph.threads < Number.MAX_SAFE_INTEGER;
     if (this.edgeFrom.length < 4 * count) {
       const size = roomFor(this.edgeFrom.length, 4 * count);
       this.edgeFrom = grown(this.edgeFrom, size);
@@ -423,59 +404,6 @@ function unitsTaken(graph: Graph, event: number): number {
   return role === Role.LOCK ? 1 : role === Role.UNLOCK || role === Role.POST ? -1 : 0;
 }
 
-function tooManyStates(): UnsupportedHarnessError {
-  return new UnsupportedHarnessError('graph', `bounding a graph whose schedules pass ${STATE_LIMIT} prefix states; use strategy optimal or an unbounded search`);
-}
-
-/**
- * States reached, with the fewest preemptions each was reached with: an open-addressing
- * table of numeric keys, emptied in constant time (a generation per search).
- */
-class ReachedStates {
-  private keys = new Float64Array(1 << 12);
-  private costs = new Uint8Array(1 << 12);
-  private generations = new Uint32Array(1 << 12);
-  private generation = 1;
-  private size = 0;
-
-  clear(): void {
-    this.size = 0;
-    if (++this.generation === 0xffffffff) {
-      this.generations.fill(0);
-      this.generation = 1;
-    }
-  }
-
-  /** Records `cost` for `key` unless it was reached at no greater cost (then false). */
-  lower(key: number, cost: number): boolean {
-    const mask = this.keys.length - 1;
-    let slot = hashOfKey(key) & mask;
-    while (this.generations[slot] === this.generation) {
-      if (this.keys[slot] === key) {
-        if (this.costs[slot]! <= cost) return false;
-        this.costs[slot] = cost;
-        return true;
-      }
-      slot = (slot + 1) & mask;
-    }
-    this.generations[slot] = this.generation;
-    this.keys[slot] = key;
-    this.costs[slot] = cost;
-    if (++this.size * 2 > this.keys.length) this.grow();
-    return true;
-  }
-
-  private grow(): void {
-    if (this.size > STATE_LIMIT) throw tooManyStates();
-    const keys = this.keys;
-    const costs = this.costs;
-    const generations = this.generations;
-    const current = this.generation;
-    this.keys = new Float64Array(keys.length * 2);
-    this.costs = new Uint8Array(keys.length * 2);
-    this.generations = new Uint32Array(keys.length * 2);
-    this.generation = 1;
-    this.size = 0;
-    for (let slot = 0; slot < keys.length; slot++) if (generations[slot] === current) this.lower(keys[slot]!, costs[slot]!);
-  }
+function tooManyStates(states: number): UnsupportedHarnessError {
+  return new UnsupportedHarnessError('graph', `bounding a graph whose schedules pass ${states} prefix states; use strategy optimal or an unbounded search`);
 }
