@@ -376,42 +376,49 @@ export class Graph {
   }
 
   /**
-   * The order the graph imposes on its first `count` events, as pairs (from[i], to[i]), at most
-   * four per event (room for 4 × count): a start after its create, a join after the exit it
-   * waits for, co, rf, and fr (a read before the write co-after the one it reads). An order
-   * that an event past `count` imposes, and a lock that waits at the end, are left out.
+   * The order the graph imposes on its events, as pairs (from[i], to[i]), at most four per
+   * event (room for 4 × count): a start after its create, a join after the exit it waits for,
+   * co, rf, and fr (a read before the write co-after the one it reads). With `kept` (per
+   * thread, how many of its first events count), on those alone: co and fr between kept
+   * events with others between them in co (the others may go; the order of the kept ones
+   * stays), and no order an event left out imposes. A lock that waits at the end is left out.
    * Returns the number of pairs.
    */
-  orderEdges(count: number, from: Int32Array, to: Int32Array): number {
+  orderEdges(from: Int32Array, to: Int32Array, kept?: Int32Array): number {
+    const counts = (event: number) => kept === undefined || this.index[event]! < kept[this.thread[event]!]!;
     let edges = 0;
-    for (let event = 0; event < count; event++) {
-      if (this.waitsAtEnd(event)) continue;
+    for (let event = 0; event < this.count; event++) {
+      if (!counts(event) || this.waitsAtEnd(event)) continue;
       const dependsOn = this.dependsOn[event]!;
-      if (dependsOn !== NONE) {
+      if (dependsOn !== NONE && counts(dependsOn)) {
         from[edges] = dependsOn;
         to[edges++] = event;
       }
       // a yield right after a spinning turn: its thread went on once the wait ended (a read there orders itself by its rf)
       const waker = this.isRead(event) ? NONE : this.wakerBefore(event);
-      if (waker !== NONE && waker < count) {
+      if (waker !== NONE && counts(waker)) {
         from[edges] = waker;
         to[edges++] = event;
       }
-      // a write co-after one added later (placed before it) follows it only when that one is counted
-      const coPrev = this.coPrev[event]!;
-      if (this.isWrite(event) && coPrev !== INIT && coPrev < count) {
-        from[edges] = coPrev;
-        to[edges++] = event;
+      if (this.isWrite(event)) {
+        let before = this.coPrev[event]!;
+        while (before !== INIT && !counts(before)) before = this.coPrev[before]!;
+        if (before !== INIT) {
+          from[edges] = before;
+          to[edges++] = event;
+        }
       }
       if (!this.isRead(event)) continue;
       const rf = this.rf[event]!;
       // a read-modify-write's rf is its co predecessor
-      if (rf !== INIT && rf < count && this.kind[event] !== Kind.RMW) {
+      if (rf !== INIT && counts(rf) && this.kind[event] !== Kind.RMW) {
         from[edges] = rf;
         to[edges++] = event;
       }
-      const overwrite = this.coAfter(rf, this.location[event]!);
-      if (overwrite !== NONE && overwrite !== event && overwrite < count) {
+      // a read-modify-write is before what is co-after it by co
+      let overwrite = this.coAfter(rf, this.location[event]!);
+      while (overwrite !== NONE && overwrite !== event && !counts(overwrite)) overwrite = this.coNext[overwrite]!;
+      if (overwrite !== NONE && overwrite !== event) {
         from[edges] = event;
         to[edges++] = overwrite;
       }

@@ -26,7 +26,7 @@ export class Lineariser {
   linearise(graph: Graph): number {
     const count = graph.count;
     this.reserve(count);
-    const edges = graph.orderEdges(count, this.edgeFrom, this.edgeTo);
+    const edges = graph.orderEdges(this.edgeFrom, this.edgeTo);
     // successors by source (counting sort), and what each event waits for
     this.firstEdge.fill(0, 0, count + 1);
     this.waiting.fill(0, 0, count);

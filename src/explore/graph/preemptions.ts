@@ -26,6 +26,7 @@ import { MAX_THREADS, Op } from '../../addon/ops.js';
 import { preemptionCharge } from '../strategy.js';
 import { grown, roomFor } from '../typed-arrays.js';
 import { type Graph, INIT, Kind, NONE, Role } from './graph.js';
+import { CoherenceWaits } from './coherence-waits.js';
 import { ReachedStates } from './reached-states.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
@@ -105,26 +106,34 @@ export class GraphPreemptions {
   /** per location, its events in the search that have not run yet, and its plain writes among them all */
   private pendingAt = new Int32Array(16);
   private plainWritesAt = new Int32Array(16);
+  /** per location, the newest of its events the search takes (NONE: none) */
+  private lastKeptAt = new Int32Array(16);
   /** within: per thread, what its next event past the graph is, where known (NextPast) */
   private nextPast: NextPast | undefined;
   private threads = 0;
-  private upTo = 0;
+  /** per thread, how many of its first events the search takes */
+  private readonly kept = new Int32Array(MAX_THREADS);
+  /** within: what a thread past its kept events waits for by coherence */
+  private readonly coherence = new CoherenceWaits();
   private end: RunEnd | undefined;
   /** fewestOfRun: the threads of the schedule found, a step each (as many as pathLength) */
   path = new Int32Array(64);
   pathLength = 0;
 
   /**
-   * Whether the events of `graph` added up to `upTo` have a schedule with at most `limit`
-   * preemptions: of the graph they make alone, where nothing added later orders them (a write
-   * placed co-before one of them), so a floor for every graph that holds them as they are;
-   * a thread past them does what `nextPast` says, where known. The search stops at the first
+   * Whether the first `kept[thread]` events of each thread of `graph` (closed under porf) have
+   * a schedule with at most `limit` preemptions: of the graph they make alone, where nothing
+   * else orders them (a write placed co-before one of them), so a floor for every graph that
+   * holds them as they are (stable-prefix.ts); a thread past them does what its next event in
+   * the graph, or `nextPast` past the graph, says, where known. The search stops at the first
    * such schedule.
    */
-  within(graph: Graph, limit: number, upTo: number, nextPast: NextPast): boolean {
+  within(graph: Graph, limit: number, kept: Int32Array, nextPast: NextPast): boolean {
     this.end = undefined;
     this.nextPast = nextPast;
-    return this.search(graph, limit, upTo, limit + 1, limit) <= limit;
+    this.kept.set(kept.subarray(0, graph.threads));
+    this.coherence.prepare(graph, this.kept, nextPast);
+    return this.search(graph, limit, limit + 1, limit) <= limit;
   }
 
   /**
@@ -135,12 +144,12 @@ export class GraphPreemptions {
    */
   fewestOfRun(graph: Graph, limit: number, end: RunEnd, achieved = limit + 1): number {
     this.end = end;
-    return this.search(graph, limit, graph.count - 1, achieved, limit - 1);
+    this.kept.set(graph.threadLength.subarray(0, graph.threads));
+    return this.search(graph, limit, achieved, limit - 1);
   }
 
   /** The fewest preemptions up to `limit` (else limit + 1), or the first found at most `enough`. */
-  private search(graph: Graph, limit: number, upTo: number, achieved: number, enough: number): number {
-    this.upTo = upTo;
+  private search(graph: Graph, limit: number, achieved: number, enough: number): number {
     this.prepare(graph);
     const threads = this.threads;
     let remaining = 0;
@@ -210,12 +219,11 @@ export class GraphPreemptions {
 
   /** Per event its predecessors, per thread the events that run; counts zeroed, no mutex held. */
   private prepare(graph: Graph): void {
-    const count = this.upTo + 1;
+    const count = graph.count;
     this.clearLocations(graph);
     this.threads = graph.threads;
     for (let thread = 0; thread < graph.threads; thread++) {
-      let length = 0;
-      while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < count) length++;
+      const length = Math.min(this.kept[thread]!, graph.threadLength[thread]!);
       const last = length === 0 ? NONE : graph.threadEvents[thread]![length - 1]!;
       this.length[thread] = last !== NONE && graph.waitsAtEnd(last) ? length - 1 : length;
       if (this.end !== undefined && this.end.ran[thread]! < this.length[thread]!) this.length[thread] = this.end.ran[thread]!;
@@ -227,6 +235,11 @@ export class GraphPreemptions {
         this.pendingAt[location]!++;
         if (graph.kind[event] === Kind.WRITE) this.plainWritesAt[location]!++;
       }
+      for (let index = 0; index < length; index++) {
+        const event = graph.threadEvents[thread]![index]!;
+        const location = graph.location[event]!;
+        if (location !== NONE && event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
+      }
     }
     if (this.edgeFrom.length < 4 * count) {
       const size = roomFor(this.edgeFrom.length, 4 * count);
@@ -236,7 +249,7 @@ export class GraphPreemptions {
       this.needCount = grown(this.needCount, size);
     }
     if (this.firstPredecessor.length < count + 1) this.firstPredecessor = grown(this.firstPredecessor, roomFor(this.firstPredecessor.length, count + 1));
-    const edges = graph.orderEdges(count, this.edgeFrom, this.edgeTo);
+    const edges = graph.orderEdges(this.edgeFrom, this.edgeTo, this.kept);
     this.firstPredecessor.fill(0, 0, count + 1);
     for (let i = 0; i < edges; i++) if (!sameThread(graph, this.edgeFrom[i]!, this.edgeTo[i]!)) this.firstPredecessor[this.edgeTo[i]! + 1]!++;
     for (let event = 0; event < count; event++) this.firstPredecessor[event + 1]! += this.firstPredecessor[event]!;
@@ -258,11 +271,17 @@ export class GraphPreemptions {
       this.held = new Int32Array(locations);
       this.pendingAt = new Int32Array(locations);
       this.plainWritesAt = new Int32Array(locations);
+      this.lastKeptAt = new Int32Array(locations);
     } else {
       this.held.fill(0, 0, locations);
       this.pendingAt.fill(0, 0, locations);
       this.plainWritesAt.fill(0, 0, locations);
     }
+    this.lastKeptAt.fill(NONE, 0, locations);
+  }
+
+  private isKept(graph: Graph, event: number): boolean {
+    return graph.index[event]! < this.kept[graph.thread[event]!]!;
   }
 
   private ran(graph: Graph, event: number): boolean {
@@ -300,15 +319,20 @@ export class GraphPreemptions {
     const index = this.counts[thread]!;
     if (index >= graph.threadLength[thread]!) {
       if (this.end !== undefined) return this.goesOn(graph, thread, this.end);
-      return this.waitsAbleToRun(graph, this.nextPast!.role[thread]!, this.nextPast!.location[thread]!);
+      return this.waitsAbleToRun(graph, this.nextPast!.role[thread]!, this.nextPast!.location[thread]!) || this.coherence.waits(graph, thread, this.counts);
     }
     const event = graph.threadEvents[thread]![index]!;
-    if (event > this.upTo) return graph.spinBefore(event) === NONE && this.waitsAbleToRun(graph, graph.role[event]!, graph.location[event]!);
+    // past the kept events: where it is, or where it is added again (maximally), it is co-after every kept event at its location only when added after them
+    if (index >= this.kept[thread]!) {
+      const location = graph.location[event]!;
+      if (graph.spinBefore(event) !== NONE) return false;
+      return (location !== NONE && event > this.lastKeptAt[location]! && this.waitsAbleToRun(graph, graph.role[event]!, location)) || this.coherence.waits(graph, thread, this.counts);
+    }
     // a spinning thread waits for a write to what its turn read
     const spin = graph.spinBefore(event);
     if (spin !== NONE) {
       const waker = graph.spinWaker(spin);
-      return waker !== NONE && waker <= this.upTo && this.ran(graph, waker);
+      return waker !== NONE && this.isKept(graph, waker) && this.ran(graph, waker);
     }
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);

@@ -11,8 +11,16 @@
 // runtime marks its start, compile/quiet-functions.ts) or descends from that create or a
 // later one of P's (its steps, and its children's, have that create before them). Threads
 // not in the graph yet are created by one of those, and so are the same.
+//
+// Past that prefix, an event not added maximally (a read given an older write, a write
+// placed co-before the latest, a choice's other value) is kept too, with every event before
+// it (porf): a revisit that would delete it is no maximal extension (revisits.ts: maximal),
+// so every revisit below keeps it, and with it what is before it; and a read before it is
+// never revisited, since that would delete it (its write being after it, or it after the
+// read's own write). Where such a closure holds a read of a write added after it (a revisit
+// made it), the addition order no longer follows porf, and only the prefix is kept.
 import { Op } from '../../addon/ops.js';
-import { type Graph, INIT } from './graph.js';
+import { type Graph, INIT, NONE } from './graph.js';
 
 /** How many events, from the first, every graph explored below `graph` keeps as they are. */
 export function stablePrefix(graph: Graph): number {
@@ -23,6 +31,43 @@ export function stablePrefix(graph: Graph): number {
     if (graph.revisitable[event] === 1 && graph.addedMax[event] === 1 && !(graph.op[event] === Op.THREAD_CREATE && createStays(graph, event))) return event;
   }
   return graph.count;
+}
+
+/**
+ * Per thread into `kept`, how many of its first events every graph explored below `graph`
+ * keeps as they are: the first `stable` events (stablePrefix), and the events not added
+ * maximally after them with every event before them. `stack`: room for the events to visit.
+ */
+export function keptLengths(graph: Graph, stable: number, kept: Int32Array, stack: Int32Array): void {
+  keepPrefix(graph, stable, kept);
+  let depth = 0;
+  for (let event = stable; event < graph.count; event++) {
+    if (graph.addedMax[event] !== 0) continue;
+    stack[depth++] = event;
+    while (depth > 0) {
+      const wanted = stack[--depth]!;
+      const thread = graph.thread[wanted]!;
+      for (let index = kept[thread]!; index <= graph.index[wanted]!; index = ++kept[thread]!) {
+        const before = graph.threadEvents[thread]![index]!;
+        const rf = graph.isRead(before) ? graph.rf[before]! : INIT;
+        if (rf > before) {
+          keepPrefix(graph, stable, kept);
+          return;
+        }
+        if (rf !== INIT) stack[depth++] = rf;
+        if (graph.dependsOn[before] !== NONE) stack[depth++] = graph.dependsOn[before]!;
+      }
+    }
+  }
+}
+
+/** Per thread into `kept`, how many of its events are among the first `stable`. */
+function keepPrefix(graph: Graph, stable: number, kept: Int32Array): void {
+  for (let thread = 0; thread < graph.threads; thread++) {
+    let length = 0;
+    while (length < graph.threadLength[thread]! && graph.threadEvents[thread]![length]! < stable) length++;
+    kept[thread] = length;
+  }
 }
 
 /** Whether no thread of `graph` but the creator can ever add a create that revisits create `create`. */

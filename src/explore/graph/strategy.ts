@@ -59,7 +59,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
-import { stablePrefix } from './stable-prefix.js';
+import { keptLengths, stablePrefix } from './stable-prefix.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
@@ -124,6 +124,9 @@ export class GraphStrategy implements Strategy {
   private readonly lengthBefore = new Int32Array(MAX_THREADS);
   private threadsBefore = 0;
   private readonly nextPast = new NextPast();
+  /** bounded: per thread, how many of its first events every graph below the item's keeps (stable-prefix.ts: keptLengths), and room to find them */
+  private readonly keptLength = new Int32Array(MAX_THREADS);
+  private keptStack = new Int32Array(64);
   /** per thread id, the create event last seen making it (checked before use: creatorOf) */
   private readonly createOf = new Int32Array(MAX_THREADS).fill(NONE);
   /** the last item applied, to apply again once a guessed initial value turned out wrong */
@@ -390,10 +393,10 @@ export class GraphStrategy implements Strategy {
   private mayReachBound(parent: Graph, changed: number): boolean {
     if (!this.bounded) return true;
     const graph = this.frame.graph;
-    const stable = stablePrefix(graph);
-    if (stable === 0) return true;
+    if (this.keptStack.length < 3 * graph.count) this.keptStack = new Int32Array(6 * graph.count);
+    keptLengths(graph, stablePrefix(graph), this.keptLength, this.keptStack);
     this.noteNextPast(parent, changed, graph);
-    if (this.preemptions.within(graph, this.bound, stable - 1, this.nextPast)) return true;
+    if (this.preemptions.within(graph, this.bound, this.keptLength, this.nextPast)) return true;
     this.pastBound = true;
     return false;
   }
