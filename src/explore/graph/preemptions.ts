@@ -177,7 +177,7 @@ export class GraphPreemptions {
         this.moverCanRun[depth] = this.canRun(graph, last) ? 1 : 0;
         const yielded = depth > 0 && graph.yieldedAt(graph.threadEvents[last]![this.counts[last]! - 1]!);
         this.moverYielded[depth] = yielded ? 1 : 0;
-        this.othersCanRun[depth] = yielded && this.anotherCanRun(graph, last) ? 1 : 0;
+        this.othersCanRun[depth] = yielded && this.anotherCanRun(graph, last) && !this.anotherRunsElsewhere(graph, last) ? 1 : 0;
         const next = depth > 0 && this.counts[last]! < this.length[last]! ? graph.threadEvents[last]![this.counts[last]!]! : NONE;
         this.moverChoosesNext[depth] = next !== NONE && graph.isGluedChoice(next) ? 1 : 0;
       }
@@ -356,6 +356,26 @@ export class GraphPreemptions {
     return (role === Role.UPDATE || role === Role.POST || role === Role.TRY) && this.plainWritesAt[location] === 0;
   }
 
+  /**
+   * Whether a thread other than `thread` may run steps the search does not hold right now (a
+   * graph below, past its kept events): a schedule of that graph may run them after `thread`
+   * yields and before it goes on, with a free switch back once that thread blocks or ends,
+   * so `thread` going on costs nothing there. Not a thread with searched events still to run
+   * (it runs those first), nor one that ended, waits at the end, or must wait for a searched
+   * event (canRun: able to run, but not before that event). A run's own graph has no such steps.
+   */
+  private anotherRunsElsewhere(graph: Graph, thread: number): boolean {
+    if (this.end !== undefined) return false;
+    for (let other = 0; other < this.threads; other++) {
+      if (other === thread || this.counts[other]! < this.length[other]!) continue;
+      const length = graph.threadLength[other]!;
+      const ended = this.counts[other] === length && length > 0 && endsThread(graph.op[graph.threadEvents[other]![length - 1]!]!);
+      if (ended || this.length[other]! < Math.min(this.kept[other]!, length) || this.canRun(graph, other)) continue;
+      return true;
+    }
+    return false;
+  }
+
   /** Whether a thread other than `thread` could go on in the current state. */
   private anotherCanRun(graph: Graph, thread: number): boolean {
     for (let other = 0; other < this.threads; other++) if (other !== thread && this.canRun(graph, other)) return true;
@@ -414,6 +434,11 @@ export class GraphPreemptions {
     this.moverChoosesNext = grown(this.moverChoosesNext, size);
     this.othersCanRun = grown(this.othersCanRun, size);
   }
+}
+
+/** Whether `op` is its thread's last step. */
+function endsThread(op: number): boolean {
+  return op === Op.THREAD_EXIT || op === Op.MAIN_RETURN || op === Op.PROCESS_EXIT;
 }
 
 /** Whether two events are of one thread (program order runs them in order). */

@@ -15,10 +15,12 @@
 // Past that prefix, an event not added maximally (a read given an older write, a write
 // placed co-before the latest, a choice's other value) is kept too, with every event before
 // it (porf): a revisit that would delete it is no maximal extension (revisits.ts: maximal),
-// so every revisit below keeps it, and with it what is before it; and a read before it is
-// never revisited, since that would delete it (its write being after it, or it after the
-// read's own write). Where such a closure holds a read of a write added after it (a revisit
-// made it), the addition order no longer follows porf, and only the prefix is kept.
+// so no revisit below deletes it. Nor one of the events before it, p, nor changes what p
+// reads: that revisit would delete or change what comes after p and is not before its
+// write, and so the event too, unless the event was added before p; then a read q on the
+// way from p to it reads a write w added after q, with q < p ≤ w in the order they were
+// added (po, create and join follow that order), and the revisit of q by w that made it
+// kept p only as a step before w (porf), never revisited again (strategy.ts: revisit).
 import { Op } from '../../addon/ops.js';
 import { type Graph, INIT, NONE } from './graph.js';
 
@@ -50,10 +52,6 @@ export function keptLengths(graph: Graph, stable: number, kept: Int32Array, stac
       for (let index = kept[thread]!; index <= graph.index[wanted]!; index = ++kept[thread]!) {
         const before = graph.threadEvents[thread]![index]!;
         const rf = graph.isRead(before) ? graph.rf[before]! : INIT;
-        if (rf > before) {
-          keepPrefix(graph, stable, kept);
-          return;
-        }
         if (rf !== INIT) stack[depth++] = rf;
         if (graph.dependsOn[before] !== NONE) stack[depth++] = graph.dependsOn[before]!;
       }
