@@ -21,6 +21,9 @@
 // way from p to it reads a write w added after q, with q < p ≤ w in the order they were
 // added (po, create and join follow that order), and the revisit of q by w that made it
 // kept p only as a step before w (porf), never revisited again (strategy.ts: revisit).
+// And the write a read added before it reads, with every event before that write: a revisit
+// may delete or change the read only while it keeps the write (revisits.ts: maximal, a
+// deleted read's later write must stay), and keeps the read only with the write before it.
 import { Op } from '../../addon/ops.js';
 import { type Graph, INIT, NONE } from './graph.js';
 
@@ -37,15 +40,17 @@ export function stablePrefix(graph: Graph): number {
 
 /**
  * Per thread into `kept`, how many of its first events every graph explored below `graph`
- * keeps as they are: the first `stable` events (stablePrefix), and the events not added
- * maximally after them with every event before them. `stack`: room for the events to visit.
+ * keeps as they are: the first `stable` events (stablePrefix), and after them the events not
+ * added maximally and the writes read by reads added before them, with every event before
+ * those. `stack`: room for the events to visit.
  */
 export function keptLengths(graph: Graph, stable: number, kept: Int32Array, stack: Int32Array): void {
   keepPrefix(graph, stable, kept);
   let depth = 0;
   for (let event = stable; event < graph.count; event++) {
-    if (graph.addedMax[event] !== 0) continue;
-    stack[depth++] = event;
+    if (graph.addedMax[event] === 0) stack[depth++] = event;
+    else if (graph.isRead(event) && graph.rf[event]! > event) stack[depth++] = graph.rf[event]!;
+    else continue;
     while (depth > 0) {
       const wanted = stack[--depth]!;
       const thread = graph.thread[wanted]!;
