@@ -7,10 +7,14 @@
 // (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
 // other way round (strategy.ts: preemptionCharge): a switch is free, and the thread going on
 // costs one when another thread could run.
-// A thread whose next event the graph does not hold counts as unable to run, so a graph never
-// needs more than a graph that extends it: what pruning by a bound relies on. Unless that event
-// is known (NextPast) and must wait for one of the graph's events that has not run, though it
-// could run (waitsAbleToRun): then it stands where it is, able to run, in every extension. A lock that a
+// A thread past the events searched (a graph's kept events: stable-prefix.ts) counts as unable
+// to run, so those events never need more than a graph that holds them: what pruning by a
+// bound relies on. Unless its next event is known (in the graph, or NextPast) and must wait
+// for a searched event that has not run, though it could run (waitsAbleToRun, a lock; or
+// coherence-waits.ts, a write): then it stands where it is, able to run, in every such graph.
+// And right after a yield, the thread going on is charged only when no thread may run events
+// past those searched first (a schedule of such a graph could, and switch back once that one
+// blocks or ends). A lock that a
 // deadlocked run left waiting at the end (strategy.ts: addWaitingLocks) never runs, but it is
 // its thread's next event. A run's own graph is judged with how the run left its threads
 // (RunEnd): a failure stopped the others where they were, able to go on, and its event runs
@@ -131,7 +135,7 @@ export class GraphPreemptions {
   within(graph: Graph, limit: number, kept: Int32Array, nextPast: NextPast): boolean {
     this.end = undefined;
     this.nextPast = nextPast;
-    this.kept.set(kept.subarray(0, graph.threads));
+    for (let thread = 0; thread < graph.threads; thread++) this.kept[thread] = kept[thread]!;
     this.coherence.prepare(graph, this.kept, nextPast);
     return this.search(graph, limit, limit + 1, limit) <= limit;
   }
@@ -144,7 +148,7 @@ export class GraphPreemptions {
    */
   fewestOfRun(graph: Graph, limit: number, end: RunEnd, achieved = limit + 1): number {
     this.end = end;
-    this.kept.set(graph.threadLength.subarray(0, graph.threads));
+    for (let thread = 0; thread < graph.threads; thread++) this.kept[thread] = graph.threadLength[thread]!;
     return this.search(graph, limit, achieved, limit - 1);
   }
 
