@@ -86,6 +86,9 @@ describe('graph: one execution per reads-from class', () => {
   it('bounded: a thread going on right after its yield costs nothing where another thread may run steps of its own first, though a third stands waiting', async () => {
     const result = await checkSoundness(fixture('graph/yield_while_another_waits.c'), 'drf', 3, 20_000, ['graph']);
     expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+    // the thread that may run first is one the graph holds no event of yet: created, not started
+    const unstarted = await checkSoundness(fixture('graph/yield_while_unstarted_thread_runs.c'), 'sc', 3, 20_000, ['graph']);
+    expect(unstarted).toMatchObject({ problems: [], redundant: [], refused: [] });
   });
 
   it('bounded: a bug met in a run past the bound is shown at its own bound, with its fewest preemptions', async () => {

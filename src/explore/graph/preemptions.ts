@@ -119,6 +119,9 @@ export class GraphPreemptions {
   private readonly kept = new Int32Array(MAX_THREADS);
   /** within: what a thread past its kept events waits for by coherence */
   private readonly coherence = new CoherenceWaits();
+  /** searched creates of threads the graph holds no event of (they may run once created) */
+  private createsOfUnseen = new Int32Array(16);
+  private unseenCreated = 0;
   private end: RunEnd | undefined;
   /** fewestOfRun: the threads of the schedule found, a step each (as many as pathLength) */
   path = new Int32Array(64);
@@ -225,6 +228,7 @@ export class GraphPreemptions {
   private prepare(graph: Graph): void {
     const count = graph.count;
     this.clearLocations(graph);
+    this.unseenCreated = 0;
     this.threads = graph.threads;
     for (let thread = 0; thread < graph.threads; thread++) {
       const length = Math.min(this.kept[thread]!, graph.threadLength[thread]!);
@@ -243,6 +247,7 @@ export class GraphPreemptions {
         const event = graph.threadEvents[thread]![index]!;
         const location = graph.location[event]!;
         if (location !== NONE && event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
+        if (graph.op[event] === Op.THREAD_CREATE) this.noteCreate(graph, event);
       }
     }
     if (this.edgeFrom.length < 4 * count) {
@@ -267,6 +272,14 @@ export class GraphPreemptions {
     }
     for (let event = count; event > 0; event--) this.firstPredecessor[event] = this.firstPredecessor[event - 1]!;
     this.firstPredecessor[0] = 0;
+  }
+
+  /** Notes a searched create of a thread the graph holds no event of. */
+  private noteCreate(graph: Graph, create: number): void {
+    const created = graph.valueLow[create]!;
+    if (created < graph.threads && graph.threadLength[created]! > 0) return;
+    if (this.unseenCreated === this.createsOfUnseen.length) this.createsOfUnseen = grown(this.createsOfUnseen, this.unseenCreated * 2);
+    this.createsOfUnseen[this.unseenCreated++] = create;
   }
 
   private clearLocations(graph: Graph): void {
@@ -366,7 +379,8 @@ export class GraphPreemptions {
    * yields and before it goes on, with a free switch back once that thread blocks or ends,
    * so `thread` going on costs nothing there. Not a thread with searched events still to run
    * (it runs those first), nor one that ended, waits at the end, or must wait for a searched
-   * event (canRun: able to run, but not before that event). A run's own graph has no such steps.
+   * event (canRun: able to run, but not before that event); and a thread created by a create
+   * that has run, of which the graph holds no event. A run's own graph has no such steps.
    */
   private anotherRunsElsewhere(graph: Graph, thread: number): boolean {
     if (this.end !== undefined) return false;
@@ -377,6 +391,7 @@ export class GraphPreemptions {
       if (ended || this.length[other]! < Math.min(this.kept[other]!, length) || this.canRun(graph, other)) continue;
       return true;
     }
+    for (let at = 0; at < this.unseenCreated; at++) if (this.ran(graph, this.createsOfUnseen[at]!)) return true;
     return false;
   }
 
