@@ -212,6 +212,15 @@ WEFT_TEST(choice_after_read) {
     expect(result.refused).toEqual(['graph']);
   });
 
+  it('refuses, by name, a run that does not replay its graph\'s event (a compare-exchange reading an update given another write), never a nondeterminism error', async () => {
+    const file = fixture('graph/cas_after_update_chain.c');
+    const optimal = (await checkAllInterleavings(file, { strategy: 'optimal' })).tests[0]!;
+    expect((await checkAllInterleavings(file, { strategy: 'graph', maxBound: Infinity })).tests[0]).toMatchObject({
+      status: 'pass', strategy: 'optimal', executions: optimal.executions,
+      fallback: expect.stringMatching(/^strategy graph does not support a graph whose schedule the harness did not follow \(step \d+ did not replay the graph's event \(failed cas by thread 0\)\)/),
+    });
+  });
+
   it.each([
     // another failure met first, with a preemption the order does not count
     'graph/shown_order_fails_elsewhere.c',

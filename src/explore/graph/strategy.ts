@@ -46,7 +46,6 @@
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
 import { Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, objectKindOf, opNames } from '../../addon/ops.js';
-import { UnexplorableHarnessError } from '../driver.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
@@ -575,7 +574,7 @@ export class GraphStrategy implements Strategy {
       this.createOf[thread] = event;
       return event;
     }
-    throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `thread ${thread} started without a create in the graph`);
+    throw this.divergence(`thread ${thread} started without a create in the graph`);
   }
 
   observe(execution: ExecutionView): boolean {
@@ -605,7 +604,7 @@ export class GraphStrategy implements Strategy {
           this.runPastBound = true;
           return false;
         }
-        if (event !== this.guessedCas) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
+        if (event !== this.guessedCas) throw this.divergence(`step ${step} did not replay the graph's event (${opNames[execution.op[step]!]} by thread ${execution.thread[step]})`);
         // the compare-exchange read an initial value now known: the same item again, decided right
         this.noteValues(graph, event, execution, step);
         this.retryLastItem(this.lastItem[3]!);
@@ -889,7 +888,7 @@ export class GraphStrategy implements Strategy {
       case Op.THREAD_JOIN: {
         const event = graph.add(thread, Role.OTHER, op, NONE);
         const exit = graph.lastOf(execution.object[step]!);
-        if (exit === NONE || graph.op[exit] !== Op.THREAD_EXIT) throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `a join at step ${step} of a thread the graph has not finished`);
+        if (exit === NONE || graph.op[exit] !== Op.THREAD_EXIT) throw this.divergence(`a join at step ${step} of a thread the graph has not finished`);
         graph.dependsOn[event] = exit;
         return;
       }
@@ -1034,7 +1033,7 @@ export class GraphStrategy implements Strategy {
   private leaveTarget(graph: Graph, thread: number, location: number): number {
     const arrival = graph.lastOf(thread);
     if (arrival === NONE || graph.op[arrival] !== Op.BARRIER_ARRIVE || graph.location[arrival] !== location)
-      throw new UnexplorableHarnessError(Outcome.DIVERGENCE, `thread ${thread} leaves a barrier it did not arrive at`);
+      throw this.divergence(`thread ${thread} leaves a barrier it did not arrive at`);
     const count = graph.size[arrival]!;
     return (Math.floor(graph.units(graph.rf[arrival]!, location) / count) + 1) * count;
   }
