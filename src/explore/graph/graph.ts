@@ -385,24 +385,23 @@ export class Graph {
    * Returns the number of pairs.
    */
   orderEdges(from: Int32Array, to: Int32Array, kept?: Int32Array): number {
-    const counts = (event: number) => kept === undefined || this.index[event]! < kept[this.thread[event]!]!;
     let edges = 0;
     for (let event = 0; event < this.count; event++) {
-      if (!counts(event) || this.waitsAtEnd(event)) continue;
+      if ((kept !== undefined && !this.isKept(event, kept)) || this.waitsAtEnd(event)) continue;
       const dependsOn = this.dependsOn[event]!;
-      if (dependsOn !== NONE && counts(dependsOn)) {
+      if (dependsOn !== NONE && (kept === undefined || this.isKept(dependsOn, kept))) {
         from[edges] = dependsOn;
         to[edges++] = event;
       }
       // a yield right after a spinning turn: its thread went on once the wait ended (a read there orders itself by its rf)
       const waker = this.isRead(event) ? NONE : this.wakerBefore(event);
-      if (waker !== NONE && counts(waker)) {
+      if (waker !== NONE && (kept === undefined || this.isKept(waker, kept))) {
         from[edges] = waker;
         to[edges++] = event;
       }
       if (this.isWrite(event)) {
         let before = this.coPrev[event]!;
-        while (before !== INIT && !counts(before)) before = this.coPrev[before]!;
+        if (kept !== undefined) while (before !== INIT && !this.isKept(before, kept)) before = this.coPrev[before]!;
         if (before !== INIT) {
           from[edges] = before;
           to[edges++] = event;
@@ -411,19 +410,24 @@ export class Graph {
       if (!this.isRead(event)) continue;
       const rf = this.rf[event]!;
       // a read-modify-write's rf is its co predecessor
-      if (rf !== INIT && counts(rf) && this.kind[event] !== Kind.RMW) {
+      if (rf !== INIT && (kept === undefined || this.isKept(rf, kept)) && this.kind[event] !== Kind.RMW) {
         from[edges] = rf;
         to[edges++] = event;
       }
       // a read-modify-write is before what is co-after it by co
       let overwrite = this.coAfter(rf, this.location[event]!);
-      while (overwrite !== NONE && overwrite !== event && !counts(overwrite)) overwrite = this.coNext[overwrite]!;
+      if (kept !== undefined) while (overwrite !== NONE && overwrite !== event && !this.isKept(overwrite, kept)) overwrite = this.coNext[overwrite]!;
       if (overwrite !== NONE && overwrite !== event) {
         from[edges] = event;
         to[edges++] = overwrite;
       }
     }
     return edges;
+  }
+
+  /** Whether `event` is among the first `kept[thread]` events of its thread. */
+  private isKept(event: number, kept: Int32Array): boolean {
+    return this.index[event]! < kept[this.thread[event]!]!;
   }
 
   /**
