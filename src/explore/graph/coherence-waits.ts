@@ -66,7 +66,7 @@ export class CoherenceWaits {
     const location = this.location[thread]!;
     for (let at = this.first[location]!, end = this.first[location + 1]!; at < end; at++) {
       const event = this.events[at]!;
-      if (this.waitRank[event]! <= limit && graph.index[event]! >= counts[graph.thread[event]!]!) return true;
+      if (this.waitRank[event]! <= limit && !graph.amongFirst(event, counts)) return true;
     }
     return false;
   }
@@ -106,7 +106,7 @@ export class CoherenceWaits {
   private rank(graph: Graph, kept: Int32Array, location: number): void {
     let rank = 0;
     for (let write = graph.coFirst[location]!; write !== NONE; write = graph.coNext[write]!)
-      if (graph.index[write]! < kept[graph.thread[write]!]!) this.coRank[write] = ++rank;
+      if (graph.amongFirst(write, kept)) this.coRank[write] = ++rank;
     for (let at = this.first[location]!, end = this.first[location + 1]!; at < end; at++) {
       const event = this.events[at]!;
       if (graph.kind[event] === Kind.WRITE) {
@@ -115,7 +115,7 @@ export class CoherenceWaits {
       }
       const rf = graph.rf[event]!;
       // a read of a write not kept (none is: kept events are closed under porf) would wait for nothing known
-      this.waitRank[event] = rf === INIT ? 0 : graph.index[rf]! < kept[graph.thread[rf]!]! ? this.coRank[rf]! : Number.MAX_SAFE_INTEGER;
+      this.waitRank[event] = rf === INIT ? 0 : graph.amongFirst(rf, kept) ? this.coRank[rf]! : Number.MAX_SAFE_INTEGER;
     }
   }
 

@@ -387,21 +387,21 @@ export class Graph {
   orderEdges(from: Int32Array, to: Int32Array, kept?: Int32Array): number {
     let edges = 0;
     for (let event = 0; event < this.count; event++) {
-      if ((kept !== undefined && !this.isKept(event, kept)) || this.waitsAtEnd(event)) continue;
+      if ((kept !== undefined && !this.amongFirst(event, kept)) || this.waitsAtEnd(event)) continue;
       const dependsOn = this.dependsOn[event]!;
-      if (dependsOn !== NONE && (kept === undefined || this.isKept(dependsOn, kept))) {
+      if (dependsOn !== NONE && (kept === undefined || this.amongFirst(dependsOn, kept))) {
         from[edges] = dependsOn;
         to[edges++] = event;
       }
       // a yield right after a spinning turn: its thread went on once the wait ended (a read there orders itself by its rf)
       const waker = this.isRead(event) ? NONE : this.wakerBefore(event);
-      if (waker !== NONE && (kept === undefined || this.isKept(waker, kept))) {
+      if (waker !== NONE && (kept === undefined || this.amongFirst(waker, kept))) {
         from[edges] = waker;
         to[edges++] = event;
       }
       if (this.isWrite(event)) {
         let before = this.coPrev[event]!;
-        if (kept !== undefined) while (before !== INIT && !this.isKept(before, kept)) before = this.coPrev[before]!;
+        if (kept !== undefined) while (before !== INIT && !this.amongFirst(before, kept)) before = this.coPrev[before]!;
         if (before !== INIT) {
           from[edges] = before;
           to[edges++] = event;
@@ -410,13 +410,13 @@ export class Graph {
       if (!this.isRead(event)) continue;
       const rf = this.rf[event]!;
       // a read-modify-write's rf is its co predecessor
-      if (rf !== INIT && (kept === undefined || this.isKept(rf, kept)) && this.kind[event] !== Kind.RMW) {
+      if (rf !== INIT && (kept === undefined || this.amongFirst(rf, kept)) && this.kind[event] !== Kind.RMW) {
         from[edges] = rf;
         to[edges++] = event;
       }
       // a read-modify-write is before what is co-after it by co
       let overwrite = this.coAfter(rf, this.location[event]!);
-      if (kept !== undefined) while (overwrite !== NONE && overwrite !== event && !this.isKept(overwrite, kept)) overwrite = this.coNext[overwrite]!;
+      if (kept !== undefined) while (overwrite !== NONE && overwrite !== event && !this.amongFirst(overwrite, kept)) overwrite = this.coNext[overwrite]!;
       if (overwrite !== NONE && overwrite !== event) {
         from[edges] = event;
         to[edges++] = overwrite;
@@ -425,9 +425,9 @@ export class Graph {
     return edges;
   }
 
-  /** Whether `event` is among the first `kept[thread]` events of its thread. */
-  private isKept(event: number, kept: Int32Array): boolean {
-    return this.index[event]! < kept[this.thread[event]!]!;
+  /** Whether `event` is among the first `lengths[thread]` events of its thread (kept events, events run). */
+  amongFirst(event: number, lengths: Int32Array): boolean {
+    return this.index[event]! < lengths[this.thread[event]!]!;
   }
 
   /**

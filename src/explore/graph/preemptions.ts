@@ -236,18 +236,16 @@ export class GraphPreemptions {
       this.length[thread] = last !== NONE && graph.waitsAtEnd(last) ? length - 1 : length;
       if (this.end !== undefined && this.end.ran[thread]! < this.length[thread]!) this.length[thread] = this.end.ran[thread]!;
       this.counts[thread] = 0;
-      for (let index = 0; index < this.length[thread]!; index++) {
-        const event = graph.threadEvents[thread]![index]!;
-        const location = graph.location[event]!;
-        if (location === NONE) continue;
-        this.pendingAt[location]!++;
-        if (graph.kind[event] === Kind.WRITE) this.plainWritesAt[location]!++;
-      }
       for (let index = 0; index < length; index++) {
         const event = graph.threadEvents[thread]![index]!;
-        const location = graph.location[event]!;
-        if (location !== NONE && event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
         if (graph.op[event] === Op.THREAD_CREATE) this.noteCreate(graph, event);
+        const location = graph.location[event]!;
+        if (location === NONE) continue;
+        if (event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
+        // the events that run (not a lock that waits at the end, nor past where a run stopped)
+        if (index >= this.length[thread]!) continue;
+        this.pendingAt[location]!++;
+        if (graph.kind[event] === Kind.WRITE) this.plainWritesAt[location]!++;
       }
     }
     if (this.edgeFrom.length < 4 * count) {
@@ -297,12 +295,8 @@ export class GraphPreemptions {
     this.lastKeptAt.fill(NONE, 0, locations);
   }
 
-  private isKept(graph: Graph, event: number): boolean {
-    return graph.index[event]! < this.kept[graph.thread[event]!]!;
-  }
-
   private ran(graph: Graph, event: number): boolean {
-    return graph.index[event]! < this.counts[graph.thread[event]!]!;
+    return graph.amongFirst(event, this.counts);
   }
 
   /** Whether `thread` just ran the event it failed at, after what its failure needs: the schedule ends there. */
@@ -349,7 +343,7 @@ export class GraphPreemptions {
     const spin = graph.spinBefore(event);
     if (spin !== NONE) {
       const waker = graph.spinWaker(spin);
-      return waker !== NONE && this.isKept(graph, waker) && this.ran(graph, waker);
+      return waker !== NONE && graph.amongFirst(waker, this.kept) && this.ran(graph, waker);
     }
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);

@@ -28,7 +28,7 @@ import { Op } from '../../addon/ops.js';
 import { type Graph, INIT, NONE } from './graph.js';
 
 /** How many events, from the first, every graph explored below `graph` keeps as they are. */
-export function stablePrefix(graph: Graph): number {
+function stablePrefix(graph: Graph): number {
   for (let event = 0; event < graph.count; event++) {
     if (!graph.isRead(event)) continue;
     const rf = graph.rf[event]!;
@@ -40,11 +40,12 @@ export function stablePrefix(graph: Graph): number {
 
 /**
  * Per thread into `kept`, how many of its first events every graph explored below `graph`
- * keeps as they are: the first `stable` events (stablePrefix), and after them the events not
- * added maximally and the writes read by reads added before them, with every event before
- * those. `stack`: room for the events to visit.
+ * keeps as they are: the stable prefix, and after it the events not added maximally and the
+ * writes read by reads added before them, with every event before those. `stack`: room for
+ * the events to visit (3 × the graph's events: each pushes at most two once kept).
  */
-export function keptLengths(graph: Graph, stable: number, kept: Int32Array, stack: Int32Array): void {
+export function keptLengths(graph: Graph, kept: Int32Array, stack: Int32Array): void {
+  const stable = stablePrefix(graph);
   keepPrefix(graph, stable, kept);
   let depth = 0;
   for (let event = stable; event < graph.count; event++) {

@@ -29,7 +29,8 @@
 // need them), so a bound on the parent's would lose graphs; TACAS 2023 (Marmanis,
 // Kokologiannakis, Vafeiadis) explores a slack past the bound, proved where main only creates
 // threads. Here the pruning is exact instead: every graph explored below a graph keeps, as
-// they are, its events up to the first read a revisit may still change (stablePrefix), so
+// they are, its events up to the first read a revisit may still change, and past them those
+// no revisit may delete or change (stable-prefix.ts: keptLengths), so
 // when those alone need more than k preemptions, nothing below is within k and it is not
 // explored; otherwise it is. Past those events a thread does what the graph the item changed
 // shows it doing next (its own events being as they were): a lock, or a read-modify-write,
@@ -58,7 +59,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
-import { keptLengths, stablePrefix } from './stable-prefix.js';
+import { keptLengths } from './stable-prefix.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
@@ -386,14 +387,14 @@ export class GraphStrategy implements Strategy {
 
   /**
    * Whether the graph an item of `parent` gave (the current frame's) can lead to a graph within
-   * the bound: not when the events no graph below it can change (stablePrefix) need more, with
+   * the bound: not when the events no graph below it can change (keptLengths) need more, with
    * what the threads do next past it, where known (noteNextPast).
    */
   private mayReachBound(parent: Graph, changed: number): boolean {
     if (!this.bounded) return true;
     const graph = this.frame.graph;
     if (this.keptStack.length < 3 * graph.count) this.keptStack = new Int32Array(6 * graph.count);
-    keptLengths(graph, stablePrefix(graph), this.keptLength, this.keptStack);
+    keptLengths(graph, this.keptLength, this.keptStack);
     this.noteNextPast(parent, changed, graph);
     if (this.preemptions.within(graph, this.bound, this.keptLength, this.nextPast)) return true;
     this.pastBound = true;
