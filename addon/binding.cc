@@ -430,7 +430,8 @@ class Harness : public Napi::ObjectWrap<Harness> {
     trace.Set("pendingValue", View<Napi::Float64Array>(env, const_cast<double*>(r->pending_value), WEFT_MAX_THREADS));
     // [steps, outcome] of the last execution, read after every run without a call
     trace.Set("status", View<Napi::Uint32Array>(env, &api_->result->steps, 2));
-    // per thread that failed at a race: the step after which the other access ran (-1: none)
+    // per thread that met a race: the step its access followed, and the step after which the other access ran (-1: none)
+    trace.Set("raceAt", View<Napi::Int32Array>(env, const_cast<int32_t*>(r->race_at), WEFT_MAX_THREADS));
     trace.Set("raceAfter", View<Napi::Int32Array>(env, const_cast<int32_t*>(r->race_after), WEFT_MAX_THREADS));
     // the first two memory steps over common bytes with different extents: address, size, address, size (0: none)
     trace.Set("mixedExtent", View<Napi::Float64Array>(env, const_cast<double*>(r->mixed_extent), 4));

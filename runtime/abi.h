@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define WEFT_ABI_VERSION 26
+#define WEFT_ABI_VERSION 27
 #define WEFT_MAX_THREADS 256
 /* The harness library's section listing the calls whose result nothing uses (runtime/results.c) */
 #define WEFT_UNUSED_RESULTS_SECTION ".weft.unused_results"
@@ -33,6 +33,8 @@ enum weft_mode { WEFT_MODE_DRF = 0, WEFT_MODE_SC = 1 };
 #define WEFT_RUN_PARK_FAILING 32u    /* a thread that fails in its own code (scheduler.c: parkable) stops there
                                         for good (PARKED) and the others go on; the run ends with the first
                                         failure's outcome (the graph engine explores what the others do past it) */
+#define WEFT_RUN_RACES_GO_ON 64u     /* with WEFT_RUN_PARK_FAILING: a thread at a data race goes on past it
+                                        (race.c: report; the race is there whichever access runs second) */
 #define WEFT_ACCESS_LOG_SIZE 16384u /* a counterexample shows every access it kept */
 #define WEFT_BEFORE_ANY_STEP 0xffffffffu /* a logged access's step: it ran before the execution's first step */
 #define WEFT_STACK_FRAMES 256u /* frames of shared stacks a failure describes */
@@ -157,8 +159,10 @@ struct weft_result {
   double pending_object[WEFT_MAX_THREADS];
   double pending_value[WEFT_MAX_THREADS]; /* its argument, as a step records it */
   uint32_t pending_pc[WEFT_MAX_THREADS];
-  /* a thread that failed at a race (parked, WEFT_RUN_PARK_FAILING, or the run's failure): the step
-   * after which the other access ran in its thread; -1: none, or before that thread's first step */
+  /* a thread that met a race (the run's failure, or past it: WEFT_RUN_PARK_FAILING): the step its
+   * access followed (-1: none), and the step after which the other access ran in its thread
+   * (-1: none, or before that thread's first step) */
+  int32_t race_at[WEFT_MAX_THREADS];
   int32_t race_after[WEFT_MAX_THREADS];
   /* the first two memory steps over common bytes with different extents (extents.c): address
    * and size of each; all 0: none; the second 0: more granules stepped on than it follows */

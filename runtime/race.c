@@ -305,8 +305,23 @@ static int32_t step_of_epoch(const struct runtime *r, uint32_t e) {
 static void report(uint32_t kind, uintptr_t address, uintptr_t pc, uint32_t earlier, uint32_t earlier_pc, uint32_t earlier_kind) {
   struct runtime *r = weft_rt;
   struct weft_result *result = &r->result;
+  struct thread *t = &r->threads[r->current];
   int32_t after = step_of_epoch(r, earlier);
-  r->threads[r->current].race_after = after;
+  /* WEFT_RUN_RACES_GO_ON: its thread goes on past the access, its first race noted; the
+   * run's outcome is the first failure's */
+  if (r->flags & WEFT_RUN_RACES_GO_ON && r->flags & WEFT_RUN_PARK_FAILING && r->in_execution && !(kind & (THREAD_END | FRAME_END))) {
+    if (t->race_at < 0) {
+      t->race_at = (int32_t)t->event;
+      t->race_after = after;
+    }
+    if (!r->parked_outcome) {
+      r->parked_outcome = WEFT_OUTCOME_RACE;
+      r->parked_pc = pc;
+    }
+    return;
+  }
+  t->race_at = (int32_t)t->event;
+  t->race_after = after;
   /* past a parked failure (WEFT_RUN_PARK_FAILING) the first one's race stays described */
   if (r->parked_outcome) execution_failed(WEFT_OUTCOME_RACE, pc);
   result->race_step = after;

@@ -96,7 +96,8 @@ struct thread {
   uint8_t woken;        /* woken by a broadcast while waiting on a condition */
   uint8_t returns_int;  /* a C11 thread: its start routine returns int */
   uint8_t cond_eligible; /* waiting on cond_waiting: may take one of its pending signals (cond.c) */
-  int32_t race_after;    /* its race: the step after which the other access ran (race.c), -1: none */
+  int32_t race_at;       /* its first race: the step its access followed, -1: none */
+  int32_t race_after;    /* and the step after which the other access ran (race.c), -1: none */
   uintptr_t cond_waiting; /* the condition variable it waits on and no broadcast woke it from; 0 none */
   struct pending pending;
   uint32_t event;       /* trace index of the step it is executing */

@@ -416,6 +416,7 @@ static void collect_result(struct runtime *r, uint32_t outcome, uintptr_t pc) {
     result->pending_object[i] = live ? (double)t->pending.object : 0;
     result->pending_value[i] = live ? (double)(int64_t)t->pending.argument : 0;
     result->pending_pc[i] = live && t->pending.pc ? (uint32_t)(t->pending.pc - r->library_base) : 0;
+    result->race_at[i] = live ? t->race_at : -1;
     result->race_after[i] = live ? t->race_after : -1;
   }
   result->thread_count = r->thread_count;

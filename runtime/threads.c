@@ -24,6 +24,7 @@ struct thread *thread_spawn(void *(*start_routine)(void *), void *argument, uint
   struct thread *t = &r->threads[id];
   memset(t, 0, sizeof *t);
   t->state = THREAD_RUNNABLE;
+  t->race_at = -1;
   t->race_after = -1;
   t->start_routine = start_routine;
   t->argument = argument;

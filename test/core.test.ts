@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHarness } from '../src/compile/compile.js';
 import { type TestResult, checkAllInterleavings } from '../src/index.js';
 import { RunFlags, openHarness } from '../src/addon/addon.js';
-import { Outcome, ThreadState, opNames } from '../src/addon/ops.js';
+import { Op, Outcome, ThreadState, opNames } from '../src/addon/ops.js';
 import { decodeReplay } from '../src/report/replay.js';
 import { WORDS } from '../src/explore/thread-set.js';
 import { fixture, writeHarness } from './support/harness.js';
@@ -183,7 +183,7 @@ WEFT_TEST(fails_first) {
     expect(harness.run(0, none, 0, 1000, 1)).toBe(Outcome[outcome]);
   });
 
-  it('RunFlags.PARK_FAILING: a thread parked at a race names the step after which the other access ran (raceAfter)', () => {
+  it('RunFlags.PARK_FAILING: a thread parked at a race names the step its access followed (raceAt) and the step after which the other access ran (raceAfter); with RACES_GO_ON it goes on', () => {
     const harness = openHarness(buildHarness(writeHarness(`
 #include <pthread.h>
 #include <weft.h>
@@ -203,6 +203,13 @@ WEFT_TEST(races_after_relaxed_flag) {
     expect(harness.run(0, decisions, decisions.length, 1000, 0, RunFlags.PARK_FAILING)).toBe(Outcome.RACE);
     expect(Array.from(trace.threadState.slice(0, 2))).toEqual([ThreadState.PARKED, ThreadState.FINISHED]);
     expect(Array.from(trace.raceAfter.slice(0, 2))).toEqual([1, -1]);
+    expect(Array.from(trace.raceAt.slice(0, 2))).toEqual([3, -1]);
+    // RunFlags.RACES_GO_ON: main goes on past its race to its join, noting it; the run ends with the race
+    expect(harness.run(0, decisions, decisions.length, 1000, 0, RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON)).toBe(Outcome.RACE);
+    expect(Array.from(trace.threadState.slice(0, 2))).toEqual([ThreadState.RUNNABLE, ThreadState.FINISHED]);
+    expect(trace.pendingOp[0]).toBe(Op.MAIN_RETURN);
+    expect(Array.from(trace.raceAfter.slice(0, 2))).toEqual([1, -1]);
+    expect(Array.from(trace.raceAt.slice(0, 2))).toEqual([3, -1]);
   });
 
   it('a relocked normal mutex deadlocks its own thread', async () => {

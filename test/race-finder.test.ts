@@ -17,7 +17,7 @@ function execution(steps: readonly Step[]): ExecutionView {
     object: Float64Array.from(steps, ([, , object]) => object), value: new Float64Array(n), bits: new BigUint64Array(n), size: new Uint8Array(n),
     written: new BigUint64Array(n), expected: new BigUint64Array(n), enabled: new Uint32Array(n * WORDS), casFails: new Uint32Array(n * WORDS),
     aside: new Uint8Array(n), pc: new Uint32Array(n), rmw: new Uint8Array(n), threadState: new Uint8Array(MAX_THREADS), pendingOp: new Uint8Array(MAX_THREADS),
-    pendingObject: new Float64Array(MAX_THREADS), pendingValue: new Float64Array(MAX_THREADS), raceAfter: new Int32Array(MAX_THREADS).fill(-1), mixedExtent: new Float64Array(4),
+    pendingObject: new Float64Array(MAX_THREADS), pendingValue: new Float64Array(MAX_THREADS), raceAt: new Int32Array(MAX_THREADS).fill(-1), raceAfter: new Int32Array(MAX_THREADS).fill(-1), mixedExtent: new Float64Array(4),
   };
 }
 

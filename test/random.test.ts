@@ -94,7 +94,7 @@ describe('pct', () => {
     return {
       steps, outcome: 0, thread: none, op: none, object: new Float64Array(0), value: new Float64Array(0), bits: new BigUint64Array(0), size: none,
       written: new BigUint64Array(0), expected: new BigUint64Array(0), enabled: new Uint32Array(0), casFails: new Uint32Array(0), aside: none, pc: new Uint32Array(0), rmw: none,
-      threadState, pendingOp: none, pendingObject: new Float64Array(0), pendingValue: new Float64Array(0), raceAfter: new Int32Array(MAX_THREADS).fill(-1), mixedExtent: new Float64Array(4),
+      threadState, pendingOp: none, pendingObject: new Float64Array(0), pendingValue: new Float64Array(0), raceAt: new Int32Array(MAX_THREADS).fill(-1), raceAfter: new Int32Array(MAX_THREADS).fill(-1), mixedExtent: new Float64Array(4),
     };
   };
 

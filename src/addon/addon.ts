@@ -45,7 +45,9 @@ export interface TraceArrays {
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
   pendingValue: Float64Array;
-  /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
+  /** per thread that met a race (the run's failure, or one it went on past: RunFlags.PARK_FAILING): the step its access followed (-1: none) */
+  raceAt: Int32Array;
+  /** and the step after which the other access ran (-1: none, or before that thread's first step) */
   raceAfter: Int32Array;
   /** the first two memory steps of the last execution over common bytes with different extents: [address, size, address, size], 0s: none */
   mixedExtent: Float64Array;
@@ -113,7 +115,7 @@ export interface RunResult {
 }
 
 /** run() flags (runtime/abi.h) */
-export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4, SAMPLE: 8, ROUND_ROBIN: 16, PARK_FAILING: 32 } as const;
+export const RunFlags = { SPURIOUS_WAKEUPS: 1, LOG_ACCESSES: 2, REPORT_LEAKS: 4, SAMPLE: 8, ROUND_ROBIN: 16, PARK_FAILING: 32, RACES_GO_ON: 64 } as const;
 
 /** A plain access kept by a drf run with RunFlags.LOG_ACCESSES (plain accesses are no steps there). */
 export interface LoggedAccess {

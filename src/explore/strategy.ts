@@ -59,7 +59,9 @@ export interface ExecutionView {
   pendingOp: Uint8Array;
   pendingObject: Float64Array;
   pendingValue: Float64Array;
-  /** per thread that failed at a race: the step after which the other access ran (-1: none, or before that thread's first step) */
+  /** per thread that met a race (the run's failure, or one it went on past: RunFlags.PARK_FAILING): the step its access followed (-1: none) */
+  raceAt: Int32Array;
+  /** and the step after which the other access ran (-1: none, or before that thread's first step) */
   raceAfter: Int32Array;
   /** two memory steps over common bytes with different extents: [address, size, address, size], 0s: none (mixedExtents) */
   mixedExtent: Float64Array;
@@ -67,8 +69,8 @@ export interface ExecutionView {
 
 /** A view on the runtime's reused trace arrays; `steps` and `outcome` are set after each run. */
 export function liveView(trace: TraceArrays): ExecutionView {
-  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter, mixedExtent } = trace;
-  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAfter, mixedExtent };
+  const { thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAt, raceAfter, mixedExtent } = trace;
+  return { steps: 0, outcome: 0, thread, op, object, value, bits, size, written, expected, enabled, casFails, aside, pc, rmw, threadState, pendingOp, pendingObject, pendingValue, raceAt, raceAfter, mixedExtent };
 }
 
 /**
@@ -111,7 +113,7 @@ export function copyOfView(trace: TraceArrays, steps: number, outcome: number): 
     object: trace.object.slice(0, steps), value: trace.value.slice(0, steps), bits: trace.bits.slice(0, steps), size: trace.size.slice(0, steps),
     written: trace.written.slice(0, steps), expected: trace.expected.slice(0, steps), enabled: trace.enabled.slice(0, steps * WORDS), casFails: trace.casFails.slice(0, steps * WORDS), aside: trace.aside.slice(0, steps), pc: trace.pc.slice(0, steps), rmw: trace.rmw.slice(0, steps),
     threadState: trace.threadState.slice(), pendingOp: trace.pendingOp.slice(), pendingObject: trace.pendingObject.slice(),
-    pendingValue: trace.pendingValue.slice(), raceAfter: trace.raceAfter.slice(), mixedExtent: trace.mixedExtent.slice(),
+    pendingValue: trace.pendingValue.slice(), raceAt: trace.raceAt.slice(), raceAfter: trace.raceAfter.slice(), mixedExtent: trace.mixedExtent.slice(),
   };
 }
 

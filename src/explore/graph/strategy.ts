@@ -42,7 +42,11 @@
 // run again with the failing thread parked there and the others going on (RunFlags.
 // PARK_FAILING, no execution of the harness: the failing thread simply never runs again), and
 // what that adds is explored like any run's events; a schedule of such a graph that fails
-// within the bound (the others having done less or more) is run and shown (showPath). Where
+// within the bound (the others having done less or more) is run and shown (showPath). A data
+// race is there whichever of its accesses runs second: the order where the failing thread's
+// access comes first may need fewer preemptions, but only with what that thread does past it
+// in the graph; so such a run is first run again with racing threads going on
+// (RunFlags.RACES_GO_ON: only searched, nothing explored below it). Where
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
@@ -142,9 +146,12 @@ export class GraphStrategy implements Strategy {
   private showing = false;
   private readonly nextOf = new Int32Array(MAX_THREADS);
   private readonly aheadOf = new Int32Array(MAX_THREADS);
-  /** the next item taken (the last one, again) runs past failures (RunFlags.PARK_FAILING); the run observed did */
-  private parkNext = false;
-  private parking = false;
+  /**
+   * the run flags the next item taken (the last one, again) runs past failures with
+   * (RunFlags.PARK_FAILING, maybe RACES_GO_ON; 0: none), and those the run observed had
+   */
+  private pastFailuresNext = 0;
+  private pastFailures = 0;
   /** that item's failing run was past the bound: a schedule of the run past it that fails within the bound is shown */
   private showPastFailure = false;
   /** the run observed is an item's (not an iteration's first run) */
@@ -189,7 +196,7 @@ export class GraphStrategy implements Strategy {
    */
   giveAway(): Subtree | undefined {
     // the item about to run again past a failure stays: its failing run counted here
-    if (this.parkNext) return undefined;
+    if (this.pastFailuresNext !== 0) return undefined;
     let pending = 0;
     for (let depth = 0; depth <= this.depth; depth++) pending += this.frames[depth]!.items;
     if (pending < 2) return undefined;
@@ -256,7 +263,7 @@ export class GraphStrategy implements Strategy {
 
   next(): Schedule | undefined {
     this.ranItem = false;
-    this.parking = false;
+    this.pastFailures = 0;
     this.showing = this.showLength > 0;
     if (this.showing) {
       const length = this.showLength;
@@ -266,9 +273,9 @@ export class GraphStrategy implements Strategy {
     if (!this.started) {
       this.started = true;
       this.replayed = 0;
-      this.parking = this.parkNext;
-      this.parkNext = false;
-      return { decisions: this.lineariser.decisions, length: 0, flags: this.parking ? RunFlags.PARK_FAILING : 0 };
+      this.pastFailures = this.pastFailuresNext;
+      this.pastFailuresNext = 0;
+      return { decisions: this.lineariser.decisions, length: 0, flags: this.pastFailures };
     }
     for (;;) {
       const frame = this.frame;
@@ -279,8 +286,8 @@ export class GraphStrategy implements Strategy {
       }
       const position = --frame.items;
       // a run past a failure is only the retried item's, taken again at once
-      this.parking = this.parkNext;
-      this.parkNext = false;
+      this.pastFailures = this.pastFailuresNext;
+      this.pastFailuresNext = 0;
       const at = position * ITEM;
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
@@ -296,8 +303,7 @@ export class GraphStrategy implements Strategy {
       if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut) throw choiceAfterRead(this.frame.graph.thread[this.choicesCut]!);
       this.replayed = steps;
       this.ranItem = true;
-      if (this.parking) return { decisions: this.lineariser.decisions, length: steps, flags: RunFlags.PARK_FAILING };
-      return { decisions: this.lineariser.decisions, length: steps };
+      return { decisions: this.lineariser.decisions, length: steps, flags: this.pastFailures };
     }
   }
 
@@ -634,37 +640,36 @@ export class GraphStrategy implements Strategy {
     this.refuseUnorderedFrees(graph, execution, replayed, firstAbsorbed);
     // the first run is every shard's: the first shard counts it
     const counts = this.shard === undefined || this.shard.index === 1 || replayed > 0;
-    if (this.parking) {
+    if (this.pastFailures !== 0) {
       // no execution of the harness: what it adds past the failure is explored below the
       // failing run's graph; where the failing run was past the bound, a schedule of this
       // graph that fails with as many preemptions as the bound is run and shown (showPath;
       // with fewer: shown in an earlier iteration)
       this.runPastBound = true;
-      if (!this.bounded || !this.showPastFailure) return false;
-      // a failure no thread can be parked at (a fault in libc) ended this run as it ended the
-      // failing one: that is shown now, a bug all the same, of more preemptions
-      if (!execution.threadState.includes(ThreadState.PARKED)) {
-        this.runPastBound = false;
-        return counts;
+      const shown = this.bounded && this.showPastFailure && this.showPastFailureOf(graph, execution, failed, lastEvent, replayed, firstAbsorbed);
+      if ((this.pastFailures & RunFlags.RACES_GO_ON) !== 0) {
+        // what the racing threads did past their races is not explored: the item runs once
+        // more with them parked, and shows a failing order only where this run found none
+        this.showPastFailure = !shown;
+        this.runAgainPastFailure(RunFlags.PARK_FAILING);
       }
-      const end = this.noteRunEnd(graph, execution, failed, lastEvent);
-      // a thread's race needs the other access, which ran right after that step of its thread
-      for (let thread = 0; thread < graph.threads; thread++) {
-        const after = execution.threadState[thread] === ThreadState.PARKED ? execution.raceAfter[thread]! : -1;
-        if (after >= 0) end.needs[thread] = this.eventOf(after, replayed, firstAbsorbed);
-      }
-      if (this.preemptions.fewestOfRun(graph, this.bound, end) === this.bound) this.showPath(graph);
-      return false;
+      return shown && !this.runPastBound && counts;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going on.
     const parks = failed >= 0 && othersCouldGoOn(execution, failed);
-    if (parks) this.runAgainPastFailure();
     this.showPastFailure = false;
-    if (!this.bounded) return counts;
+    if (!this.bounded) {
+      if (parks) this.runAgainPastFailure(RunFlags.PARK_FAILING);
+      return counts;
+    }
     // the run is a schedule of its graph: what it spent bounds what the graph needs
     const spent = countSpent('preemption', execution);
     const fewest = spent < this.bound ? spent : this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent), spent);
+    // past the bound, a race may fail within it in the order where the other access comes
+    // second, its racing thread having gone on (noteRaces): found in a run of its own first
+    const racesGoOn = fewest > this.bound && failed >= 0 && execution.outcome === Outcome.RACE;
+    if (parks || racesGoOn) this.runAgainPastFailure(racesGoOn ? RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON : RunFlags.PARK_FAILING);
     if (failed >= 0 && fewest === this.bound && spent > this.bound) {
       // it fails within the bound in another order: run and shown in that one
       this.showPath(graph);
@@ -673,9 +678,54 @@ export class GraphStrategy implements Strategy {
     }
     if (fewest > this.bound) {
       this.pastBound = this.runPastBound = true;
-      this.showPastFailure = parks;
+      this.showPastFailure = parks || racesGoOn;
     }
     return counts && fewest === this.bound;
+  }
+
+  /**
+   * Whether a run past the failures of one past the bound shows a bug: it ended as the failing
+   * run did (a failure no thread can be parked at: a fault in libc; then runPastBound is
+   * cleared, and this run is shown), or a schedule of its graph that fails with as many
+   * preemptions as the bound is run and shown next (showPath; with fewer: shown in an earlier
+   * iteration).
+   */
+  private showPastFailureOf(graph: Graph, execution: ExecutionView, failed: number, lastEvent: number, replayed: number, firstAbsorbed: number): boolean {
+    if (!execution.threadState.includes(ThreadState.PARKED) && !execution.raceAt.some((step) => step >= 0)) {
+      this.runPastBound = false;
+      return true;
+    }
+    const end = this.noteRunEnd(graph, execution, failed, lastEvent);
+    this.noteRaces(graph, execution, end, replayed, firstAbsorbed);
+    if (this.preemptions.fewestOfRun(graph, this.bound, end) !== this.bound) return false;
+    this.showPath(graph);
+    return true;
+  }
+
+  /**
+   * Where a run past its failures may end at a race: a schedule ends at a racing access once the
+   * other access ran (it ran right after `raceAfter`'s step of its thread). A data race is there
+   * whichever access runs second, and its thread went on past it (RunFlags.RACES_GO_ON), so a
+   * schedule may also end at the other access, once this one ran: with the racing thread's later
+   * events in the graph, that order may need fewer preemptions. A thread parked at its race (at
+   * its own end, or a function's return: a use after it in the other order) has the first only.
+   */
+  private noteRaces(graph: Graph, execution: ExecutionView, end: RunEnd, replayed: number, firstAbsorbed: number): void {
+    for (let thread = 0; thread < graph.threads; thread++) {
+      const at = execution.raceAt[thread]!;
+      if (at < 0) continue;
+      if (execution.threadState[thread] !== ThreadState.PARKED) end.failsAt[thread] = this.eventOf(at, replayed, firstAbsorbed);
+      const after = execution.raceAfter[thread]!;
+      if (after >= 0) end.needs[thread] = this.eventOf(after, replayed, firstAbsorbed);
+    }
+    for (let thread = 0; thread < graph.threads; thread++) {
+      const after = execution.raceAfter[thread]!;
+      if (execution.raceAt[thread]! < 0 || after < 0 || execution.threadState[thread] === ThreadState.PARKED) continue;
+      const other = execution.thread[after]!;
+      if (end.failsAt[other] !== NONE) continue;
+      end.failsAt[other] = end.needs[thread]!;
+      end.needs[other] = end.failsAt[thread]!;
+    }
   }
 
   /** The event step `step` of the run ran: one of the `replayed` steps, or absorbed in order from `firstAbsorbed`. */
@@ -683,9 +733,9 @@ export class GraphStrategy implements Strategy {
     return step < replayed ? this.lineariser.stepEvent[step]! : firstAbsorbed + step - replayed;
   }
 
-  /** The run's item (or the iteration's first run) runs again next, past the failure it met (RunFlags.PARK_FAILING). */
-  private runAgainPastFailure(): void {
-    this.parkNext = true;
+  /** The run's item (or the iteration's first run) runs again next, past the failure it met, with `flags` (RunFlags.PARK_FAILING, ...). */
+  private runAgainPastFailure(flags: number): void {
+    this.pastFailuresNext = flags;
     if (this.ranItem) {
       this.retryLastItem(this.lastItem[3]!);
       return;
@@ -781,7 +831,7 @@ export class GraphStrategy implements Strategy {
    */
   private noteRunEnd(graph: Graph, execution: ExecutionView, failed: number, lastEvent: number): RunEnd {
     const end = this.runEnd;
-    end.pastFailures = this.parking;
+    end.pastFailures = this.pastFailures !== 0;
     for (let thread = 0; thread < graph.threads; thread++) {
       end.next[thread] = Next.NEVER;
       end.needs[thread] = NONE;
