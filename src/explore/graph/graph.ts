@@ -106,8 +106,14 @@ export class Graph {
    * on only after a write co-after the one the turn left its location at (spinWrite)
    */
   spins = new Uint8Array(FIRST_EVENTS);
-  /** 1: an exchange, whose write does not depend on what it read */
-  exchanges = new Uint8Array(FIRST_EVENTS);
+  /**
+   * an update (Role.UPDATE): what it writes as a function of what it reads, a RmwFunction
+   * (a subtraction as the add of its difference; NONE: not known) and its operand (low, high
+   * 32 bits); update-values.ts
+   */
+  operation = new Uint8Array(FIRST_EVENTS);
+  operandLow = new Uint32Array(FIRST_EVENTS);
+  operandHigh = new Uint32Array(FIRST_EVENTS);
 
   /**
    * per event, its porf view when `viewKnown` (computed on demand: porfRow): per thread the
@@ -156,7 +162,9 @@ export class Graph {
       this.expectedHigh = grown(this.expectedHigh, size);
       this.size = grown(this.size, size);
       this.spins = grown(this.spins, size);
-      this.exchanges = grown(this.exchanges, size);
+      this.operation = grown(this.operation, size);
+      this.operandLow = grown(this.operandLow, size);
+      this.operandHigh = grown(this.operandHigh, size);
       this.viewKnown = grown(this.viewKnown, size);
       this.viewStack = grown(this.viewStack, size);
       this.porf = grown(this.porf, size * this.viewWidth);
@@ -218,7 +226,9 @@ export class Graph {
     this.expectedHigh[event] = 0;
     this.size[event] = 0;
     this.spins[event] = 0;
-    this.exchanges[event] = 0;
+    this.operation[event] = 0;
+    this.operandLow[event] = 0;
+    this.operandHigh[event] = 0;
     return event;
   }
 
@@ -494,10 +504,10 @@ export class Graph {
   }
 
   /**
-   * A read-modify-write that wrote the value it read. One a revisit gave another write to read
-   * has not run with it yet: unless it is an exchange, what it writes is not known, and it is
-   * taken as one that changes the value (a thread may then be taken as woken too early, which
-   * replay shows, but no graph where it is woken is left out).
+   * A read-modify-write that wrote the value it read. An update given another write to read
+   * whose operand is not known (update-values.ts) has not run with it yet: what it writes is
+   * not known, and it is taken as one that changes the value (a thread may then be taken as
+   * woken too early, which replay shows, but no graph where it is woken is left out).
    */
   private leavesValue(write: number): boolean {
     if (this.kind[write] !== Kind.RMW) return false;
@@ -505,7 +515,7 @@ export class Graph {
     const location = this.location[write]!;
     const low = rf === INIT ? this.locations.initLowOf(location) : this.valueLow[rf]!;
     const high = rf === INIT ? this.locations.initHighOf(location) : this.valueHigh[rf]!;
-    if (this.role[write] === Role.UPDATE && this.exchanges[write] === 0 && (this.expectedLow[write] !== low || this.expectedHigh[write] !== high)) return false;
+    if (this.role[write] === Role.UPDATE && (this.expectedLow[write] !== low || this.expectedHigh[write] !== high)) return false;
     return this.valueLow[write] === low && this.valueHigh[write] === high;
   }
 
@@ -582,12 +592,13 @@ export class Graph {
     const width = to.viewWidth;
     // fields as locals: V8 keeps a typed array loop tight only when it need not reload them
     const { thread: fromThread, kind, role, op, location: fromLocation, rf: fromRf, dependsOn: fromDependsOn, addedMax, revisitable } = from;
-    const { valueLow, valueHigh, expectedLow, expectedHigh, size, spins, exchanges } = from;
+    const { valueLow, valueHigh, expectedLow, expectedHigh, size, spins, operation, operandLow, operandHigh } = from;
     const { threadLength, threadEvents, lastAt, previousAt, porf } = to;
     const toThread = to.thread, toIndex = to.index, toKind = to.kind, toRole = to.role, toOp = to.op, toLocation = to.location;
     const toFirstReader = to.firstReader, toCoPrev = to.coPrev, toCoNext = to.coNext, toRf = to.rf, toDependsOn = to.dependsOn;
     const toAddedMax = to.addedMax, toRevisitable = to.revisitable, toValueLow = to.valueLow, toValueHigh = to.valueHigh;
-    const toExpectedLow = to.expectedLow, toExpectedHigh = to.expectedHigh, toSize = to.size, toSpins = to.spins, toExchanges = to.exchanges, toViewKnown = to.viewKnown;
+    const toExpectedLow = to.expectedLow, toExpectedHigh = to.expectedHigh, toSize = to.size, toSpins = to.spins, toViewKnown = to.viewKnown;
+    const toOperation = to.operation, toOperandLow = to.operandLow, toOperandHigh = to.operandHigh;
     const fromViewKnown = graph?.viewKnown;
     const fromPorf = graph?.porf;
     const fromWidth = graph ? graph.viewWidth : 0;
@@ -627,7 +638,9 @@ export class Graph {
       toExpectedHigh[copy] = expectedHigh[event]!;
       toSize[copy] = size[event]!;
       toSpins[copy] = spins[event]!;
-      toExchanges[copy] = exchanges[event]!;
+      toOperation[copy] = operation[event]!;
+      toOperandLow[copy] = operandLow[event]!;
+      toOperandHigh[copy] = operandHigh[event]!;
       // a kept event keeps its porf (what it depends on is kept), at the same positions
       toViewKnown[copy] = 0;
       if (fromViewKnown !== undefined && fromPorf !== undefined && fromViewKnown[event] === 1) {
@@ -673,7 +686,9 @@ export interface GraphSnapshot {
   expectedHigh: Uint32Array;
   size: Uint32Array;
   spins: Uint8Array;
-  exchanges: Uint8Array;
+  operation: Uint8Array;
+  operandLow: Uint32Array;
+  operandHigh: Uint32Array;
   coFirst: Int32Array;
   coNext: Int32Array;
 }
@@ -698,7 +713,9 @@ export function snapshotOf(graph: Graph, locations: number): GraphSnapshot {
     expectedHigh: graph.expectedHigh.slice(0, count),
     size: graph.size.slice(0, count),
     spins: graph.spins.slice(0, count),
-    exchanges: graph.exchanges.slice(0, count),
+    operation: graph.operation.slice(0, count),
+    operandLow: graph.operandLow.slice(0, count),
+    operandHigh: graph.operandHigh.slice(0, count),
     coFirst: graph.coFirst.slice(0, locations),
     coNext: graph.coNext.slice(0, count),
   };

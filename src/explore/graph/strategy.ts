@@ -50,7 +50,7 @@
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
-import { Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, RmwFunction, ThreadState, hasFlag, objectKindOf, opNames } from '../../addon/ops.js';
+import { Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames } from '../../addon/ops.js';
 import type { Shard } from '../shard.js';
 import { type ExecutionView, type Schedule, type Strategy, type StrategyOptions, countSpent, failedWhileRunning, lastSchedulingPoint } from '../strategy.js';
 import { WORDS, has } from '../thread-set.js';
@@ -64,6 +64,7 @@ import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
 import { keptLengths } from './stable-prefix.js';
+import { noteOperand, updateWrites } from './update-values.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
 
 /** Worklist items: four ints each (what, event, with, cut). */
@@ -520,6 +521,10 @@ export class GraphStrategy implements Strategy {
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
     let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE || role === Role.TRY;
+    if (role === Role.UPDATE && (write !== INIT || this.locations.knowsInit(graph.location[read]!))) {
+      const location = graph.location[read]!;
+      updateWrites(graph, read, write === INIT ? this.locations.initLowOf(location) : graph.valueLow[write]!, write === INIT ? this.locations.initHighOf(location) : graph.valueHigh[write]!);
+    }
     if (role === Role.CAS) {
       const location = graph.location[read]!;
       if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
@@ -1130,11 +1135,11 @@ export class GraphStrategy implements Strategy {
     } else if (role !== Role.LOAD) {
       graph.valueLow[event] = this.written[2 * step]!;
       graph.valueHigh[event] = this.written[2 * step + 1]!;
-      // a read-modify-write keeps the value it read: what it wrote is known only for that one
+      // an update keeps the value it read, and how what it writes follows from it
       const expected = role === Role.UPDATE ? this.bits : this.expected;
       graph.expectedLow[event] = expected[2 * step]!;
       graph.expectedHigh[event] = expected[2 * step + 1]!;
-      graph.exchanges[event] = role === Role.UPDATE && execution.rmw[step] === RmwFunction.EXCHANGE ? 1 : 0;
+      if (role === Role.UPDATE) noteOperand(graph, event, execution.rmw[step]!, execution.value[step]!, this.bits[2 * step]!, this.bits[2 * step + 1]!, graph.valueLow[event]!, graph.valueHigh[event]!);
     }
   }
 
