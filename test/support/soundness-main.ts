@@ -234,7 +234,7 @@ function listed(seeds: number[], what: string): string {
   return `${seeds.length} ${what}${seeds.length > 0 ? ` (${seeds.join(' ')})` : ''}`;
 }
 
-const refusals = Object.entries(totals.refused).map(([name, refused]) => `${name} refused ${refused.length}`).join(', ');
+const refusals = Object.entries(totals.refused).map(([name, refused]) => `${name} refused ${listed(refused, 'seeds')}`).join(', ');
 const perStrategy = Object.entries(totals.runs).map(([name, { executions, wasted }]) => `${name} ${executions} executions/${wasted} wasted`).join(', ');
 const elapsed = (Date.now() - started) / 1000;
 console.log(
