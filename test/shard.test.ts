@@ -30,7 +30,8 @@ const shardFixtures: [string, string[]][] = [
 async function inShards(file: string, strategy: string, cflags: string[]): Promise<Exploration[]> {
   const shards: Exploration[] = [];
   for (let index = 1; index <= SHARDS; index++)
-    shards.push(await exploreAll(file, strategy, MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, { index, count: SHARDS }));
+    // false: no happens-before fingerprints (classes, repeats), which nothing here reads
+    shards.push(await exploreAll(file, strategy, MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, { index, count: SHARDS }, false));
   return shards;
 }
 
@@ -40,7 +41,7 @@ const union = (shards: Exploration[], bound: number, pick: (seen: ReturnType<typ
 describe('shards of one search, each explored alone', () => {
   it.each(shardFixtures)('%s: dfs shards run the serial executions, once each; bpor shards every class', async (name, cflags) => {
     const file = fixture(name);
-    const dfs = await exploreAll(file, 'dfs', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags });
+    const dfs = await exploreAll(file, 'dfs', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, undefined, false);
     const dfsShards = await inShards(file, 'dfs', cflags);
     const bporShards = await inShards(file, 'bpor', cflags);
     for (let bound = 0; bound <= MAX_BOUND; bound++) {
@@ -62,7 +63,7 @@ describe('a shard of bpor on several workers (the protocol without processes, tu
     let given = 0;
     for (let index = 1; index <= SHARDS; index++) {
       const shard = { index, count: SHARDS };
-      const alone = await exploreAll(file, 'bpor', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, shard);
+      const alone = await exploreAll(file, 'bpor', MAX_BOUND, 'sc', Number.POSITIVE_INFINITY, 10_000, { cflags }, shard, false);
       const split = await exploreInSubtrees(file, 3, index, MAX_BOUND, 'sc', 10_000, { cflags }, Number.POSITIVE_INFINITY, shard);
       given += split.given;
       expect(splitDifferences(alone, split, MAX_BOUND), `shard ${index}/${SHARDS}`).toEqual([]);
@@ -86,10 +87,14 @@ function checkShards(args: string[], count = SHARDS): string[] {
 
 const lockedIncrements = [fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=3', '--mode', 'sc', '--max-bound', '3'];
 
+/** checkShards of lockedIncrements with dfs, run once for the tests below that only read the reports */
+let dfsReports: string[] | undefined;
+const dfsShardReports = (): string[] => (dfsReports ??= checkShards([...lockedIncrements, '--strategy', 'dfs']));
+
 describe('weft check --shard and weft merge', () => {
   it('dfs: the merged result has the serial executions, status and guarantee', () => {
     const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout).tests[0];
-    const reports = checkShards([...lockedIncrements, '--strategy', 'dfs']);
+    const reports = dfsShardReports();
     const merged = runCli(['merge', ...reports, '--json']);
     expect(merged.status, merged.stderr).toBe(0);
     const test = JSON.parse(merged.stdout).tests[0];
@@ -163,7 +168,7 @@ describe('weft check --shard and weft merge', () => {
 
   it('a shard stopped by its budget makes the merged result partial', () => {
     const args = [...lockedIncrements, '--strategy', 'dfs'];
-    const reports = checkShards(args);
+    const reports = dfsShardReports();
     const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
     removeAfterAll(dir);
     const stopped = join(dir, 'shard-1.json');
@@ -177,7 +182,7 @@ describe('weft check --shard and weft merge', () => {
   });
 
   it('refuses reports that do not make one whole exploration, with one message', () => {
-    const reports = checkShards([...lockedIncrements, '--strategy', 'dfs']);
+    const reports = dfsShardReports();
     const refused = (args: string[], message: RegExp) => {
       const run = runCli(['merge', ...args]);
       expect(run.status).toBe(2);
