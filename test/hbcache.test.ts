@@ -8,12 +8,12 @@ import { checkAllInterleavings } from '../src/index.js';
 import { buildHarness } from '../src/compile/compile.js';
 import { HbCacheStrategy, type HbCacheLimits } from '../src/explore/hbcache.js';
 import { DfsStrategy } from '../src/explore/dfs.js';
-import { type Strategy, copyOfView, liveView, viewRun } from '../src/explore/strategy.js';
+import { type ExecutionView, type Strategy, copyOfView, liveView, viewRun } from '../src/explore/strategy.js';
 import { ContextBounds } from '../src/explore/context-bound.js';
 import { Deadline, HB_MAX_THREADS, HbExecution } from '../src/explore/hb-state.js';
 import { borrowHarness, returnHarness } from '../src/addon/harness-pool.js';
 import { yieldEvery50Ms } from './support/event-loop.js';
-import { exploreAll, happensBeforeClass, within } from './support/explore-all.js';
+import { coverageClass, exploreAll, happensBeforeClass, within } from './support/explore-all.js';
 import { fixture } from './support/harness.js';
 import { checkSoundness } from './support/soundness-check.js';
 
@@ -119,7 +119,9 @@ describe('executions thousands of steps long (2 threads x 1,200 locked increment
     expect(test.error).toBeUndefined();
     expect(test.status).toBe('pass');
     expect(test.guarantee).toContain('all executions with ≤ 0 preemptions explored');
-    const dfs = await classesOf(long, cflags, 0, () => new DfsStrategy({ maxBound: 0 }));
+    // classes as the explorers' race finder orders steps (coverageClass, linear in the steps):
+    // the dependence table's fingerprint pairs every step with every earlier one, a minute here
+    const dfs = await classesOf(long, cflags, 0, () => new DfsStrategy({ maxBound: 0 }), coverageClass);
     expect(test.executions).toBe(new Set(dfs).size);
   });
 
@@ -147,7 +149,7 @@ describe('budgets hold inside one run\'s bookkeeping (31 threads)', () => {
 });
 
 /** The happens-before classes of the executions a strategy counts, in drf mode. */
-async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: () => Strategy) {
+async function classesOf(file: string, cflags: string, maxBound: number, makeStrategy: () => Strategy, classOf: (view: ExecutionView) => string = happensBeforeClass) {
   const library = buildHarness(fixture(file), { cflags }).library;
   const harness = borrowHarness(library);
   try {
@@ -164,7 +166,7 @@ async function classesOf(file: string, cflags: string, maxBound: number, makeStr
         expect(outcome).toBe(0);
         viewRun(view, trace.status[0]!, outcome);
         await yieldEvery50Ms();
-        if (strategy.observe(view)) classes.push(happensBeforeClass(view));
+        if (strategy.observe(view)) classes.push(classOf(view));
       }
     }
     return classes;
