@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
-import { exploreAll } from './support/explore-all.js';
+import { exploreAll, within } from './support/explore-all.js';
 import { type ProgramShape, randomProgram, randomShape, withThreads } from './support/random-programs.js';
 import { checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
@@ -42,14 +42,14 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
   it('a thread that yields may go on at once (sched_yield may return at once): a preemption under a bound, nothing to optimal', async () => {
     const file = fixture('por/yield_then_lock.c');
     const readerSaw = (states: Set<string>) => [...states].map((state) => state.split('\n')[0]!).sort();
-    const dfs = await exploreAll(file, 'dfs', Infinity, 'sc');
+    const dfs = await exploreAll(file, 'dfs', Infinity, 'sc', Infinity, 10_000, {}, undefined, false);
     // 0: the reader took the lock before main although main could have run right after its yield
     expect(readerSaw(dfs.finalStates)).toEqual(['reader saw 0, then 0', 'reader saw 0, then 1', 'reader saw 0, then 2', 'reader saw 1, then 1', 'reader saw 1, then 2', 'reader saw 2, then 2']);
     const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
     expect(optimal).toMatchObject({ complete: true, finalStates: dfs.finalStates, repeats: 0 });
     const sawZero = (states: Set<string>) => readerSaw(states).some((line) => line.startsWith('reader saw 0'));
     for (let bound = 0; bound <= 3; bound++) {
-      const [truth, bpor] = [await exploreAll(file, 'dfs', bound, 'sc'), await exploreAll(file, 'bpor', bound, 'sc')];
+      const [truth, bpor] = [await exploreAll(file, 'dfs', bound, 'sc', Infinity, 10_000, {}, undefined, false), await exploreAll(file, 'bpor', bound, 'sc', Infinity, 10_000, {}, undefined, false)];
       expect(bpor.finalStates, `bound ${bound}`).toEqual(truth.finalStates);
       // the switch to the reader after main's create, and the reader going on after its yield
       expect(sawZero(truth.finalStates), `bound ${bound}`).toBe(bound >= 2);
@@ -90,7 +90,7 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     // before, a merged sequence put another thread's step between main's read and its
     // choice, and optimal stopped: "the harness is nondeterministic"
     const optimal = await exploreAll(file, 'optimal', Infinity, 'sc');
-    const dfs = await exploreAll(file, 'dfs', 2, 'sc');
+    const dfs = await exploreAll(file, 'dfs', 2, 'sc', Infinity, 10_000, {}, undefined, false);
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
     expect(dfs.finalStates).toEqual(optimal.finalStates);
     // unbounded dfs: 416 classes in 249,816 schedules; 322 of them show something else (the
@@ -103,7 +103,7 @@ describe('optimal: one execution per Mazurkiewicz trace', () => {
     const file = fixture('por/choice_after_step.c');
     const build = { cflags: '-DCHOICES_IN_A_ROW' };
     const optimal = await exploreAll(file, 'optimal', Infinity, 'sc', Infinity, 10_000, build);
-    const dfs = await exploreAll(file, 'dfs', 2, 'sc', Infinity, 10_000, build);
+    const dfs = await exploreAll(file, 'dfs', 2, 'sc', Infinity, 10_000, build, undefined, false);
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
     // unbounded dfs: 520 classes in 565,988 schedules, 420 that show something else (as above)
     expect(optimal).toMatchObject({ executions: 520, repeats: 0, complete: true });
@@ -141,8 +141,10 @@ describe("hbcache: seed 001's Algorithm 2 (happens-before states, context bounds
   it('runs exactly one execution per happens-before class dfs sees, at bounds 0-4 (work-stealing queue)', async () => {
     const file = fixture('seeds/work_stealing_queue.c');
     const counts: [number, number][] = [];
+    // dfs once: what it saw within each bound is what it sees with that bound (the truth below)
+    const dfsToBound4 = await exploreAll(file, 'dfs', 4, 'drf');
     for (let bound = 0; bound <= 4; bound++) {
-      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
+      const dfs = within(dfsToBound4, bound);
       const hbcache = await exploreAll(file, 'hbcache', bound, 'drf');
       expect(hbcache.classes).toEqual(dfs.classes);
       expect(hbcache.repeats).toBe(0);
@@ -179,9 +181,10 @@ describe('bpor and hbcache agree with dfs on every fixture', () => {
 describe("the oracle's classes: happens-before as the explorers' race finder orders steps", () => {
   it('two readers inside a read section at once: every class dfs runs within 2 preemptions, bpor runs too, and optimal each once', async () => {
     const file = fixture('soundness/readers_together.c');
-    const dfs = await exploreAll(file, 'dfs', 2, 'drf');
-    const bpor = await exploreAll(file, 'bpor', 2, 'drf');
-    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf');
+    // false: no happens-before fingerprints (classes, repeats), which this test does not read
+    const dfs = await exploreAll(file, 'dfs', 2, 'drf', Infinity, 10_000, {}, undefined, false);
+    const bpor = await exploreAll(file, 'bpor', 2, 'drf', Infinity, 10_000, {}, undefined, false);
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf', Infinity, 10_000, {}, undefined, false);
     expect(bpor.coverage).toEqual(dfs.coverage);
     for (const found of dfs.coverage) expect(optimal.coverage.has(found)).toBe(true);
     expect(optimal.coverage.size).toBeGreaterThan(dfs.coverage.size);
@@ -191,15 +194,15 @@ describe("the oracle's classes: happens-before as the explorers' race finder ord
   it('main blocked in pthread_join hands the processor over: bpor runs every class dfs runs within 1 and 2 preemptions', async () => {
     const file = fixture('soundness/join_hands_over.c');
     for (const bound of [1, 2]) {
-      const dfs = await exploreAll(file, 'dfs', bound, 'drf');
-      const bpor = await exploreAll(file, 'bpor', bound, 'drf');
+      const dfs = await exploreAll(file, 'dfs', bound, 'drf', Infinity, 10_000, {}, undefined, false);
+      const bpor = await exploreAll(file, 'bpor', bound, 'drf', Infinity, 10_000, {}, undefined, false);
       expect(bpor.coverage, `bound ${bound}`).toEqual(dfs.coverage);
       expect(bpor.executions).toBeLessThanOrEqual(dfs.executions);
     }
   });
 
   it('a class is the same however its steps were interleaved: threads on disjoint data make 1 class of many schedules', async () => {
-    const dfs = await exploreAll(fixture('por/indexer.c'), 'dfs', Infinity, 'drf');
+    const dfs = await exploreAll(fixture('por/indexer.c'), 'dfs', Infinity, 'drf', Infinity, 10_000, {}, undefined, false);
     expect(dfs.executions).toBeGreaterThan(1);
     expect(dfs.coverage.size).toBe(1);
   });
@@ -216,8 +219,8 @@ WEFT_TEST(spin_until_set) {
   pthread_join(t, 0);
 }
 `, 'spin_until_set.c');
-    const dfs = await exploreAll(file, 'dfs', Infinity, 'drf');
-    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf');
+    const dfs = await exploreAll(file, 'dfs', Infinity, 'drf', Infinity, 10_000, {}, undefined, false);
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf', Infinity, 10_000, {}, undefined, false);
     expect(dfs.bugs.size).toBe(0);
     // the store before main's first read, or after some reads of 0
     expect(dfs.coverage.size).toBe(2);
