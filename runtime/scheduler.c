@@ -337,9 +337,15 @@ int sched_cas_would_fail(const struct pending *pending) {
   return memcmp(&now, &expected, pending->size) != 0;
 }
 
+/* The step the current thread runs turned out another op (a compare-exchange that failed):
+ * its pending op, still that step's until its next one, says so too, as a failure right
+ * after it reports (a strategy tells a thread that failed while running by the two agreeing). */
 void sched_record_op(uint8_t op) {
   struct runtime *r = weft_rt;
-  if (WEFT_LIKELY(r && r->in_execution)) r->trace.op[current_thread()->event] = op;
+  if (WEFT_UNLIKELY(!r || !r->in_execution)) return;
+  struct thread *t = current_thread();
+  r->trace.op[t->event] = op;
+  t->pending.op = op;
 }
 
 void sched_record_write(uintptr_t address, uint8_t size) {

@@ -7,6 +7,7 @@ import { type TestResult, checkAllInterleavings } from '../src/index.js';
 import { RunFlags, openHarness } from '../src/addon/addon.js';
 import { Op, Outcome, ThreadState, opNames } from '../src/addon/ops.js';
 import { decodeReplay } from '../src/report/replay.js';
+import { failedWhileRunning, liveView, viewRun } from '../src/explore/strategy.js';
 import { WORDS } from '../src/explore/thread-set.js';
 import { fixture, writeHarness } from './support/harness.js';
 
@@ -210,6 +211,32 @@ WEFT_TEST(races_after_relaxed_flag) {
     expect(trace.pendingOp[0]).toBe(Op.MAIN_RETURN);
     expect(Array.from(trace.raceAfter.slice(0, 2))).toEqual([1, -1]);
     expect(Array.from(trace.raceAt.slice(0, 2))).toEqual([3, -1]);
+  });
+
+  it('a thread that fails right after a compare-exchange that failed is the thread that failed while running: its pending op is the failed one, as the trace records it', () => {
+    const harness = openHarness(buildHarness(writeHarness(`
+#include <pthread.h>
+#include <weft.h>
+static int value;
+static int shared;
+static void *other(void *unused) { (void)unused; shared = 1; return NULL; }
+WEFT_TEST(races_after_failed_cas) {
+  pthread_t t;
+  pthread_create(&t, NULL, other, NULL);
+  int expected = 1;
+  if (!__atomic_compare_exchange_n(&value, &expected, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) shared = 2;
+  pthread_join(t, NULL);
+}
+`)).library);
+    const trace = harness.trace();
+    // main creates, the other thread starts (its plain write follows), main's compare-exchange fails and races
+    const decisions = Uint16Array.of(0, 1, 0);
+    expect(harness.run(0, decisions, decisions.length, 1000, 0)).toBe(Outcome.RACE);
+    const view = liveView(trace);
+    viewRun(view, trace.status[0]!, Outcome.RACE);
+    expect(opNames[view.op[2]!]).toBe('failed cas');
+    expect(view.pendingOp[0]).toBe(Op.ATOMIC_CAS_FAIL);
+    expect(failedWhileRunning(view)).toBe(0);
   });
 
   it('a relocked normal mutex deadlocks its own thread', async () => {

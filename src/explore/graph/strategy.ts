@@ -43,10 +43,10 @@
 // PARK_FAILING, no execution of the harness: the failing thread simply never runs again), and
 // what that adds is explored like any run's events; a schedule of such a graph that fails
 // within the bound (the others having done less or more) is run and shown (showPath). A data
-// race is there whichever of its accesses runs second: the order where the failing thread's
-// access comes first may need fewer preemptions, but only with what that thread does past it
-// in the graph; so such a run is first run again with racing threads going on
-// (RunFlags.RACES_GO_ON: only searched, nothing explored below it). Where
+// race is there whichever of its accesses runs second, and the order where the failing
+// thread's access comes first may need fewer preemptions, with what that thread then does in
+// the graph, and what it reads there: so a thread that fails at a race is not parked but goes
+// on past it (RunFlags.RACES_GO_ON), and what it adds is explored below too. Where
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
 // need), the failing run is shown as it is.
 import { RunFlags } from '../../addon/addon.js';
@@ -652,29 +652,19 @@ export class GraphStrategy implements Strategy {
       // with fewer: shown in an earlier iteration)
       this.runPastBound = true;
       const shown = this.bounded && this.showPastFailure && this.showPastFailureOf(graph, execution, failed, lastEvent, replayed, firstAbsorbed);
-      if ((this.pastFailures & RunFlags.RACES_GO_ON) !== 0) {
-        // what the racing threads did past their races is not explored: the item runs once
-        // more with them parked, and shows a failing order only where this run found none
-        this.showPastFailure = !shown;
-        this.runAgainPastFailure(RunFlags.PARK_FAILING);
-      }
       return shown && !this.runPastBound && counts;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
-    // to: the same item runs again next, its failing thread parked there and the others going on.
-    const parks = failed >= 0 && othersCouldGoOn(execution, failed);
+    // to: the same item runs again next, its failing thread parked there and the others going
+    // on; at a race, the failing thread goes on as well (RunFlags.RACES_GO_ON, noteRaces)
+    const racesGoOn = failed >= 0 && execution.outcome === Outcome.RACE;
+    const parks = racesGoOn || (failed >= 0 && othersCouldGoOn(execution, failed));
     this.showPastFailure = false;
-    if (!this.bounded) {
-      if (parks) this.runAgainPastFailure(RunFlags.PARK_FAILING);
-      return counts;
-    }
+    if (parks) this.runAgainPastFailure(racesGoOn ? RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON : RunFlags.PARK_FAILING);
+    if (!this.bounded) return counts;
     // the run is a schedule of its graph: what it spent bounds what the graph needs
     const spent = countSpent('preemption', execution);
     const fewest = spent < this.bound ? spent : this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent), spent);
-    // past the bound, a race may fail within it in the order where the other access comes
-    // second, its racing thread having gone on (noteRaces): found in a run of its own first
-    const racesGoOn = fewest > this.bound && failed >= 0 && execution.outcome === Outcome.RACE;
-    if (parks || racesGoOn) this.runAgainPastFailure(racesGoOn ? RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON : RunFlags.PARK_FAILING);
     if (failed >= 0 && fewest === this.bound && spent > this.bound) {
       // it fails within the bound in another order: run and shown in that one
       this.showPath(graph);
@@ -683,7 +673,7 @@ export class GraphStrategy implements Strategy {
     }
     if (fewest > this.bound) {
       this.pastBound = this.runPastBound = true;
-      this.showPastFailure = parks || racesGoOn;
+      this.showPastFailure = parks;
     }
     return counts && fewest === this.bound;
   }
@@ -712,7 +702,7 @@ export class GraphStrategy implements Strategy {
    * other access ran (it ran right after `raceAfter`'s step of its thread). A data race is there
    * whichever access runs second, and its thread went on past it (RunFlags.RACES_GO_ON), so a
    * schedule may also end at the other access, once this one ran: with the racing thread's later
-   * events in the graph, that order may need fewer preemptions. A thread parked at its race (at
+   * events in the graph (and below it, what they read), that order may need fewer preemptions. A thread parked at its race (at
    * its own end, or a function's return: a use after it in the other order) has the first only.
    */
   private noteRaces(graph: Graph, execution: ExecutionView, end: RunEnd, replayed: number, firstAbsorbed: number): void {
