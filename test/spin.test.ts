@@ -97,8 +97,10 @@ describe('the oracle on random programs with a spinlock of their own', () => {
 
   // exchange locks without a yield, where the strategies run a spin for different numbers of
   // turns: an exchange that wrote back what it read is one more turn, like a repeated read;
-  // unbounded dfs never ends here (it runs every count of turns), so only the bounds are compared
-  it.each([6, 12])('seed %i: every strategy sees the classes dfs sees at bounds 0-3', async (seed) => {
+  // unbounded dfs never ends here (it runs every count of turns), so only the bounds are compared.
+  // Seed 12: three threads take the lock (a worker creating a thread too). Seed 6, two threads
+  // on such a lock, is checked by npm run soundness -- --spinlocks (seeds 1-50), not here
+  it.each([12])('seed %i: every strategy sees the classes dfs sees at bounds 0-3', async (seed) => {
     const shape = { ...randomShape(seed), spinlock: spinlockShape(seed) };
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
     const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000);
