@@ -288,8 +288,9 @@ describe('soundness on random programs', () => {
 });
 
 describe('soundness on random programs of four and five threads', () => {
-  // unbounded dfs stops at this many executions: beyond it only the bounds are compared
-  const limit = 20_000;
+  // unbounded dfs stops at this many executions: beyond it only the bounds are compared (seed
+  // 4's runs 10; seed 2's and seed 251's pass 20,000, which the oracle ran to no comparison)
+  const limit = 5_000;
 
   it.each([2, 4])('four threads, seed %i: every strategy sees the classes, bugs and final states dfs sees at bounds 0-3', async (seed) => {
     const shape = withThreads(fixedShape(seed), 4);

@@ -113,7 +113,9 @@ describe('graph: main\'s creates stay where no thread able to revisit them creat
   });
 
   it.each(['soundness/creates_number_threads.c', 'graph/worker_creates_sometimes.c'])('%s: threads that create threads, at bounds 0-3 as dfs', async (file) => {
-    const result = await checkSoundness(fixture(file), 'drf', 3, 20_000, ['graph']);
+    // unbounded dfs: 3,431 executions for creates_number_threads.c; worker_creates_sometimes.c's
+    // pass 20,000, so there only the bounds are compared (as before, at a lower limit)
+    const result = await checkSoundness(fixture(file), 'drf', 3, 5_000, ['graph']);
     expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
   });
 });
