@@ -192,7 +192,8 @@ describe('a sampled bug is minimised by a bounded search on its threads', () => 
       // T0 creates T1 (the reader) and T2 (the closer); the reader read the closer's NULL
       const focus = threadsOfFailure(sampled);
       expect([size(focus, 0), has(focus, 0, 0), has(focus, 0, 1), has(focus, 0, 2)]).toEqual([3, true, true, true]);
-      const { failure, foundBy } = await new SamplingTurns(harness, options, 1, 3).minimised(sampled, 'bpor', 0, async (found) => found, 5_000);
+      // what the search finds, not how fast: the minimisation may take the whole budget here
+      const { failure, foundBy } = await new SamplingTurns(harness, options, 1, 3, 60_000).minimised(sampled, 'bpor', 0, async (found) => found, 60_000);
       expect(failure.preemptions).toBe(1);
       expect(failure.result.message).toBe(sampled.result.message);
       expect(foundBy).toContain(`minimised from ${sampled.preemptions} to 1 preemption by a bounded search on its threads`);

@@ -27,6 +27,8 @@ export class SamplingTurns {
     private readonly harness: NativeHarness,
     private readonly options: Omit<DriveOptions, 'maxExecutions' | 'timeBudgetMs' | 'onProgress' | 'interlude'>,
     seed: number, depth: number,
+    /** the most the minimisation may take (a test on a loaded machine gives it more) */
+    private readonly minimiseMs = MINIMISE_MS,
   ) {
     this.sampler = new PctStrategy(seed, depth);
   }
@@ -48,7 +50,7 @@ export class SamplingTurns {
     sampled: FailingExecution, searchName: string, searchBound: number,
     simplify: (failure: FailingExecution) => Promise<FailingExecution>, budgetMs: number,
   ): Promise<{ failure: FailingExecution; foundBy: string; fewest: boolean }> {
-    const fewer = await this.fewerPreemptions(sampled, Math.min(MINIMISE_MS, budgetMs));
+    const fewer = await this.fewerPreemptions(sampled, Math.min(this.minimiseMs, budgetMs));
     const failure = fewer ? await simplify(fewer) : sampled;
     const { preemptions } = failure;
     const minimised = fewer ? `; minimised from ${sampled.preemptions} to ${counted(preemptions, 'preemption')} by a bounded search on its threads` : '';
