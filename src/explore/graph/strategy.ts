@@ -521,19 +521,18 @@ export class GraphStrategy implements Strategy {
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
     let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE || role === Role.TRY;
-    if (role === Role.UPDATE && (write !== INIT || this.locations.knowsInit(graph.location[read]!))) {
+    if (role === Role.UPDATE || role === Role.CAS) {
+      // the value it reads now, unless an initial value not known yet
       const location = graph.location[read]!;
-      updateWrites(graph, read, write === INIT ? this.locations.initLowOf(location) : graph.valueLow[write]!, write === INIT ? this.locations.initHighOf(location) : graph.valueHigh[write]!);
-    }
-    if (role === Role.CAS) {
-      const location = graph.location[read]!;
-      if (write === INIT && !this.locations.knowsInit(location)) this.guessedCas = read; // guessed to fail: the run tells
-      else {
-        const low = write === INIT ? this.locations.initLowOf(location) : graph.valueLow[write]!;
-        const high = write === INIT ? this.locations.initHighOf(location) : graph.valueHigh[write]!;
-        writes = sameValue(graph.size[read]!, low, high, graph.expectedLow[read]!, graph.expectedHigh[read]!);
+      const known = write !== INIT || this.locations.knowsInit(location);
+      const low = !known ? 0 : write === INIT ? this.locations.initLowOf(location) : graph.valueLow[write]!;
+      const high = !known ? 0 : write === INIT ? this.locations.initHighOf(location) : graph.valueHigh[write]!;
+      if (role === Role.UPDATE && known) updateWrites(graph, read, low, high);
+      if (role === Role.CAS) {
+        if (!known) this.guessedCas = read; // guessed to fail: the run tells
+        else writes = sameValue(graph.size[read]!, low, high, graph.expectedLow[read]!, graph.expectedHigh[read]!);
+        graph.op[read] = writes ? Op.ATOMIC_CAS : Op.ATOMIC_CAS_FAIL;
       }
-      graph.op[read] = writes ? Op.ATOMIC_CAS : Op.ATOMIC_CAS_FAIL;
     }
     if (!writes) {
       graph.kind[read] = Kind.READ;
@@ -651,8 +650,17 @@ export class GraphStrategy implements Strategy {
       // graph that fails with as many preemptions as the bound is run and shown (showPath;
       // with fewer: shown in an earlier iteration)
       this.runPastBound = true;
-      const shown = this.bounded && this.showPastFailure && this.showPastFailureOf(graph, execution, failed, lastEvent, replayed, firstAbsorbed);
-      return shown && !this.runPastBound && counts;
+      if (!this.bounded || !this.showPastFailure) return false;
+      // a failure no thread can be parked at (a fault in libc) ended this run as it ended the
+      // failing one: that is shown now, a bug all the same, of more preemptions
+      if (!execution.threadState.includes(ThreadState.PARKED) && !execution.raceAt.some((step) => step >= 0)) {
+        this.runPastBound = false;
+        return counts;
+      }
+      const end = this.noteRunEnd(graph, execution, failed, lastEvent);
+      this.noteRaces(graph, execution, end, replayed, firstAbsorbed);
+      if (this.preemptions.fewestOfRun(graph, this.bound, end) === this.bound) this.showPath(graph);
+      return false;
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going
@@ -679,31 +687,13 @@ export class GraphStrategy implements Strategy {
   }
 
   /**
-   * Whether a run past the failures of one past the bound shows a bug: it ended as the failing
-   * run did (a failure no thread can be parked at: a fault in libc; then runPastBound is
-   * cleared, and this run is shown), or a schedule of its graph that fails with as many
-   * preemptions as the bound is run and shown next (showPath; with fewer: shown in an earlier
-   * iteration).
-   */
-  private showPastFailureOf(graph: Graph, execution: ExecutionView, failed: number, lastEvent: number, replayed: number, firstAbsorbed: number): boolean {
-    if (!execution.threadState.includes(ThreadState.PARKED) && !execution.raceAt.some((step) => step >= 0)) {
-      this.runPastBound = false;
-      return true;
-    }
-    const end = this.noteRunEnd(graph, execution, failed, lastEvent);
-    this.noteRaces(graph, execution, end, replayed, firstAbsorbed);
-    if (this.preemptions.fewestOfRun(graph, this.bound, end) !== this.bound) return false;
-    this.showPath(graph);
-    return true;
-  }
-
-  /**
    * Where a run past its failures may end at a race: a schedule ends at a racing access once the
    * other access ran (it ran right after `raceAfter`'s step of its thread). A data race is there
    * whichever access runs second, and its thread went on past it (RunFlags.RACES_GO_ON), so a
    * schedule may also end at the other access, once this one ran: with the racing thread's later
-   * events in the graph (and below it, what they read), that order may need fewer preemptions. A thread parked at its race (at
-   * its own end, or a function's return: a use after it in the other order) has the first only.
+   * events in the graph (and below it, what they read), that order may need fewer preemptions.
+   * A thread parked at its race (at its own end, or a function's return: a use after it in the
+   * other order) has the first only.
    */
   private noteRaces(graph: Graph, execution: ExecutionView, end: RunEnd, replayed: number, firstAbsorbed: number): void {
     for (let thread = 0; thread < graph.threads; thread++) {
