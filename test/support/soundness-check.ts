@@ -160,6 +160,22 @@ export async function checkSoundness(
   return { problems, pastBug, redundant, dfsTruncated: everything.truncated, truncated, refused, runs };
 }
 
+/**
+ * How a strategy meets a program it is meant to refuse, explored as checkSoundness explores it
+ * but without the dfs runs, which a refusal is never compared with: 'refused: ' and its message
+ * (UnsupportedHarnessError: checkSoundness lists it in `refused`), 'error: ' and the message of
+ * any other error, or 'explored' (checkSoundness would then compare it with dfs).
+ */
+export async function refusal(file: string, mode: 'drf' | 'sc', maxBound: number, strategy: string): Promise<string> {
+  const { bounded } = createStrategy(strategy, { maxBound });
+  try {
+    await exploreAll(file, strategy, bounded ? maxBound : UNBOUNDED, mode, STRATEGY_LIMIT, MAX_STEPS, {}, undefined, ONE_EXECUTION_PER_CLASS.has(strategy));
+  } catch (error) {
+    return `${error instanceof UnsupportedHarnessError ? 'refused' : 'error'}: ${(error as Error).message}`;
+  }
+  return 'explored';
+}
+
 async function exploreShards(file: string, strategy: string, maxBound: number, mode: 'drf' | 'sc'): Promise<Exploration[]> {
   const shards: Exploration[] = [];
   for (let index = 1; index <= SHARDS; index++) shards.push(await exploreAll(file, strategy, maxBound, mode, STRATEGY_LIMIT, MAX_STEPS, {}, { index, count: SHARDS }, false));
