@@ -1,4 +1,5 @@
 // More random-program soundness seeds than npm test runs:
+//   npm run soundness -- --known
 //   npm run soundness -- --seeds 2000 [--first 1] [--bound 3] [--limit 5000] [--strategies hbcache,optimal] [--padding 31] [--threads 4] [--spinlocks] [--no-splits] [--graph-shapes] [--jobs 2] [--seed-minutes 20]
 // Prints every seed that finds a difference (its program's file and the problem lines), then
 // one summary line; exits 1 when a seed was unsound. Programs whose unbounded dfs exceeds
@@ -20,6 +21,11 @@
 // past the strategies' cap is compared only at the bounds it finished. At 4 threads a seed
 // takes some 2-6 s with --bound 1 --limit 20000 --strategies optimal,bpor on 2 busy cores.
 //
+// --known runs instead the seeds that npm test once ran for coverage alone, each list exactly
+// as its test ran it (its program shape, strategies, bounds, execution limit, and the lists of
+// the result it required empty): known-seeds.ts holds them, the one copy. The other options do
+// not apply; it exits 1 when a seed shows anything its test would have failed on.
+//
 // Seeds run in child processes of CHUNK seeds each: a loaded harness library is never
 // unloaded and maps about 70 regions, so one process would run out of mappings (the kernel
 // allows 65,530) after some 900 programs. --jobs N runs N of them at once (the chunks are
@@ -35,6 +41,7 @@ import { parseArgs } from 'node:util';
 
 import { HB_MAX_THREADS } from '../../src/explore/hb-state.js';
 import { strategyNames } from '../../src/explore/strategies.js';
+import { KNOWN_SEEDS, checkKnownSeed } from './known-seeds.js';
 import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './random-programs.js';
 import { checkSoundness, type StrategyRuns } from './soundness-check.js';
 
@@ -143,7 +150,7 @@ function add(into: Record<string, StrategyRuns>, runs: Record<string, StrategyRu
 }
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, 'graph-shapes': { type: 'boolean' }, chunk: { type: 'boolean' }, jobs: { type: 'string' }, 'seed-minutes': { type: 'string' } },
+  options: { seeds: { type: 'string' }, first: { type: 'string' }, bound: { type: 'string' }, limit: { type: 'string' }, strategies: { type: 'string' }, padding: { type: 'string' }, threads: { type: 'string' }, spinlocks: { type: 'boolean' }, 'no-splits': { type: 'boolean' }, 'graph-shapes': { type: 'boolean' }, chunk: { type: 'boolean' }, known: { type: 'boolean' }, jobs: { type: 'string' }, 'seed-minutes': { type: 'string' } },
 });
 const seeds = count(values.seeds, 'seeds', 50);
 const first = count(values.first, 'first', 1);
@@ -162,6 +169,31 @@ const unknown = only?.filter((name) => !strategyNames().includes(name)) ?? [];
 if (unknown.length > 0) {
   console.error(`--strategies: unknown ${unknown.join(', ')} (known: ${strategyNames().join(', ')})`);
   process.exit(2);
+}
+
+if (values.known) {
+  // in this process: a few dozen programs, far from the mappings a chunk is cut short of
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'weft-soundness-known-'));
+  const failed: string[] = [];
+  let checked = 0;
+  const write = (source: string, name: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, source);
+    return file;
+  };
+  for (const list of KNOWN_SEEDS) {
+    for (const seed of list.seeds) {
+      const { file, failures } = await checkKnownSeed(list, seed, write).catch((error: Error) => ({ file: join(dir, list.fileName(seed)), failures: [`the check failed: ${error.message}`] }));
+      checked++;
+      if (failures.length === 0) continue;
+      failed.push(`${list.name} ${seed}`);
+      console.log(`${list.name}, seed ${seed} (${file}):\n  ${failures.join('\n  ')}`);
+    }
+  }
+  const elapsed = (Date.now() - started) / 1000;
+  console.log(`soundness --known: ${checked} seeds of ${KNOWN_SEEDS.length} lists, ${failed.length} failed${failed.length > 0 ? ` (${failed.join(', ')})` : ''}; ${elapsed.toFixed(1)} s`);
+  process.exit(failed.length > 0 ? 1 : 0);
 }
 
 if (values.chunk) {
