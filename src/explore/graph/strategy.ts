@@ -48,7 +48,9 @@
 // the graph, and what it reads there: so a thread that fails at a race is not parked but goes
 // on past it (RunFlags.RACES_GO_ON), and what it adds is explored below too. Where
 // the runtime cannot park the thread (a fault in libc, which may hold a lock the others
-// need), the failing run is shown as it is.
+// need), the failing run is shown as it is. The graphs below a failing run keep its events, and
+// their runs may meet that failure again after them: each frame holds the failing runs its
+// graph keeps as they ran (failing-prefixes.ts), and such a run is counted and shown once.
 import { RunFlags } from '../../addon/addon.js';
 import { Aside, MAX_THREADS, ObjectKind, Op, OpFlag, Outcome, ThreadState, hasFlag, objectKindOf, opNames } from '../../addon/ops.js';
 import type { Shard } from '../shard.js';
@@ -63,6 +65,7 @@ import { Locations } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
+import { FailingPrefixes } from './failing-prefixes.js';
 import { keptLengths } from './stable-prefix.js';
 import { noteOperand, updateWrites } from './update-values.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
@@ -80,11 +83,12 @@ const Item = {
 } as const;
 const ITEM = 4;
 
-/** A graph and the items still to explore from it. */
+/** A graph, the items still to explore from it, and the failing runs it holds as they ran. */
 interface Frame {
   graph: Graph;
   work: Int32Array;
   items: number;
+  failures: FailingPrefixes;
 }
 
 export class GraphStrategy implements Strategy {
@@ -153,6 +157,12 @@ export class GraphStrategy implements Strategy {
    */
   private pastFailuresNext = 0;
   private pastFailures = 0;
+  /** where in the frame the items of the last item's run (and of a run shown after it) go: past that item, or all of a new frame's */
+  private itemsFrom = 0;
+  /** shownRan's counts */
+  private readonly shownEvents = new Int32Array(MAX_THREADS);
+  /** the failing run that item's run past it goes on from */
+  private readonly failingRunNext = new FailingRun();
   /** that item's failing run was past the bound: a schedule of the run past it that fails within the bound is shown */
   private showPastFailure = false;
   /** the run observed is an item's (not an iteration's first run) */
@@ -170,7 +180,7 @@ export class GraphStrategy implements Strategy {
   constructor(options: Pick<StrategyOptions, 'maxBound' | 'shard'>, private readonly bases?: LocationBases) {
     this.bounded = Number.isFinite(options.maxBound);
     this.shard = options.shard;
-    this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
+    this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0, failures: new FailingPrefixes() });
   }
 
   /**
@@ -184,6 +194,7 @@ export class GraphStrategy implements Strategy {
     this.locations.restore(task.locations, this.basesOr());
     const root = this.frames[0]!;
     Graph.restore(root.graph, task.graph, this.locations.count);
+    root.failures.restore(task.failures);
     root.work.set(task.item);
     root.items = 1;
     this.started = true;
@@ -196,8 +207,9 @@ export class GraphStrategy implements Strategy {
    * the one this search would take next (given away, it would only move the work elsewhere).
    */
   giveAway(): Subtree | undefined {
-    // the item about to run again past a failure stays: its failing run counted here
-    if (this.pastFailuresNext !== 0) return undefined;
+    // the item about to run again past a failure stays: its failing run counted here; and a
+    // failing order about to be shown is held for the items below before one is given away
+    if (this.pastFailuresNext !== 0 || this.showLength > 0) return undefined;
     let pending = 0;
     for (let depth = 0; depth <= this.depth; depth++) pending += this.frames[depth]!.items;
     if (pending < 2) return undefined;
@@ -211,10 +223,13 @@ export class GraphStrategy implements Strategy {
       if (position >= frame.items) continue;
       const at = position * ITEM;
       const item = Array.from(frame.work.subarray(at, at + ITEM));
+      const failures = frame.failures.listFor(position);
       frame.work.copyWithin(at, at + ITEM, frame.items * ITEM);
       frame.items--;
+      frame.failures.itemRemoved(position);
       const graph = snapshotOf(frame.graph, this.locations.count);
-      return { prefix: [], bound: this.bounded ? this.bound : Number.POSITIVE_INFINITY, covered: [], graph: { graph, locations: this.locations.entries(this.basesOr()), item } };
+      const task = { graph, locations: this.locations.entries(this.basesOr()), item, failures };
+      return { prefix: [], bound: this.bounded ? this.bound : Number.POSITIVE_INFINITY, covered: [], graph: task };
     }
     return undefined;
   }
@@ -240,6 +255,7 @@ export class GraphStrategy implements Strategy {
     this.depth = 0;
     this.frames[0]!.items = 0;
     this.frames[0]!.graph.clear(this.locations.count);
+    this.frames[0]!.failures.clear();
     return true;
   }
 
@@ -274,8 +290,8 @@ export class GraphStrategy implements Strategy {
     if (!this.started) {
       this.started = true;
       this.replayed = 0;
-      this.pastFailures = this.pastFailuresNext;
-      this.pastFailuresNext = 0;
+      this.itemsFrom = 0;
+      this.takePastFailures();
       return { decisions: this.lineariser.decisions, length: 0, flags: this.pastFailures };
     }
     for (;;) {
@@ -286,9 +302,9 @@ export class GraphStrategy implements Strategy {
         continue;
       }
       const position = --frame.items;
+      frame.failures.takeItem(position);
       // a run past a failure is only the retried item's, taken again at once
-      this.pastFailures = this.pastFailuresNext;
-      this.pastFailuresNext = 0;
+      this.takePastFailures();
       const at = position * ITEM;
       for (let field = 0; field < ITEM; field++) this.lastItem[field] = frame.work[at + field]!;
       this.lastItemDepth = this.depth;
@@ -304,8 +320,16 @@ export class GraphStrategy implements Strategy {
       if (this.choicesCut !== NONE && this.lineariser.stepEvent[steps - 1] !== this.choicesCut) throw choiceAfterRead(this.frame.graph.thread[this.choicesCut]!);
       this.replayed = steps;
       this.ranItem = true;
+      this.itemsFrom = this.depth === this.lastItemDepth ? position : 0;
       return { decisions: this.lineariser.decisions, length: steps, flags: this.pastFailures };
     }
+  }
+
+  /** The run next goes past failures as the last run said (pastFailuresNext), or not, and then holds no failing run it goes on from. */
+  private takePastFailures(): void {
+    this.pastFailures = this.pastFailuresNext;
+    this.pastFailuresNext = 0;
+    if (this.pastFailures === 0) this.failingRunNext.thread = NONE;
   }
 
   /**
@@ -340,10 +364,12 @@ export class GraphStrategy implements Strategy {
         // its thread's choices right after it go too: it may go another way now
         this.choicesCut = graph.lastGluedAfter(event) > event ? event : NONE;
         graph.cutAfter(event);
+        frame.failures.keepHeld(graph, event);
         return this.readFrom(frame, event, other, false);
       case Item.CO_AFTER:
         // the store's thread goes on as before: the choices it made right after it stay, to be made again
         this.cutAfterChoices(frame, event);
+        frame.failures.keepHeld(graph, event);
         graph.unplace(event);
         graph.placeAfter(event, other);
         graph.addedMax[event] = 0;
@@ -357,7 +383,10 @@ export class GraphStrategy implements Strategy {
         // reads: a cut after it would take that write from the read, so a frame of its own keeps
         // it (and every event up to `last`, under the same ids)
         const target = graph.readsAfter(last) ? this.keepWritesReadPast(graph, event, last) : frame;
-        if (target === frame) graph.cutAfter(last);
+        if (target === frame) {
+          graph.cutAfter(last);
+          frame.failures.keepHeld(graph, event);
+        }
         for (let kept = event + 1; kept <= last; kept++) this.chooseAgain(target, kept);
         if (last > event) this.keptChoicesAfter = event;
         target.graph.valueLow[event] = other;
@@ -389,7 +418,7 @@ export class GraphStrategy implements Strategy {
       if (this.keep[later] !== 0 && graph.thread[later] === graph.thread[event]) throw choiceBeforeRevisitingWrite(graph.thread[event]!);
       if (this.keep[later] === 0 && graph.isGluedChoice(later) && this.keep[later - 1] !== 0) this.keep[later] = CHOSEN_AGAIN;
     }
-    return this.keptInNewFrame(graph);
+    return this.keptInNewFrame(graph, event);
   }
 
   /**
@@ -441,7 +470,9 @@ export class GraphStrategy implements Strategy {
   /** Backward revisit: a new frame holding the events before `read` and those before `write`, `read` reading `write` (or gone, a lock that would wait). */
   private revisit(graph: Graph, read: number, write: number, cut: number): boolean {
     // the choices the revisiting write's thread made right after it go with it (no scheduling point between)
-    graph.cutAfter(graph.lastGluedAfter(cut));
+    const last = graph.lastGluedAfter(cut);
+    graph.cutAfter(last);
+    this.frame.failures.keepHeld(graph, NONE);
     const prefix = this.prefixView.of(graph, write, false);
     this.reserveKeep(graph.count);
     // a lock revisited by another lock's acquisition is no event: its thread waits for the unlock (a barrier leave: for its round)
@@ -453,7 +484,7 @@ export class GraphStrategy implements Strategy {
       const choice = !keep && graph.isGluedChoice(event) && event - 1 !== read && this.keep[event - 1] !== 0;
       this.keep[event] = keep ? 1 : choice ? CHOSEN_AGAIN : 0;
     }
-    const child = this.keptInNewFrame(graph);
+    const child = this.keptInNewFrame(graph, read);
     const kept = child.graph;
     // the revisiting write's prefix is never revisited again (GenMC: copyGraph)
     for (let event = 0; event < kept.count; event++) if (prefix.has(kept, event)) kept.revisitable[event] = 0;
@@ -477,12 +508,15 @@ export class GraphStrategy implements Strategy {
   /**
    * A frame above the current one, made the current one, holding the events of `graph` that
    * `keep` marks (mapped), those marked CHOSEN_AGAIN taking their first value again, the
-   * others as items.
+   * others as items; and the current frame's failing runs of which it keeps every event as
+   * it is, `changed` (the event the item changes) not among them.
    */
-  private keptInNewFrame(graph: Graph): Frame {
-    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0 });
+  private keptInNewFrame(graph: Graph, changed: number): Frame {
+    const failures = this.frame.failures;
+    if (this.frames.length === this.depth + 1) this.frames.push({ graph: new Graph(this.locations), work: new Int32Array(64), items: 0, failures: new FailingPrefixes() });
     const child = this.frames[++this.depth]!;
     child.items = 0;
+    child.failures.copyKept(failures, graph, this.keep, changed);
     graph.copyInto(child.graph, this.keep, this.mapped, this.locations.count);
     for (let event = 0; event < graph.count; event++) if (this.keep[event] === CHOSEN_AGAIN) this.chooseAgain(child, this.mapped[event]!);
     return child;
@@ -599,7 +633,8 @@ export class GraphStrategy implements Strategy {
         this.runPastBound = true;
         return false;
       }
-      return true;
+      // another graph below the failing run may find the same order: shown once
+      return this.countFailingRun(execution, failedWhileRunning(execution), this.shownRan(execution));
     }
     this.viewBits(execution);
     const graph = this.frame.graph;
@@ -650,6 +685,9 @@ export class GraphStrategy implements Strategy {
       // graph that fails with as many preemptions as the bound is run and shown (showPath;
       // with fewer: shown in an earlier iteration)
       this.runPastBound = true;
+      const failing = this.failingRunNext;
+      if (failing.thread !== NONE) this.frame.failures.add(failing.thread, failing.outcome, failing.ran, failing.threads, this.itemsFrom);
+      failing.thread = NONE;
       if (!this.bounded || !this.showPastFailure) return false;
       // a failure no thread can be parked at (a fault in libc) ended this run as it ended the
       // failing one: that is shown now, a bug all the same, of more preemptions
@@ -664,18 +702,26 @@ export class GraphStrategy implements Strategy {
     }
     // A failure that stopped threads able to go on hides the graphs their later events lead
     // to: the same item runs again next, its failing thread parked there and the others going
-    // on; at a race, the failing thread goes on as well (RunFlags.RACES_GO_ON, noteRaces)
+    // on; at a race, the failing thread goes on as well (RunFlags.RACES_GO_ON, noteRaces). A
+    // failing run the frame's graph holds as it ran (FailingPrefixes) is not counted or shown
+    // again, but is explored past all the same: what this graph holds past it may differ.
     const racesGoOn = failed >= 0 && execution.outcome === Outcome.RACE;
     const parks = racesGoOn || (failed >= 0 && othersCouldGoOn(execution, failed));
+    const repeated = failed >= 0 && this.repeatsFailingRun(execution, failed);
     this.showPastFailure = false;
-    if (parks) this.runAgainPastFailure(racesGoOn ? RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON : RunFlags.PARK_FAILING);
-    if (!this.bounded) return counts;
+    if (parks) {
+      // the run past it replays its events as they ran: held below it
+      if (!repeated) this.failingRunNext.note(graph, failed, execution.outcome, this.runEnd.ran);
+      this.runAgainPastFailure(racesGoOn ? RunFlags.PARK_FAILING | RunFlags.RACES_GO_ON : RunFlags.PARK_FAILING);
+    }
+    this.runPastBound = repeated;
+    if (!this.bounded) return counts && !repeated;
     // the run is a schedule of its graph: what it spent bounds what the graph needs
     const spent = countSpent('preemption', execution);
     const fewest = spent < this.bound ? spent : this.preemptions.fewestOfRun(graph, this.bound, this.noteRunEnd(graph, execution, failed, lastEvent), spent);
     if (failed >= 0 && fewest === this.bound && spent > this.bound) {
       // it fails within the bound in another order: run and shown in that one
-      this.showPath(graph);
+      if (!repeated) this.showPath(graph);
       this.runPastBound = true;
       return false;
     }
@@ -683,7 +729,35 @@ export class GraphStrategy implements Strategy {
       this.pastBound = this.runPastBound = true;
       this.showPastFailure = parks;
     }
-    return counts && fewest === this.bound;
+    return counts && fewest === this.bound && !repeated;
+  }
+
+  /**
+   * Whether a run that `failed` in is a failing run the frame's graph holds (FailingPrefixes):
+   * it stopped after as many events of each thread as that one, the same thread failing in
+   * the same way.
+   */
+  private repeatsFailingRun(execution: ExecutionView, failed: number): boolean {
+    return this.frame.failures.holds(failed, execution.outcome, this.runEnd.ran, this.frame.graph.threads);
+  }
+
+  /** Whether a shown run that `failed` in, after `ran` events of each thread, counts: not when the frame's graph holds it; else held from now on. */
+  private countFailingRun(execution: ExecutionView, failed: number, ran: Int32Array): boolean {
+    const graph = this.frame.graph;
+    if (this.frame.failures.holds(failed, execution.outcome, ran, graph.threads)) {
+      this.runPastBound = true;
+      return false;
+    }
+    this.frame.failures.add(failed, execution.outcome, ran, graph.threads, this.itemsFrom);
+    return true;
+  }
+
+  /** Per thread, the events a shown run ran: a schedule of the frame's graph, a step each. */
+  private shownRan(execution: ExecutionView): Int32Array {
+    const ran = this.shownEvents;
+    ran.fill(0, 0, this.frame.graph.threads);
+    for (let step = 0; step < execution.steps; step++) ran[execution.thread[step]!]!++;
+    return ran;
   }
 
   /**
@@ -728,6 +802,7 @@ export class GraphStrategy implements Strategy {
     this.depth = 0;
     this.frames[0]!.items = 0;
     this.frames[0]!.graph.clear(this.locations.count);
+    this.frames[0]!.failures.clear();
     this.started = false;
   }
 
@@ -1299,3 +1374,18 @@ function isSemaphoreOp(op: number): boolean {
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
 const CHOSEN_AGAIN = 2;
+
+/** A failing run, as FailingPrefixes keeps it (thread NONE: none). */
+class FailingRun {
+  thread = NONE;
+  outcome = 0;
+  threads = 0;
+  readonly ran = new Int32Array(MAX_THREADS);
+
+  note(graph: Graph, thread: number, outcome: number, ran: Int32Array): void {
+    this.thread = thread;
+    this.outcome = outcome;
+    this.threads = graph.threads;
+    this.ran.set(ran.subarray(0, graph.threads));
+  }
+}
