@@ -193,6 +193,17 @@ export function happensBeforeClass(execution: ExecutionView, addsCommute = true)
 }
 
 const coverageFinder = new RaceFinder();
+/** the execution coverageFinder analysed last: a kept view, whose arrays observableSteps made and nothing writes again */
+let analysed: ExecutionView | undefined;
+
+/** How many first steps two executions share, as the race finder reads them (RaceFinder.find: the analysis of those is kept). */
+function sharedPrefix(a: ExecutionView, b: ExecutionView): number {
+  const steps = Math.min(a.steps, b.steps);
+  let step = 0;
+  while (step < steps && a.thread[step] === b.thread[step] && a.op[step] === b.op[step] && Object.is(a.object[step], b.object[step]) &&
+    Object.is(a.value[step], b.value[step]) && a.aside[step] === b.aside[step]) step++;
+  return step;
+}
 
 /**
  * An execution's class as the explorers judge it: its steps (named by thread and index in
@@ -205,7 +216,9 @@ const coverageFinder = new RaceFinder();
  * that is its thread's only step.
  */
 export function coverageClass(execution: ExecutionView, kept = observableSteps(execution)): string {
-  coverageFinder.find(kept, kept.steps, 0, () => {});
+  // the race finder keeps its analysis of the steps this execution shares with the one before (dfs: most of them)
+  coverageFinder.find(kept, kept.steps, analysed === undefined ? 0 : sharedPrefix(analysed, kept), () => {});
+  analysed = kept;
   const names = threadNames(kept);
   const width = coverageFinder.threadCount;
   // a thread without steps has only zeros in every clock
