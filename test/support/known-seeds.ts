@@ -26,6 +26,12 @@ export interface KnownSeeds {
   required: readonly RequiredEmpty[];
 }
 
+/**
+ * A seed's program as por.test.ts's fixed seeds were chosen with, before workerCreates: with a
+ * worker creating a thread too, some of them grow past what a unit test should run.
+ */
+export const fixedShape = (seed: number): ProgramShape => ({ ...randomShape(seed), workerCreates: false });
+
 export const KNOWN_SEEDS: readonly KnownSeeds[] = [
   {
     // test/graph.test.ts: seeds whose programs the graph engine supports (it refuses most
@@ -51,6 +57,16 @@ export const KNOWN_SEEDS: readonly KnownSeeds[] = [
     limit: 5_000,
     strategies: ['graph'],
     required: ['refused', 'problems', 'redundant'],
+  },
+  {
+    // test/por.test.ts: the oracle at four threads, every strategy
+    name: 'por: random programs of four threads',
+    seeds: [2, 4],
+    shape: (seed) => withThreads(fixedShape(seed), 4),
+    fileName: (seed) => `random_4x_${seed}.c`,
+    bound: 3,
+    limit: 5_000,
+    required: ['problems', 'pastBug', 'redundant', 'truncated'],
   },
 ];
 
