@@ -157,7 +157,7 @@ export class GraphStrategy implements Strategy {
    */
   private pastFailuresNext = 0;
   private pastFailures = 0;
-  /** where in the frame the items of the last item's run (and of a run shown after it) go: past that item, or all of a new frame's */
+  /** where in the current frame the items of the last item's run (and of a run shown after it) go: past that item, or all of a new frame's */
   private itemsFrom = 0;
   /** shownRan's counts */
   private readonly shownEvents = new Int32Array(MAX_THREADS);
@@ -797,6 +797,8 @@ export class GraphStrategy implements Strategy {
     this.pastFailuresNext = flags;
     if (this.ranItem) {
       this.retryLastItem(this.lastItem[3]!);
+      // an order shown before it runs again is held where the item waits, for what it pushes
+      this.itemsFrom = this.lastItemPosition;
       return;
     }
     this.depth = 0;
