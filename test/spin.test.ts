@@ -6,6 +6,7 @@ import { checkAllInterleavings } from '../src/index.js';
 import { renderBug } from '../src/report/render.js';
 import { fixture, runCli, writeHarness } from './support/harness.js';
 import { randomProgram, randomShape, spinlockShape } from './support/random-programs.js';
+import { SPIN_EXCHANGE_LOCKS, checkKnownSeed } from './support/known-seeds.js';
 import { checkSoundness } from './support/soundness-check.js';
 
 const levels = ['-O0', '-O1', '-Os', '-O2', '-O3'];
@@ -99,11 +100,10 @@ describe('the oracle on random programs with a spinlock of their own', () => {
   // turns: an exchange that wrote back what it read is one more turn, like a repeated read;
   // unbounded dfs never ends here (it runs every count of turns), so only the bounds are compared.
   // Seed 12: three threads take the lock (a worker creating a thread too). Seed 6, two threads
-  // on such a lock, is checked by npm run soundness -- --spinlocks (seeds 1-50), not here
-  it.each([12])('seed %i: every strategy sees the classes dfs sees at bounds 0-3', async (seed) => {
-    const shape = { ...randomShape(seed), spinlock: spinlockShape(seed) };
-    const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
-    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, 5_000);
-    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [] });
+  // on such a lock, is checked by npm run soundness -- --spinlocks (seeds 1-50), not here. The
+  // strategies' serial searches here; with their shard and worker splits by npm run soundness -- --known
+  it.each(SPIN_EXCHANGE_LOCKS.seeds)('seed %i: every strategy sees the classes dfs sees at bounds 0-3', async (seed) => {
+    const { result } = await checkKnownSeed(SPIN_EXCHANGE_LOCKS, seed, writeHarness, false);
+    expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [] });
   });
 });
