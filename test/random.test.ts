@@ -152,7 +152,11 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     // one worker: with more, bpor may reach bound 1's bug before a PCT turn does
     const test = (await checkAllInterleavings(fixture('random/check_then_act.c'), { workers: 1 })).tests[0]!;
     expect(test.status).toBe('fail');
-    expect(test.bug!.preemptions).toBe(1);
+    // minimising has 1 s (SamplingTurns; what it finds is tested below, with time to spare): on a
+    // loaded machine it may not finish, and then the bug keeps its 2 preemptions and the report
+    // claims no fewer
+    const minimised = test.guarantee!.includes('; minimised from 2 to 1 preemption by a bounded search on its threads');
+    expect(test.bug!.preemptions).toBe(minimised ? 1 : 2);
     expect(test.sampled).toBe(true);
     // the strategies' own account under verbose; in plain words always
     expect(renderTest(test, { color: false, verbose: true, width: 1000 }).split('\n')).toContain(`  ${test.guarantee}`);
@@ -160,7 +164,7 @@ describe('the default run takes turns with PCT samples once a bound does not fin
     // turns begin once a bound has run 1 s: on a busy machine that is bound 0 already, and then
     // no claim is made about fewer preemptions
     expect(test.guarantee).toMatch(
-      /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound (1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one|0 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads)$/,
+      /^bug found by PCT run [\d,]+ \(depth 3, seed 1\), taking turns with bound (1 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads; no bug needs fewer than 1 preemption: bpor explored bound 0 without one|0 of bpor; minimised from 2 to 1 preemption by a bounded search on its threads|[01] of bpor)$/,
     );
   });
 
