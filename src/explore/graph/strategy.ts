@@ -132,6 +132,12 @@ export class GraphStrategy implements Strategy {
   /** bounded: per thread, the events it had before the item being applied changed the graph, and what it does next past those kept (mayReachBound) */
   private readonly lengthBefore = new Int32Array(MAX_THREADS);
   private threadsBefore = 0;
+  /**
+   * bounded: how many of the parent's first events the item being applied left as they were
+   * pushed; past them the parent shows what runs of other items last put there (a search that
+   * took its items in another order, or a worker given it, sees other events: noteNextPast)
+   */
+  private parentKept = 0;
   private readonly nextPast = new NextPast();
   /** bounded: per thread, how many of its first events every graph below the item's keeps (stable-prefix.ts: keptLengths), and room to find them */
   private readonly keptLength = new Int32Array(MAX_THREADS);
@@ -364,11 +370,13 @@ export class GraphStrategy implements Strategy {
         // its thread's choices right after it go too: it may go another way now
         this.choicesCut = graph.lastGluedAfter(event) > event ? event : NONE;
         graph.cutAfter(event);
+        this.parentKept = graph.count;
         frame.failures.keepHeld(graph, event);
         return this.readFrom(frame, event, other, false);
       case Item.CO_AFTER:
         // the store's thread goes on as before: the choices it made right after it stay, to be made again
         this.cutAfterChoices(frame, event);
+        this.parentKept = graph.count;
         frame.failures.keepHeld(graph, event);
         graph.unplace(event);
         graph.placeAfter(event, other);
@@ -379,6 +387,7 @@ export class GraphStrategy implements Strategy {
         // the choices right after it are kept, to be made again; unless the run showed that its
         // thread goes another way with this value (cut: 1, observe)
         const last = cut === 1 ? event : graph.lastGluedAfter(event);
+        this.parentKept = last + 1;
         // a choice a revisit kept, made again before the revisiting write an earlier read now
         // reads: a cut after it would take that write from the read, so a frame of its own keeps
         // it (and every event up to `last`, under the same ids)
@@ -449,7 +458,10 @@ export class GraphStrategy implements Strategy {
    * Not the thread of the event the item changed (`changed`, in `parent`) when that event is
    * kept (a lock a revisit deleted is its thread's next again), nor one whose last kept event
    * is a choice (made again, maybe otherwise), nor one that waits after a spinning turn.
-   * `parent`'s events past a cut keep their fields until a run adds events.
+   * `parent`'s events past a cut keep their fields until a run adds events; only those the
+   * item left in place are read (parentKept): past them, which events a thread shows depends
+   * on the order the search took the frame's items, and serial, workers and shards must prune
+   * the same graphs.
    */
   private noteNextPast(parent: Graph, changed: number, graph: Graph): void {
     const changedThread = parent.thread[changed]!;
@@ -461,7 +473,7 @@ export class GraphStrategy implements Strategy {
       if (thread >= this.threadsBefore || kept === 0 || kept >= this.lengthBefore[thread]!) continue;
       if (graph.op[graph.threadEvents[thread]![kept - 1]!] === Op.CHOOSE) continue;
       const next = parent.threadEvents[thread]![kept]!;
-      if (parent.spinBefore(next) !== NONE) continue;
+      if (next >= this.parentKept || parent.spinBefore(next) !== NONE) continue;
       role[thread] = parent.role[next]!;
       location[thread] = parent.location[next]!;
     }
@@ -472,6 +484,7 @@ export class GraphStrategy implements Strategy {
     // the choices the revisiting write's thread made right after it go with it (no scheduling point between)
     const last = graph.lastGluedAfter(cut);
     graph.cutAfter(last);
+    this.parentKept = graph.count;
     this.frame.failures.keepHeld(graph, NONE);
     const prefix = this.prefixView.of(graph, write, false);
     this.reserveKeep(graph.count);
