@@ -1,7 +1,7 @@
 // The README's quick start, as a new user follows it: in an empty folder, every command of it
 // run as written (the package from its packed tarball instead of the registry), the files it
 // shows compared with what `npx weft init` wrote, a first failing and a first passing test.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,12 +36,20 @@ function quickStart(): QuickStart {
   return { commands, files, fix };
 }
 
-/** A command as a user's shell runs it, in `folder`: CI=1 makes `npx vitest` run once instead of watching. */
-function shell(command: string, folder: string): { status: number; output: string } {
-  const result = spawnSync('sh', ['-c', command], {
-    cwd: folder, encoding: 'utf8', timeout: 300_000, env: { ...process.env, CI: '1', NO_COLOR: '1', npm_config_loglevel: 'error' },
+/**
+ * A command as a user's shell runs it, in `folder`: CI=1 makes `npx vitest` run once instead of
+ * watching. Asynchronous: the install takes a minute, and a Vitest worker blocked that long
+ * misses the answers to Vitest's own calls ("Timeout calling onTaskUpdate").
+ */
+function shell(command: string, folder: string): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], {
+      cwd: folder, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 << 20, env: { ...process.env, CI: '1', NO_COLOR: '1', npm_config_loglevel: 'error' },
+    }, (error, stdout, stderr) => {
+      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ status, output: `${stdout}\n${stderr}` });
+    });
   });
-  return { status: result.status ?? -1, output: `${result.stdout}\n${result.stderr}` };
 }
 
 describe("the README's quick start, in a fresh folder", () => {
@@ -60,19 +68,19 @@ describe("the README's quick start, in a fresh folder", () => {
     expect(readme.fix).toMatch(/^static void \*consumer\(void \*unused\) \{\n[\s\S]*\n\}\n$/);
   });
 
-  it('ends in a first failing test, then, with the fix, two passing ones', () => {
+  it('ends in a first failing test, then, with the fix, two passing ones', async () => {
     const [init, install, weftInit, vitest] = readme.commands as [string, string, string, string];
-    expect(shell(init, folder).status).toBe(0);
+    expect((await shell(init, folder)).status).toBe(0);
     // the package as packed here, not the registry's
-    const installed = shell(`${install.replace(/\bweft\b/, `./${tarball}`)} --prefer-offline --no-audit --no-fund`, folder);
+    const installed = await shell(`${install.replace(/\bweft\b/, `./${tarball}`)} --prefer-offline --no-audit --no-fund`, folder);
     expect(installed.status, installed.output).toBe(0);
 
-    const written = shell(weftInit, folder);
+    const written = await shell(weftInit, folder);
     expect(written.status, written.output).toBe(0);
     for (const [file, text] of readme.files) expect(readFileSync(join(folder, file), 'utf8'), file).toBe(text);
-    expect(shell('npx weft example', folder).output.trimEnd()).toBe(readme.files.get('queue.test.c')!.trimEnd());
+    expect((await shell('npx weft example', folder)).output.trimEnd()).toBe(readme.files.get('queue.test.c')!.trimEnd());
 
-    const failing = shell(vitest, folder);
+    const failing = await shell(vitest, folder);
     expect(failing.status, failing.output).toBe(1);
     expect(failing.output).not.toMatch(/warn|deprecated/i);
     expect(failing.output).toMatch(/✓ two_producers/);
@@ -84,7 +92,7 @@ describe("the README's quick start, in a fresh folder", () => {
     const fixed = test.replace(/static void \*consumer\(void \*unused\) \{\n[\s\S]*?\n\}\n/, readme.fix);
     expect(fixed).not.toBe(test);
     writeFileSync(join(folder, 'queue.test.c'), fixed);
-    const passing = shell(vitest, folder);
+    const passing = await shell(vitest, folder);
     expect(passing.status, passing.output).toBe(0);
     expect(passing.output).toMatch(/Tests {2}2 passed \(2\)/);
   }, 600_000);
