@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { exploreAll, within } from './support/explore-all.js';
-import { fixedShape } from './support/known-seeds.js';
-import { type ProgramShape, randomProgram, randomShape, withThreads } from './support/random-programs.js';
-import { checkSoundness } from './support/soundness-check.js';
+import { POR_FIVE_THREADS, POR_HOLES_AT_BOUNDS, checkKnownSeed, fixedShape } from './support/known-seeds.js';
+import { type ProgramShape, randomProgram, randomShape } from './support/random-programs.js';
+import { BOUNDS_ONLY, checkSoundness } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
@@ -245,7 +245,9 @@ const UNBOUNDED_IN_THE_SCRIPT = new Map([[6, 5_000]]);
 
 describe('soundness on random programs', () => {
   // together they write every construct the generator knows (checked below), and each
-  // program's unbounded dfs is small but those of UNBOUNDED_IN_THE_SCRIPT
+  // program's unbounded dfs is small but those of UNBOUNDED_IN_THE_SCRIPT; those of
+  // POR_HOLES_AT_BOUNDS are compared at the bounds their hole needs, serially (unbounded and
+  // split by `npm run soundness -- --known`)
   const seeds = [4, 6, 10, 20, 42, 43, 49, 50, 55, 62, 87, 91, 110, 139, 160, 186, 203, 217, 234, 1469];
   const shapes = [...seeds.map(fixedShape), randomShape(WORKER_CREATES_SEED)];
 
@@ -270,8 +272,9 @@ describe('soundness on random programs', () => {
   it.each([...seeds, WORKER_CREATES_SEED])('seed %i: every strategy sees the bugs and final states dfs sees (bounded: at bounds 0-3), with no redundant run', async (seed) => {
     const shape = seed === WORKER_CREATES_SEED ? randomShape(seed) : fixedShape(seed);
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}.c`);
-    const limit = UNBOUNDED_IN_THE_SCRIPT.get(seed);
-    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, limit);
+    const atBounds = POR_HOLES_AT_BOUNDS.seeds.includes(seed);
+    const limit = atBounds ? BOUNDS_ONLY : UNBOUNDED_IN_THE_SCRIPT.get(seed);
+    const soundness = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, limit, undefined, !atBounds);
     expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], dfsTruncated: limit !== undefined, truncated: [] });
   });
 
@@ -289,21 +292,16 @@ describe('soundness on random programs', () => {
 // Four-thread programs compared for coverage (seeds 2 and 4, every strategy at bounds 0-3) are run
 // by `npm run soundness -- --known` (test/support/known-seeds.ts).
 describe('soundness on random programs of five threads', () => {
-  // unbounded dfs stops at this many executions: beyond it only the bounds are compared (seed
-  // 251's passes 20,000, which the oracle ran to no comparison)
-  const limit = 5_000;
-
   // main returns while a thread that only started waits at pthread_once: that start shows nothing, and bpor need not run it
   it('five threads, seed 251: bpor sees every class dfs sees at bounds 0-1; optimal explores it to the end', async () => {
     const seed = 251;
-    const shape = withThreads(fixedShape(seed), 5);
-    const file = writeHarness(randomProgram(seed, shape), `random_5x_${seed}.c`);
-    const mode = shape.plain ? 'sc' : 'drf';
-    const soundness = await checkSoundness(file, mode, 1, limit, ['bpor']);
-    expect(soundness).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [], dfsTruncated: true });
-    // unbounded dfs passes the limit, so the oracle has nothing to compare optimal's unbounded
-    // search with (it ran it, and fingerprinted its 11,540 executions, to no comparison): it
-    // must end, complete, without an error, within the oracle's cap and step bound
+    // bpor's serial search, at the bounds alone (POR_FIVE_THREADS: its splits by npm run soundness -- --known)
+    const { file, result } = await checkKnownSeed(POR_FIVE_THREADS, seed, writeHarness, false);
+    expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], truncated: [] });
+    const mode = POR_FIVE_THREADS.shape(seed).plain ? 'sc' : 'drf';
+    // unbounded dfs passes 20,000 executions, so the oracle has nothing to compare optimal's
+    // unbounded search with (it ran it, and fingerprinted its 11,540 executions, to no
+    // comparison): it must end, complete, without an error, within the oracle's cap and step bound
     const optimal = await exploreAll(file, 'optimal', Infinity, mode, 100_000, 200, {}, undefined, false);
     expect(optimal).toMatchObject({ complete: true, truncated: false });
   });

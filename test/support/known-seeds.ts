@@ -1,12 +1,13 @@
 // Random-program seeds that npm test once compared with dfs for coverage alone (no hole of
 // their own named): they left the suite (SPIN_EXCHANGE_LOCKS: their shard and worker splits
-// did) for `npm run soundness -- --known`, which runs every list here exactly as the tests ran
+// did; POR_HOLES_AT_BOUNDS and POR_FIVE_THREADS: what their hole does not need, see there)
+// for `npm run soundness -- --known`, which runs every list here exactly as the tests ran
 // it (the same program, strategies, bounds, execution limit, splits, and the same lists of the
 // oracle's result required empty). This module is the one copy: the script reads it, and so do
 // the tests that still run a list's programs their own way. Seeds that guard a hole found
 // before stay in their test files.
 import { type ProgramShape, randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './random-programs.js';
-import { type Soundness, checkSoundness } from './soundness-check.js';
+import { BOUNDS_ONLY, type Soundness, checkSoundness } from './soundness-check.js';
 
 /** The lists of the oracle's result (soundness-check.ts) a known seed must leave empty. */
 export type RequiredEmpty = 'problems' | 'pastBug' | 'redundant' | 'refused' | 'truncated';
@@ -49,8 +50,43 @@ export const SPIN_EXCHANGE_LOCKS: KnownSeeds = {
   required: ['problems', 'pastBug', 'redundant', 'truncated'],
 };
 
+/**
+ * test/por.test.ts: fixed seeds whose hole is a bounded strategy's at a bound (55: bpor missed a
+ * bound-2 behaviour), compared there by the strategies' serial searches at bounds 0-3. Their
+ * unbounded dfs (55: 8,505 executions, half the test's time), with which optimal and the claims
+ * to be complete are compared, and the shard and worker splits are compared here alone.
+ */
+export const POR_HOLES_AT_BOUNDS: KnownSeeds = {
+  name: 'por: fixed random programs whose hole is at a bound, unbounded and split',
+  seeds: [55],
+  shape: fixedShape,
+  fileName: (seed) => `random_${seed}.c`,
+  bound: 3,
+  limit: Number.POSITIVE_INFINITY,
+  required: ['problems', 'pastBug', 'redundant', 'truncated'],
+};
+
+/**
+ * test/por.test.ts: five threads, bpor against dfs at bounds 0-1 (251: a start that showed
+ * nothing, which bpor need not run, was a difference of the oracle's classes; its unbounded dfs
+ * passes 20,000 executions). The test compares bpor's serial search; its shard and worker
+ * splits are compared here alone.
+ */
+export const POR_FIVE_THREADS: KnownSeeds = {
+  name: 'por: random programs of five threads, split',
+  seeds: [251],
+  shape: (seed) => withThreads(fixedShape(seed), 5),
+  fileName: (seed) => `random_5x_${seed}.c`,
+  bound: 1,
+  limit: BOUNDS_ONLY,
+  strategies: ['bpor'],
+  required: ['problems', 'pastBug', 'redundant', 'truncated'],
+};
+
 export const KNOWN_SEEDS: readonly KnownSeeds[] = [
   SPIN_EXCHANGE_LOCKS,
+  POR_HOLES_AT_BOUNDS,
+  POR_FIVE_THREADS,
   {
     // test/graph.test.ts: seeds whose programs the graph engine supports (it refuses most
     // generated programs: yields, condition variables, spins, frees another thread's use is
