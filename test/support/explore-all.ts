@@ -5,7 +5,7 @@
 // class already seen) and as the explorers judge it (coverageClass: the classes every
 // strategy that promises them must run).
 import { type BuildOptions, buildHarness } from '../../src/compile/compile.js';
-import { accessOf, isCommutingUpdate, stepsConflict } from '../../src/explore/dependence.js';
+import { accessOf, isCommutingUpdate, objectOf, secondObjectOf, stepsConflict, touchesRange } from '../../src/explore/dependence.js';
 import { RaceFinder } from '../../src/explore/races.js';
 import type { Shard } from '../../src/explore/shard.js';
 import { createStrategy } from '../../src/explore/strategies.js';
@@ -165,29 +165,54 @@ function bugOutcome(harness: NativeHarness): string {
  * (named by thread and index in that thread; a data choice by its value too) and every pair
  * of conflicting steps, as the dependence table judges them (`ordersAsides`: with steps
  * around an aside conflicting with every other thread's, dependence.ts), comes in the same order.
+ * stepsConflict judges every pair that may conflict: one that touches a range or conflicts
+ * with everything (a free, main's return), or two that touch a common object; the pairs of
+ * steps on disjoint objects are left out unasked (runs of hundreds of steps on each thread's
+ * own data spent most of a test's time asking for every pair).
  */
 export function happensBeforeClass(execution: ExecutionView, addsCommute = true): string {
-  const accessOfStep = (step: number) => {
-    const access = accessOf(execution.op[step]!);
-    return isCommutingUpdate(access) && !addsCommute ? Access.WRITE : access;
-  };
+  const access: Access[] = [];
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
   const names: string[] = [];
   const facts: string[] = [];
+  /** earlier steps that may conflict with any step, and those that touch each object */
+  const wide: number[] = [];
+  const touching = new Map<number, number[]>();
+  /** the step whose candidates last included each step (each pair is judged once) */
+  const judgedFor = new Int32Array(execution.steps).fill(-1);
+  const judge = (i: number, j: number) => {
+    if (judgedFor[i] === j || execution.thread[i] === execution.thread[j]) return;
+    judgedFor[i] = j;
+    if (stepsConflict(execution.op[i]!, execution.object[i]!, execution.value[i]!, access[i]!, execution.op[j]!, execution.object[j]!, execution.value[j]!, access[j]!))
+      facts.push(`${names[i]}<${names[j]}`);
+  };
+  const touch = (object: number, j: number) => {
+    const steps = touching.get(object);
+    if (steps) steps.push(j);
+    else touching.set(object, [j]);
+  };
   for (let j = 0; j < execution.steps; j++) {
     const thread = execution.thread[j]!;
     const index = perThread.get(thread) ?? 0;
     perThread.set(thread, index + 1);
     const op = execution.op[j]!;
+    const opAccess = accessOf(op);
+    access[j] = isCommutingUpdate(opAccess) && !addsCommute ? Access.WRITE : opAccess;
     names.push(`${threads[thread]}#${index}`);
     facts.push(`${threads[thread]}#${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
-    for (let i = 0; i < j; i++) {
-      if (execution.thread[i] === thread) continue;
-      const before = execution.op[i]!;
-      if (stepsConflict(before, execution.object[i]!, execution.value[i]!, accessOfStep(i), op, execution.object[j]!, execution.value[j]!, accessOfStep(j)))
-        facts.push(`${names[i]}<${names[j]}`);
+    const first = objectOf(op, execution.object[j]!);
+    const second = secondObjectOf(op, execution.value[j]!);
+    if (access[j] === Access.GLOBAL || touchesRange(op)) {
+      for (let i = 0; i < j; i++) judge(i, j);
+      wide.push(j);
+    } else {
+      for (const i of wide) judge(i, j);
+      for (const i of touching.get(first) ?? []) judge(i, j);
+      if (second !== undefined) for (const i of touching.get(second) ?? []) judge(i, j);
     }
+    touch(first, j);
+    if (second !== undefined) touch(second, j);
   }
   return facts.sort().join(' ');
 }
