@@ -72,28 +72,31 @@ describe('a shard of bpor on several workers (the protocol without processes, tu
   });
 });
 
-/** `weft check --shard i/n --json` for every shard, each report written to a file: their paths. */
-function checkShards(args: string[], count = SHARDS): string[] {
+/** `weft check --shard index/count --json`, its report written to a file: its path. */
+function checkShard(args: string[], index: number, count = SHARDS): string {
   const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
   removeAfterAll(dir);
-  return Array.from({ length: count }, (_, at) => {
-    const run = runCli(['check', ...args, '--shard', `${at + 1}/${count}`, '--json']);
-    expect(run.status, run.stderr).toBeLessThan(2);
-    const report = join(dir, `shard-${at + 1}.json`);
-    writeFileSync(report, run.stdout);
-    return report;
-  });
+  const run = runCli(['check', ...args, '--shard', `${index}/${count}`, '--json']);
+  expect(run.status, run.stderr).toBeLessThan(2);
+  const report = join(dir, `shard-${index}.json`);
+  writeFileSync(report, run.stdout);
+  return report;
 }
+
+/** checkShard for every shard: their paths. */
+const checkShards = (args: string[], count = SHARDS): string[] => Array.from({ length: count }, (_, at) => checkShard(args, at + 1, count));
 
 const lockedIncrements = [fixture('por/locked_increments.c'), '--cflags', '-DTHREADS=3', '--mode', 'sc', '--max-bound', '3'];
 
-/** checkShards of lockedIncrements with dfs, run once for the tests below that only read the reports */
+/** checkShards of lockedIncrements with dfs, and its serial check's JSON, run once for the tests below that only read them */
 let dfsReports: string[] | undefined;
 const dfsShardReports = (): string[] => (dfsReports ??= checkShards([...lockedIncrements, '--strategy', 'dfs']));
+let dfsSerial: string | undefined;
+const dfsSerialReport = (): string => (dfsSerial ??= runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout);
 
 describe('weft check --shard and weft merge', () => {
   it('dfs: the merged result has the serial executions, status and guarantee', () => {
-    const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout).tests[0];
+    const serial = JSON.parse(dfsSerialReport()).tests[0];
     const reports = dfsShardReports();
     const merged = runCli(['merge', ...reports, '--json']);
     expect(merged.status, merged.stderr).toBe(0);
@@ -117,7 +120,7 @@ describe('weft check --shard and weft merge', () => {
   it('the default strategy becomes bpor: every shard is needed, the serial guarantee holds', () => {
     const serial = JSON.parse(runCli(['check', ...lockedIncrements, '--strategy', 'bpor', '--workers', '1', '--json']).stdout).tests[0];
     const reports = checkShards(lockedIncrements);
-    const shard = JSON.parse(runCli(['check', ...lockedIncrements, '--shard', '2/4', '--json']).stdout);
+    const shard = JSON.parse(readFileSync(reports[1]!, 'utf8'));
     expect(shard.shard).toMatchObject({ index: 2, count: 4 });
     // a shard claims only its part
     expect(shard.tests[0]).toMatchObject({ strategy: 'bpor', complete: false, shard: { stoppedBy: 'max-bound', bound: 3, guarantee: serial.guarantee } });
@@ -191,14 +194,12 @@ describe('weft check --shard and weft merge', () => {
     };
     refused(reports.slice(1), /shard 1\/4 missing: the guarantee needs every shard/);
     refused([...reports, reports[0]!], /shard 1\/4 is given twice/);
-    const other = checkShards([...lockedIncrements, '--strategy', 'dfs', '--max-bound', '2'], 2);
-    refused([...reports.slice(0, 3), other[1]!], /shards of different splits/);
-    const otherBound = checkShards([...lockedIncrements.slice(0, -1), '2', '--strategy', 'dfs']);
-    refused([...reports.slice(0, 3), otherBound[3]!], /explored different builds or options/);
+    refused([...reports.slice(0, 3), checkShard([...lockedIncrements, '--strategy', 'dfs', '--max-bound', '2'], 2, 2)], /shards of different splits/);
+    refused([...reports.slice(0, 3), checkShard([...lockedIncrements.slice(0, -1), '2', '--strategy', 'dfs'], 4)], /explored different builds or options/);
     const dir = mkdtempSync(join(tmpdir(), 'weft-shards-'));
     removeAfterAll(dir);
     const whole = join(dir, 'whole.json');
-    writeFileSync(whole, runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--json']).stdout);
+    writeFileSync(whole, dfsSerialReport());
     refused([whole], /was not checked as a shard/);
     const text = join(dir, 'text.txt');
     writeFileSync(text, runCli(['check', ...lockedIncrements, '--strategy', 'dfs', '--shard', '1/2']).stdout);
