@@ -4,7 +4,7 @@
 // which measures what a user's project runs: weft imported from node_modules (a plugin
 // imported by path is bundled into Vite's config, and parsed, on every run).
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
@@ -25,14 +25,23 @@ export const npm = (args: string[], cwd: string): Promise<{ status: number | nul
 /** The repository's own Vitest version. */
 export const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
 
+/** The first tarball this process packed, while it is there: later packs copy it (the package does not change meanwhile). */
+let firstPacked: string | undefined;
+
 /** Packs the package into `destination`: the tarball's file name there. */
 export async function packWeft(destination: string): Promise<string> {
+  const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
+  const tarball = `weft-${version}.tgz`;
+  if (firstPacked !== undefined && existsSync(firstPacked)) {
+    copyFileSync(firstPacked, join(destination, tarball));
+    return tarball;
+  }
   // the built dist/ as every other test uses it: pack's `prepare` would rebuild it in place
   // while tests in the other Vitest workers load it
   const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', destination], packageRoot);
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
-  const version = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version as string;
-  return `weft-${version}.tgz`;
+  firstPacked = join(destination, tarball);
+  return tarball;
 }
 
 /** Packs the package and installs it, with `vitest@vitestVersion` (the repository's by default), into the empty directory `project`. */
