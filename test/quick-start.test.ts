@@ -1,7 +1,6 @@
 // The README's quick start, as a new user follows it: in an empty folder, every command of it
 // run as written (the package from its packed tarball instead of the registry), the files it
 // shows compared with what `npx weft init` wrote, a first failing and a first passing test.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { packageRoot } from '../src/paths.js';
 import { removeAfterAll } from './support/harness.js';
-import { packWeft } from './support/packed-package.js';
+import { type CommandResult, packWeft, runCommand } from './support/packed-package.js';
 
 interface QuickStart {
   commands: string[];
@@ -36,20 +35,9 @@ function quickStart(): QuickStart {
   return { commands, files, fix };
 }
 
-/**
- * A command as a user's shell runs it, in `folder`: CI=1 makes `npx vitest` run once instead of
- * watching. Asynchronous: the install takes a minute, and a Vitest worker blocked that long
- * misses the answers to Vitest's own calls ("Timeout calling onTaskUpdate").
- */
-function shell(command: string, folder: string): Promise<{ status: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile('sh', ['-c', command], {
-      cwd: folder, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 << 20, env: { ...process.env, CI: '1', NO_COLOR: '1', npm_config_loglevel: 'error' },
-    }, (error, stdout, stderr) => {
-      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ status, output: `${stdout}\n${stderr}` });
-    });
-  });
+/** A command as a user's shell runs it, in `folder`: CI=1 makes `npx vitest` run once instead of watching. */
+function shell(command: string, folder: string): Promise<CommandResult> {
+  return runCommand('sh', ['-c', command], folder, { ...process.env, CI: '1', NO_COLOR: '1', npm_config_loglevel: 'error' }, 300_000);
 }
 
 describe("the README's quick start, in a fresh folder", () => {

@@ -9,18 +9,26 @@ import { join } from 'node:path';
 
 import { packageRoot } from '../../src/paths.js';
 
+/** How a command ended: its exit status (null: killed, by its timeout or a signal) and what it printed. */
+export interface CommandResult {
+  status: number | null;
+  output: string;
+}
+
 /**
- * npm as a user runs it, quiet but for errors. Asynchronous: an install builds the addon and can
- * take over a minute, and a Vitest worker blocked that long misses the answers to Vitest's own
- * calls (it then fails the run with "Timeout calling onTaskUpdate").
+ * Runs `file` with `args` in `cwd`, asynchronously: an install builds the addon and can take
+ * over a minute, and a Vitest worker blocked that long misses the answers to Vitest's own calls
+ * (it then fails the run with "Timeout calling onTaskUpdate").
  */
-export const npm = (args: string[], cwd: string): Promise<{ status: number | null; output: string }> => new Promise((resolve) => {
-  const env = { ...process.env, npm_config_loglevel: 'error' };
-  execFile('npm', args, { cwd, encoding: 'utf8', env, timeout: 240_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+export const runCommand = (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout: number): Promise<CommandResult> => new Promise((resolve) => {
+  execFile(file, args, { cwd, encoding: 'utf8', env, timeout, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
     const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
     resolve({ status, output: `${stdout}\n${stderr}${error !== null && status === null ? `\n${error.message}` : ''}` });
   });
 });
+
+/** npm as a user runs it, quiet but for errors. */
+export const npm = (args: string[], cwd: string): Promise<CommandResult> => runCommand('npm', args, cwd, { ...process.env, npm_config_loglevel: 'error' }, 240_000);
 
 /** The repository's own Vitest version. */
 export const repositoryVitestVersion = () => JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version as string;
