@@ -126,7 +126,7 @@ async function explore(
       }
       seen.executions++;
       if (classes) {
-        const fingerprint = happensBeforeClass(view, !ORDERS_ADDS.has(strategy));
+        const fingerprint = happensBeforeClass(view, !ORDERS_UPDATES.has(strategy));
         if (seen.classes.has(fingerprint)) seen.repeats++;
         seen.classes.add(fingerprint);
       }
@@ -140,8 +140,12 @@ async function explore(
   return { ...byBound[byBound.length - 1]!, bounded: explorer.bounded, byBound };
 }
 
-/** Strategies that order adds whose results nothing uses as any writes (sound, only less reduced): one execution per class as they count them. */
-const ORDERS_ADDS = new Set(['graph', 'hbcache']);
+/**
+ * Strategies that order adds whose results nothing uses as any writes (sound, only less
+ * reduced), and the graph read unlocks of a read-write lock too (each gives back a unit: a
+ * read-modify-write of the lock): one execution per class as they count them.
+ */
+const ORDERS_UPDATES = new Set(['graph', 'hbcache']);
 
 function sortedLines(output: string): string {
   return output.split('\n').filter((line) => line !== '').sort().join('\n');
@@ -170,7 +174,7 @@ function bugOutcome(harness: NativeHarness): string {
  * steps on disjoint objects are left out unasked (runs of hundreds of steps on each thread's
  * own data spent most of a test's time asking for every pair).
  */
-export function happensBeforeClass(execution: ExecutionView, addsCommute = true): string {
+export function happensBeforeClass(execution: ExecutionView, updatesCommute = true): string {
   const access: Access[] = [];
   const threads = threadNames(execution);
   const perThread = new Map<number, number>();
@@ -198,7 +202,7 @@ export function happensBeforeClass(execution: ExecutionView, addsCommute = true)
     perThread.set(thread, index + 1);
     const op = execution.op[j]!;
     const opAccess = accessOf(op);
-    access[j] = isCommutingUpdate(opAccess) && !addsCommute ? Access.WRITE : opAccess;
+    access[j] = (isCommutingUpdate(opAccess) || op === Op.RWLOCK_READ_UNLOCK) && !updatesCommute ? Access.WRITE : opAccess;
     names.push(`${threads[thread]}#${index}`);
     facts.push(`${threads[thread]}#${index}:${op}${hasFlag(op, OpFlag.DECISION) ? `=${execution.value[j]}` : ''}`);
     const first = objectOf(op, execution.object[j]!);

@@ -31,13 +31,14 @@ export const Role = {
   /** a compare-exchange: a read-modify-write when it reads what it expects, else a read */
   CAS: 4,
   /**
-   * an acquisition (a mutex or spin lock, sem_wait): reads a write that leaves a unit (a free
-   * lock, a semaphore above 0) and takes one; never an event while none is left
+   * an acquisition (a mutex or spin lock, sem_wait, a read or write lock): reads a write that
+   * leaves the units it takes (expectedLow: one, or every unit for a write lock) and takes
+   * them; never an event while fewer are left
    */
   LOCK: 5,
-  /** a mutex or spin unlock: writes the lock free (one unit) */
+  /** a mutex, spin or write unlock: writes the lock free (valueLow: every unit it has) */
   UNLOCK: 6,
-  /** sem_post, or a barrier arrival (the barrier's value: the arrivals so far): a read-modify-write that adds a unit */
+  /** sem_post, a read unlock, or a barrier arrival (the barrier's value: the arrivals so far): a read-modify-write that adds a unit */
   POST: 7,
   /**
    * leaving a barrier: a read-modify-write that reads a write with every arrival of its round
@@ -46,9 +47,10 @@ export const Role = {
    */
   LEAVE: 8,
   /**
-   * a mutex or spin trylock, sem_trywait: a read-modify-write that takes a unit when the write it reads
-   * leaves one and else writes the lock back as it was (the runtime orders every attempt on a
-   * lock, a failed one too, with the lock's other steps: race detection synchronises on it)
+   * a mutex, spin or read-write trylock, sem_trywait: a read-modify-write that takes the units
+   * it wants (expectedLow, as a LOCK) when the write it reads leaves them and else writes the
+   * lock back as it was (the runtime orders every attempt on a lock, a failed one too, with the
+   * lock's other steps: race detection synchronises on it)
    */
   TRY: 9,
 } as const;
@@ -95,7 +97,11 @@ export class Graph {
    */
   valueLow = new Uint32Array(FIRST_EVENTS);
   valueHigh = new Uint32Array(FIRST_EVENTS);
-  /** a compare-exchange: the value it expects; a read-modify-write: the value it read when it wrote `value` (a barrier leave: the arrivals it waits for, in expectedLow) */
+  /**
+   * a compare-exchange: the value it expects; a read-modify-write: the value it read when it
+   * wrote `value`; an acquisition or attempt: the units it takes (low); a barrier leave: the
+   * arrivals it waits for (low)
+   */
   expectedLow = new Uint32Array(FIRST_EVENTS);
   expectedHigh = new Uint32Array(FIRST_EVENTS);
   /** bytes accessed (memory events), a choice's number of values, or a barrier arrival's count (the threads a round takes) */
@@ -457,15 +463,14 @@ export class Graph {
   }
 
   /**
-   * Whether `event` waits where it would read `write`: an acquisition that finds no unit, a
+   * Whether `event` waits where it would read `write`: an acquisition that finds fewer units than it takes, a
    * barrier leave before its round is complete, a spinning thread's next access reading the
    * write its turn left (the thread waits for a later one).
    */
   blockedReading(event: number, write: number): boolean {
     if (this.spinBefore(event) !== NONE) return this.waitsAfterSpin(event, write);
     const role = this.role[event]!;
-    if (role === Role.LOCK) return this.units(write, this.location[event]!) === 0;
-    return role === Role.LEAVE && this.units(write, this.location[event]!) < this.expectedLow[event]!;
+    return (role === Role.LOCK || role === Role.LEAVE) && this.units(write, this.location[event]!) < this.expectedLow[event]!;
   }
 
   /** The access that ended a spinning turn right before `event` in its thread, yields between (its thread waited there), or NONE. */

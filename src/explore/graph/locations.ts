@@ -3,9 +3,14 @@
 // address), barriers, and the runtime's thread numbering (a create takes the next number: creates are
 // read-modify-writes of it). Kept for the whole exploration: a location's number and initial
 // value never change. A lock's value is the units an acquisition may take: a mutex starts
-// with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it).
+// with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it),
+// a read-write lock with READ_WRITE_LOCK_UNITS (a read lock takes one, a write lock all).
+import { TRACE_CAPACITY } from '../../addon/ops.js';
 import { type LocationBases, absoluteLocation, relativeLocation } from '../../report/replay.js';
 import { UnsupportedHarnessError } from '../unsupported.js';
+
+/** a read-write lock's units: more than the read locks a run can hold at once (each takes a step) */
+export const READ_WRITE_LOCK_UNITS = TRACE_CAPACITY;
 
 const KEY_DATA = 0;
 const KEY_LOCK = 1;
@@ -60,6 +65,11 @@ export class Locations {
   /** A semaphore: its initial count is noted by the first step of it that runs (`found`, the count that step found, when nothing ran before it). */
   semaphore(address: number): number {
     return this.ids.get(address * 4 + KEY_LOCK) ?? this.added(address * 4 + KEY_LOCK, address, 0);
+  }
+
+  /** A read-write lock: every unit free at first. */
+  readWriteLock(address: number): number {
+    return this.synchronisation(address, READ_WRITE_LOCK_UNITS);
   }
 
   /** A barrier: its value is the arrivals so far, none at first. */

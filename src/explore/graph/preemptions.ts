@@ -1,8 +1,8 @@
 // The fewest preemptions of an execution graph (Marmanis, Kokologiannakis, Vafeiadis, TACAS
 // 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
 // (the schedules that run it), of the switches away from a thread whose next event is in the
-// graph and could run there — as the runtime counts them: an acquisition with no unit left (a
-// held mutex, a semaphore at 0), a barrier leave before its round's last arrival, a join of
+// graph and could run there — as the runtime counts them: an acquisition with fewer units left
+// than it takes (a held mutex, a semaphore at 0, a write lock while anyone holds the lock), a barrier leave before its round's last arrival, a join of
 // a running thread, or a thread whose spinning turn ended before the write that ends its wait
 // (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
 // other way round (strategy.ts: preemptionCharge): a switch is free, and the thread going on
@@ -43,12 +43,10 @@ export const Next = {
   NEVER: 0,
   /** nothing it waits for */
   NOW: 1,
-  /** a unit of lock `at` (a mutex, spin lock or semaphore) */
-  UNIT: 2,
-  /** `arrivals` arrivals at barrier `at` */
-  ROUND: 3,
+  /** `needed` units of lock `at` (a mutex, spin lock, semaphore or read-write lock), or `needed` arrivals at barrier `at` */
+  UNITS: 2,
   /** event `at` (the end of the thread it joins) */
-  AFTER: 4,
+  AFTER: 3,
 } as const;
 
 /** How a run left its threads: how many of its events each ran, what it needed to go on past them, and the event the run failed in. */
@@ -57,7 +55,7 @@ export class RunEnd {
   readonly ran = new Int32Array(MAX_THREADS);
   readonly next = new Uint8Array(MAX_THREADS);
   readonly at = new Int32Array(MAX_THREADS);
-  readonly arrivals = new Int32Array(MAX_THREADS);
+  readonly needed = new Int32Array(MAX_THREADS);
   /** per thread, the event it failed at (NONE: it did not): a schedule ends there */
   readonly failsAt = new Int32Array(MAX_THREADS).fill(NONE);
   /** per thread, an event that must have run for its failure to happen (a race's other access follows it), or NONE */
@@ -71,12 +69,14 @@ export class RunEnd {
 }
 
 /**
- * Per thread, the role and location of its next event past a graph, where the graph an item
- * changed shows it (strategy.ts: noteNextPast); location NONE where not known.
+ * Per thread, the role and location of its next event past a graph, and the units it takes
+ * (an acquisition), where the graph an item changed shows it (strategy.ts: noteNextPast);
+ * location NONE where not known.
  */
 export class NextPast {
   readonly role = new Uint8Array(MAX_THREADS);
   readonly location = new Int32Array(MAX_THREADS).fill(NONE);
+  readonly units = new Int32Array(MAX_THREADS);
 }
 
 export class GraphPreemptions {
@@ -330,14 +330,15 @@ export class GraphPreemptions {
     const index = this.counts[thread]!;
     if (index >= graph.threadLength[thread]!) {
       if (this.end !== undefined) return this.goesOn(graph, thread, this.end);
-      return this.waitsAbleToRun(graph, this.nextPast!.role[thread]!, this.nextPast!.location[thread]!) || this.coherence.waits(graph, thread, this.counts);
+      const nextPast = this.nextPast!;
+      return this.waitsAbleToRun(graph, nextPast.role[thread]!, nextPast.location[thread]!, nextPast.units[thread]!) || this.coherence.waits(graph, thread, this.counts);
     }
     const event = graph.threadEvents[thread]![index]!;
     // past the kept events: where it is, or where it is added again (maximally), it is co-after every kept event at its location only when added after them
     if (index >= this.kept[thread]!) {
       const location = graph.location[event]!;
       if (graph.spinBefore(event) !== NONE) return false;
-      return (location !== NONE && event > this.lastKeptAt[location]! && this.waitsAbleToRun(graph, graph.role[event]!, location)) || this.coherence.waits(graph, thread, this.counts);
+      return (location !== NONE && event > this.lastKeptAt[location]! && this.waitsAbleToRun(graph, graph.role[event]!, location, graph.expectedLow[event]!)) || this.coherence.waits(graph, thread, this.counts);
     }
     // a spinning thread waits for a write to what its turn read
     const spin = graph.spinBefore(event);
@@ -348,22 +349,21 @@ export class GraphPreemptions {
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
     const role = graph.role[event]!;
-    if (role === Role.LOCK) return this.unitsLeft(graph, graph.location[event]!) > 0;
-    return role !== Role.LEAVE || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
+    return (role !== Role.LOCK && role !== Role.LEAVE) || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
   }
 
   /**
    * Whether a thread whose next event, past the events searched, has `role` at `location`
-   * could take it now, though it cannot go on yet: then a switch away from it is a preemption
+   * (an acquisition: taking `units`) could take it now, though it cannot go on yet: then a switch away from it is a preemption
    * in every schedule of every graph below, which holds the searched events as they are.
    * Such an event is co-after each of their events at its location, so it waits while one of
    * those has not run: an acquisition, which reads a free lock (a lock they read was taken by
-   * them; it can take one when a unit is left), or a read-modify-write that always writes
+   * them; it can take its units when they are left), or a read-modify-write that always writes
    * where they all do (each reads the write co-before it, back to the initial value).
    */
-  private waitsAbleToRun(graph: Graph, role: number, location: number): boolean {
+  private waitsAbleToRun(graph: Graph, role: number, location: number, units: number): boolean {
     if (location === NONE || this.pendingAt[location] === 0) return false;
-    if (role === Role.LOCK) return this.unitsLeft(graph, location) > 0;
+    if (role === Role.LOCK) return this.unitsLeft(graph, location) >= units;
     return (role === Role.UPDATE || role === Role.POST || role === Role.TRY) && this.plainWritesAt[location] === 0;
   }
 
@@ -400,10 +400,8 @@ export class GraphPreemptions {
     switch (end.next[thread]) {
       case Next.NOW:
         return true;
-      case Next.UNIT:
-        return this.unitsLeft(graph, end.at[thread]!) > 0;
-      case Next.ROUND:
-        return this.unitsLeft(graph, end.at[thread]!) >= end.arrivals[thread]!;
+      case Next.UNITS:
+        return this.unitsLeft(graph, end.at[thread]!) >= end.needed[thread]!;
       case Next.AFTER:
         return this.ran(graph, end.at[thread]!);
       default:
@@ -459,11 +457,12 @@ function sameThread(graph: Graph, first: number, second: number): boolean {
   return graph.thread[first] === graph.thread[second];
 }
 
-/** The units of its lock an event takes: 1 for an acquisition (a trylock that took it), -1 for an unlock or a post, 0 for any other event. */
+/** The units of its lock an event takes: an acquisition's (an attempt's that took them), those an unlock frees (less than none), -1 for a post, 0 for any other event. */
 function unitsTaken(graph: Graph, event: number): number {
   const role = graph.role[event]!;
-  if (role === Role.TRY) return graph.units(graph.rf[event]!, graph.location[event]!) > 0 ? 1 : 0;
-  return role === Role.LOCK ? 1 : role === Role.UNLOCK || role === Role.POST ? -1 : 0;
+  const wanted = graph.expectedLow[event]!;
+  if (role === Role.TRY) return graph.units(graph.rf[event]!, graph.location[event]!) >= wanted ? wanted : 0;
+  return role === Role.LOCK ? wanted : role === Role.UNLOCK ? -graph.valueLow[event]! : role === Role.POST ? -1 : 0;
 }
 
 function tooManyStates(states: number): UnsupportedHarnessError {

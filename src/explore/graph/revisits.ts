@@ -7,13 +7,13 @@
 import { type Graph, INIT, Kind, NONE, Role, View } from './graph.js';
 
 /**
- * A trylock that found no unit and wrote the lock back as it was. Read by an acquisition, it
- * would only make it wait (a revisit deletes such a read: its thread tries again later), and
- * the graph that gives is reached where the acquisition is added after the attempt: revisiting
- * it from here ran that graph twice.
+ * A trylock that found fewer units than it wanted and wrote the lock back as it was. Read by
+ * an acquisition that would only wait there (a revisit deletes such a read: its thread tries
+ * again later), it gives a graph reached where the acquisition is added after the attempt:
+ * revisiting it from here ran that graph twice.
  */
 function failedAttempt(graph: Graph, write: number): boolean {
-  return graph.role[write] === Role.TRY && graph.units(graph.rf[write]!, graph.location[write]!) === 0;
+  return graph.role[write] === Role.TRY && graph.units(graph.rf[write]!, graph.location[write]!) < graph.expectedLow[write]!;
 }
 
 export class Revisits {
@@ -117,7 +117,7 @@ export class Revisits {
    */
   private mayBeRevisited(graph: Graph, read: number, write: number): boolean {
     if (read === write || !graph.isRead(read) || graph.revisitable[read] !== 1 || graph.addedMax[read] !== 1 || this.prefix.has(graph, read)) return false;
-    if (failedAttempt(graph, write) && graph.role[read] === Role.LOCK) return false;
+    if (failedAttempt(graph, write) && graph.role[read] === Role.LOCK && graph.blockedReading(read, write)) return false;
     return !graph.waitsAfterSpin(read, write);
   }
 

@@ -9,7 +9,8 @@
 // the graph restricted to what it keeps); forward ones cut the frame's graph back.
 //
 // Mutexes (and spin locks, and semaphores: a lock's value is the units it has, and sem_post
-// a read-modify-write that adds one; and barriers: the value is the arrivals so far, an
+// a read-modify-write that adds one; and read-write locks: a read lock takes one unit, a write
+// lock every one, a reader's unlock gives its unit back as sem_post does; and barriers: the value is the arrivals so far, an
 // arrival adds one as sem_post does, and a leave waits, as a lock does, for a write that
 // completes its round, which it reads and writes back unchanged): a lock is a read-modify-write of the mutex that reads a
 // free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no
@@ -61,7 +62,7 @@ import type { LocationBases } from '../../report/replay.js';
 import type { Subtree } from '../subtree.js';
 import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
-import { Locations } from './locations.js';
+import { Locations, READ_WRITE_LOCK_UNITS } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
 import { Revisits } from './revisits.js';
@@ -465,7 +466,7 @@ export class GraphStrategy implements Strategy {
    */
   private noteNextPast(parent: Graph, changed: number, graph: Graph): void {
     const changedThread = parent.thread[changed]!;
-    const { role, location } = this.nextPast;
+    const { role, location, units } = this.nextPast;
     for (let thread = 0; thread < graph.threads; thread++) {
       location[thread] = NONE;
       const kept = graph.threadLength[thread]!;
@@ -476,6 +477,7 @@ export class GraphStrategy implements Strategy {
       if (next >= this.parentKept || parent.spinBefore(next) !== NONE) continue;
       role[thread] = parent.role[next]!;
       location[thread] = parent.location[next]!;
+      units[thread] = parent.expectedLow[next]!;
     }
   }
 
@@ -880,10 +882,11 @@ export class GraphStrategy implements Strategy {
         if (graph.units(graph.coLast[location]!, location) < arrivals) this.addRead(this.frame, thread, Role.LEAVE, op, location, arrivals);
         continue;
       }
-      if (op !== Op.MUTEX_LOCK && op !== Op.SPIN_LOCK && op !== Op.SEM_WAIT) continue;
+      if (!isAcquisition(op)) continue;
       // a semaphore nothing ran on yet is at its initial count: 0 when a wait on it waited
       const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, enabledAtEnd(execution, lastSchedulingPoint(execution), thread) ? NONE : 0);
-      if (this.locations.knowsInit(location) && graph.units(graph.coLast[location]!, location) === 0) this.addRead(this.frame, thread, Role.LOCK, op, location);
+      const units = unitsTakenBy(op);
+      if (this.locations.knowsInit(location) && graph.units(graph.coLast[location]!, location) < units) this.addRead(this.frame, thread, Role.LOCK, op, location, units);
     }
   }
 
@@ -925,13 +928,14 @@ export class GraphStrategy implements Strategy {
       const op = execution.pendingOp[thread]!;
       const object = execution.pendingObject[thread]!;
       let location = NONE;
-      if (op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK || op === Op.SEM_WAIT) {
+      if (isAcquisition(op)) {
         location = this.lockLocation(graph, op, object, NONE);
-        end.next[thread] = Next.UNIT;
+        end.next[thread] = Next.UNITS;
+        end.needed[thread] = unitsTakenBy(op);
       } else if (op === Op.BARRIER_LEAVE) {
         location = this.locations.barrier(object);
-        end.next[thread] = Next.ROUND;
-        end.arrivals[thread] = this.leaveTarget(graph, thread, location);
+        end.next[thread] = Next.UNITS;
+        end.needed[thread] = this.leaveTarget(graph, thread, location);
       } else if (op === Op.THREAD_JOIN) {
         const exit = graph.lastOf(object);
         end.next[thread] = exit !== NONE && graph.op[exit] === Op.THREAD_EXIT ? Next.AFTER : Next.NEVER;
@@ -1036,11 +1040,16 @@ export class GraphStrategy implements Strategy {
       case Op.MUTEX_LOCK:
       case Op.SPIN_LOCK:
       case Op.SEM_WAIT:
-      case Op.SEM_POST: {
+      case Op.RWLOCK_READ:
+      case Op.RWLOCK_WRITE:
+      case Op.SEM_POST:
+      // a reader's unlock gives back its unit (the lock's other readers may still hold theirs)
+      case Op.RWLOCK_READ_UNLOCK: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         const holder = graph.coLast[location]!;
-        if (!isSemaphoreOp(op) && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
-        this.addWrite(frame, this.addRead(frame, thread, op === Op.SEM_POST ? Role.POST : Role.LOCK, op, location));
+        if (isMutexOp(op) && holder !== NONE && graph.units(holder, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
+        const posts = op === Op.SEM_POST || op === Op.RWLOCK_READ_UNLOCK;
+        this.addWrite(frame, this.addRead(frame, thread, posts ? Role.POST : Role.LOCK, op, location, unitsTakenBy(op)));
         return;
       }
       // a timed one is an attempt after a yield of its own (a step before it): it never waits
@@ -1048,17 +1057,21 @@ export class GraphStrategy implements Strategy {
       case Op.MUTEX_TIMEDLOCK:
       case Op.SPIN_TRYLOCK:
       case Op.SEM_TRYWAIT:
-      case Op.SEM_TIMEDWAIT: {
+      case Op.SEM_TIMEDWAIT:
+      case Op.RWLOCK_TRY_READ:
+      case Op.RWLOCK_TRY_WRITE: {
         const location = this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!);
         // a mutex attempt records whether it took the lock; one that did on a held mutex is a recursive one's
-        if (!isSemaphoreOp(op) && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
-        this.addWrite(frame, this.addRead(frame, thread, Role.TRY, op, location));
+        if (isMutexOp(op) && execution.value[step] !== 0 && graph.units(graph.coLast[location]!, location) === 0) throw new UnsupportedHarnessError('graph', 'a recursive mutex locked twice');
+        this.addWrite(frame, this.addRead(frame, thread, Role.TRY, op, location, unitsTakenBy(op)));
         return;
       }
       case Op.MUTEX_UNLOCK:
-      case Op.SPIN_UNLOCK: {
-        const event = graph.add(thread, Role.UNLOCK, op, this.locations.mutex(execution.object[step]!));
-        graph.valueLow[event] = 1;
+      case Op.SPIN_UNLOCK:
+      case Op.RWLOCK_UNLOCK: {
+        const location = this.lockLocation(graph, op, execution.object[step]!, NONE);
+        const event = graph.add(thread, Role.UNLOCK, op, location);
+        graph.valueLow[event] = graph.units(INIT, location);
         this.addWrite(frame, event);
         return;
       }
@@ -1118,14 +1131,14 @@ export class GraphStrategy implements Strategy {
 
   /**
    * A new read of the co-latest write, with the other writes it may read as items (an
-   * acquisition or barrier leave: those it could run after). `arrivals`: a barrier leave's
-   * (leaveTarget).
+   * acquisition or barrier leave: those it could run after). `units`: what an acquisition or
+   * attempt takes, or the arrivals a barrier leave waits for (leaveTarget).
    */
-  private addRead(frame: Frame, thread: number, role: number, op: number, location: number, arrivals = 0): number {
+  private addRead(frame: Frame, thread: number, role: number, op: number, location: number, units = 0): number {
     const graph = frame.graph;
     const event = graph.add(thread, role, op, location);
     graph.kind[event] = Kind.READ;
-    if (role === Role.LEAVE) graph.expectedLow[event] = arrivals;
+    graph.expectedLow[event] = units;
     const last = graph.coLast[location]!;
     graph.readsFrom(event, last === NONE ? INIT : last);
     this.reserveCandidates(graph.count);
@@ -1138,18 +1151,19 @@ export class GraphStrategy implements Strategy {
     return event;
   }
 
-  /** The units an acquisition (a trylock: one if there is one), post or barrier leave leaves, from those of the write it reads. */
+  /** The units an acquisition (a trylock: if they are there), post or barrier leave leaves, from those of the write it reads. */
   private noteUnits(graph: Graph, event: number): void {
     const role = graph.role[event]!;
+    const units = graph.units(graph.rf[event]!, graph.location[event]!);
+    const wanted = graph.expectedLow[event]!;
     if (role === Role.TRY) {
-      graph.valueLow[event] = Math.max(graph.units(graph.rf[event]!, graph.location[event]!) - 1, 0);
+      graph.valueLow[event] = units >= wanted ? units - wanted : units;
       return;
     }
     if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE) return;
     // one that cannot run waits (waitsAtEnd): it writes nothing
     if (graph.blockedReading(event, graph.rf[event]!)) return;
-    const units = graph.units(graph.rf[event]!, graph.location[event]!);
-    graph.valueLow[event] = role === Role.POST ? units + 1 : role === Role.LOCK ? units - 1 : units;
+    graph.valueLow[event] = role === Role.POST ? units + 1 : role === Role.LOCK ? units - wanted : units;
   }
 
   /**
@@ -1166,6 +1180,7 @@ export class GraphStrategy implements Strategy {
 
   /** The location of the lock a step works on; a semaphore's initial count is noted by its first step (`found`: the count that step found; NONE: not known). */
   private lockLocation(graph: Graph, op: number, object: number, found: number): number {
+    if (isReadWriteLockOp(op)) return this.locations.readWriteLock(object);
     if (!isSemaphoreOp(op)) return this.locations.mutex(object);
     const location = this.locations.semaphore(object);
     if (found !== NONE && !this.locations.knowsInit(location) && graph.coLast[location] === NONE) this.locations.noteInit(location, found, 0);
@@ -1385,6 +1400,25 @@ function othersCouldGoOn(execution: ExecutionView, failed: number): boolean {
 /** Whether `op` works on a semaphore (its location's units are a count; a mutex or spin lock has one). */
 function isSemaphoreOp(op: number): boolean {
   return op === Op.SEM_WAIT || op === Op.SEM_TRYWAIT || op === Op.SEM_TIMEDWAIT || op === Op.SEM_POST || op === Op.SEM_GETVALUE;
+}
+
+function isReadWriteLockOp(op: number): boolean {
+  return op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE || op === Op.RWLOCK_TRY_READ || op === Op.RWLOCK_TRY_WRITE || op === Op.RWLOCK_UNLOCK || op === Op.RWLOCK_READ_UNLOCK;
+}
+
+/** A step on a mutex or spin lock, which holds one unit. */
+function isMutexOp(op: number): boolean {
+  return !isSemaphoreOp(op) && !isReadWriteLockOp(op);
+}
+
+/** An acquisition that waits while the units it takes are not left. */
+function isAcquisition(op: number): boolean {
+  return op === Op.MUTEX_LOCK || op === Op.SPIN_LOCK || op === Op.SEM_WAIT || op === Op.RWLOCK_READ || op === Op.RWLOCK_WRITE;
+}
+
+/** The units of its lock an acquisition or attempt takes: a write lock's every one, else one. */
+function unitsTakenBy(op: number): number {
+  return op === Op.RWLOCK_WRITE || op === Op.RWLOCK_TRY_WRITE ? READ_WRITE_LOCK_UNITS : 1;
 }
 
 /** A revisit's keep mark (graph.copyInto keeps every non-zero one) for a choice kept to be made again. */
