@@ -1,12 +1,16 @@
 /* pthread_once and C11 call_once: the first caller runs the routine; callers that come
  * while it runs wait until it is done. State in the once object: 0 not run, 1 done,
- * 2 + id while thread id runs the routine. */
+ * 2 + id while thread id runs the routine. The claiming call's step records where the
+ * routine ended (ONCE_UNFINISHED while it runs): the step of the claiming thread it ended
+ * after (the claim itself when it took none), the one every later call comes after; a call
+ * that found the routine done records 0. */
 #include <pthread.h>
 #include <threads.h>
 
 #include "runtime.h"
 
 enum { ONCE_NEW = 0, ONCE_DONE = 1, ONCE_RUNNING = 2 };
+enum { ONCE_UNFINISHED = -1 };
 
 int once_enabled(const struct pending *pending, uint32_t thread) {
   (void)thread;
@@ -17,10 +21,13 @@ static void run_once(volatile int *control, void (*routine)(void), uintptr_t pc)
   sched_point(WEFT_OP_ONCE, (uintptr_t)control, 0, pc);
   if (*control == ONCE_DONE) return;
   uint32_t self = weft_rt->current;
+  uint32_t claim = sched_last_step();
+  sched_record_value_at(claim, ONCE_UNFINISHED);
   *control = ONCE_RUNNING + (int)self;
   routine();
   /* pthread_once returns in every caller after the routine: its effects happen before */
   race_on_once_done(self, (uintptr_t)control);
+  sched_record_value_at(claim, sched_last_step());
   *control = ONCE_DONE;
 }
 

@@ -322,6 +322,10 @@ WEFT_HIDDEN void fiber_continue_on(void *stack_top, void (*function)(void *), vo
 /* scheduler.c */
 WEFT_HIDDEN void sched_point(uint8_t op, uintptr_t object, uint64_t argument, uintptr_t pc);
 WEFT_HIDDEN void sched_record_value(uint64_t value, uint8_t size);
+/* The current thread's last step (WEFT_BEFORE_ANY_STEP outside an execution's steps). */
+WEFT_HIDDEN uint32_t sched_last_step(void);
+/* Records the value of `step`, an earlier step of the current thread (a once claim's: where its routine ended). */
+WEFT_HIDDEN void sched_record_value_at(uint32_t step, int64_t value);
 /* The object of the current thread's last step, once known only as it ran (the number a create gave). */
 WEFT_HIDDEN void sched_record_object(uint32_t object);
 WEFT_HIDDEN void sched_record_op(uint8_t op);

@@ -296,6 +296,18 @@ void sched_record_value(uint64_t value, uint8_t size) {
   r->trace.size[step] = size;
 }
 
+uint32_t sched_last_step(void) {
+  const struct runtime *r = weft_rt;
+  return r && r->in_execution && r->step ? current_thread()->event : WEFT_BEFORE_ANY_STEP;
+}
+
+void sched_record_value_at(uint32_t step, int64_t value) {
+  struct runtime *r = weft_rt;
+  if (WEFT_UNLIKELY(!r || !r->in_execution || step == WEFT_BEFORE_ANY_STEP)) return;
+  r->trace.value[step] = (double)value;
+  r->trace.bits[step] = (uint64_t)value;
+}
+
 void sched_record_object(uint32_t object) {
   struct runtime *r = weft_rt;
   if (WEFT_UNLIKELY(!r || !r->in_execution)) return;

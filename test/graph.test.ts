@@ -2,6 +2,8 @@
 // optimal's on every fixture it supports (but for the orders of read unlocks, which it tells
 // apart), the random-program oracle on fixed seeds, and one clear refusal for what it does not
 // model.
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
@@ -65,6 +67,17 @@ describe('graph: one execution per reads-from class', () => {
     const torn = (await checkAllInterleavings(file, { strategy: 'graph', cflags: '-DWRITER_LOCK=pthread_rwlock_rdlock', mode: 'sc' })).tests[0]!;
     expect(torn).toMatchObject({ status: 'fail', strategy: 'graph', bug: { kind: 'assertion' } });
     expect(torn.bug?.message).toMatch(/torn read/);
+  });
+
+  it.each(['', 'EMPTY', 'NESTED', 'LOCKED'])('pthread_once %s: the classes optimal runs, each once; every class as dfs at bounds 0-3', async (variant) => {
+    // a routine that takes steps, none, calls pthread_once itself, or deadlocks with a caller that claimed it first
+    const file = writeHarness(`${variant === '' ? '' : `#define ${variant}\n`}${readFileSync(fixture('graph/once_routines.c'), 'utf8')}`, 'once_routines.c');
+    const optimal = await exploreAll(file, 'optimal', Infinity, 'drf', Infinity, 10_000);
+    const graph = await exploreAll(file, 'graph', Infinity, 'drf', Infinity, 10_000);
+    expect(graph).toMatchObject({ executions: optimal.executions, repeats: 0, wasted: 0, complete: true, finalStates: optimal.finalStates, bugs: optimal.bugs });
+    expect(graph.coverage).toEqual(optimal.coverage);
+    const result = await checkSoundness(file, 'drf', 3, BOUNDS_ONLY, ['graph']);
+    expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], refused: [] });
   });
 
   it('4 threads x 1 locked increment through checkAllInterleavings: 4! executions', async () => {

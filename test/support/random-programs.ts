@@ -207,7 +207,7 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 
 /**
  * The shape with only what the graph engine models (src/explore/graph/): atomics, plain
- * accesses, mutexes, spin locks, semaphores and read-write locks (their attempts that do not wait too, and those with a timeout), barriers, create and join (every thread joined),
+ * accesses, mutexes, spin locks, semaphores and read-write locks (their attempts that do not wait too, and those with a timeout), barriers, pthread_once, create and join (every thread joined),
  * choices, thread exits, yields, and spin loops that read one location (a spinlock of the
  * program's own); so that the oracle compares it on every seed instead of the few it does not
  * refuse. Frees are left out too: the engine models one only where po and rf order it with
@@ -216,7 +216,7 @@ export function withThreads(shape: ProgramShape, threads: number): ProgramShape 
 export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   return {
     ...shape, condition: false, free: false, destroysLock: false, lockInFreedBlock: false, mainEnd: 'join', tryLocks: shape.tryLocks,
-    once: false, longRun: false, libcState: false, mixedAccess: false,
+    longRun: false, libcState: false, mixedAccess: false,
   };
 }
 

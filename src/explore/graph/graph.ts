@@ -53,7 +53,18 @@ export const Role = {
    * lock's other steps: race detection synchronises on it)
    */
   TRY: 9,
+  /**
+   * pthread_once (call_once): a read-modify-write of its control. Reading the initial value it
+   * claims the routine (writes ONCE_CLAIMED); reading the claim it waits until the claim's
+   * routine returned (routineEnd) and comes after its last event (dependsOn), never an event
+   * before then; reading another call's write it goes on; a call that does not claim writes ONCE_DONE
+   */
+  ONCE: 10,
 } as const;
+
+/** What a once call writes: it claimed the routine, or found it claimed (and returned, or it waited). */
+export const ONCE_CLAIMED = 1;
+export const ONCE_DONE = 2;
 
 /** The initial value of a location: rf of a read that reads it. */
 export const INIT = -1;
@@ -85,7 +96,7 @@ export class Graph {
   coNext = new Int32Array(FIRST_EVENTS);
   /** the event before this one at its location (NONE: the first), to visit a location's events alone */
   previousAt = new Int32Array(FIRST_EVENTS);
-  /** a thread's start: its create; a join: the joined thread's exit (the event it waits for) */
+  /** a thread's start: its create; a join: the joined thread's exit; a once call reading the claim: the routine's last event (the event it waits for) */
   dependsOn = new Int32Array(FIRST_EVENTS);
   /** added reading the co-latest write (or placed co-last): only such events may be deleted by a revisit */
   addedMax = new Uint8Array(FIRST_EVENTS);
@@ -100,7 +111,8 @@ export class Graph {
   /**
    * a compare-exchange: the value it expects; a read-modify-write: the value it read when it
    * wrote `value`; an acquisition or attempt: the units it takes (low); a barrier leave: the
-   * arrivals it waits for (low)
+   * arrivals it waits for (low); a once claim: 1 + the position in its thread of its routine's
+   * last event (its own when the routine took no step), 0 while the graph does not hold it (low)
    */
   expectedLow = new Uint32Array(FIRST_EVENTS);
   expectedHigh = new Uint32Array(FIRST_EVENTS);
@@ -470,7 +482,15 @@ export class Graph {
   blockedReading(event: number, write: number): boolean {
     if (this.spinBefore(event) !== NONE) return this.waitsAfterSpin(event, write);
     const role = this.role[event]!;
+    if (role === Role.ONCE) return write !== INIT && this.valueLow[write] === ONCE_CLAIMED && this.routineEnd(write) === NONE;
     return (role === Role.LOCK || role === Role.LEAVE) && this.units(write, this.location[event]!) < this.expectedLow[event]!;
+  }
+
+  /** The last event of the routine once claim `claim` ran, or NONE while the graph does not hold it. */
+  routineEnd(claim: number): number {
+    const at = this.expectedLow[claim]! - 1;
+    const thread = this.thread[claim]!;
+    return at >= 0 && at < this.threadLength[thread]! ? this.threadEvents[thread]![at]! : NONE;
   }
 
   /** The access that ended a spinning turn right before `event` in its thread, yields between (its thread waited there), or NONE. */

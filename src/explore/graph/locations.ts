@@ -1,6 +1,6 @@
 // The locations a graph's memory events touch, numbered for the graph's per-location arrays:
 // memory addresses, locks (mutexes, spin locks and semaphores, apart from data at the same
-// address), barriers, and the runtime's thread numbering (a create takes the next number: creates are
+// address), barriers, once controls, and the runtime's thread numbering (a create takes the next number: creates are
 // read-modify-writes of it). Kept for the whole exploration: a location's number and initial
 // value never change. A lock's value is the units an acquisition may take: a mutex starts
 // with 1, a semaphore with the count sem_init gave it (the first of its steps that ran found it),
@@ -70,6 +70,11 @@ export class Locations {
   /** A read-write lock: every unit free at first. */
   readWriteLock(address: number): number {
     return this.synchronisation(address, READ_WRITE_LOCK_UNITS);
+  }
+
+  /** A pthread_once control (call_once's flag): not claimed at first (graph.ts: Role.ONCE). */
+  onceControl(address: number): number {
+    return this.synchronisation(address, 0);
   }
 
   /** A barrier: its value is the arrivals so far, none at first. */

@@ -2,9 +2,10 @@
 // 2023): the least, over the orders of its events that respect po, rf, co, fr, create and join
 // (the schedules that run it), of the switches away from a thread whose next event is in the
 // graph and could run there — as the runtime counts them: an acquisition with fewer units left
-// than it takes (a held mutex, a semaphore at 0, a write lock while anyone holds the lock), a barrier leave before its round's last arrival, a join of
-// a running thread, or a thread whose spinning turn ended before the write that ends its wait
-// (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
+// than it takes (a held mutex, a semaphore at 0, a write lock while anyone holds the lock), a
+// barrier leave before its round's last arrival, a join of a running thread, a once call
+// while the routine another call claimed has not returned, or a thread whose spinning turn
+// ended before the write that ends its wait (Graph.spinWaker) cannot run, anything else can. Right after a thread's yield the cost is the
 // other way round (strategy.ts: preemptionCharge): a switch is free, and the thread going on
 // costs one when another thread could run.
 // A thread past the events searched (a graph's kept events: stable-prefix.ts) counts as unable
@@ -112,6 +113,8 @@ export class GraphPreemptions {
   private plainWritesAt = new Int32Array(16);
   /** per location, the newest of its events the search takes (NONE: none) */
   private lastKeptAt = new Int32Array(16);
+  /** per once control, the call the search takes that claimed its routine (NONE: none) */
+  private claimAt = new Int32Array(16);
   /** within: per thread, what its next event past the graph is, where known (NextPast) */
   private nextPast: NextPast | undefined;
   private threads = 0;
@@ -242,6 +245,7 @@ export class GraphPreemptions {
         const location = graph.location[event]!;
         if (location === NONE) continue;
         if (event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
+        if (graph.role[event] === Role.ONCE && graph.rf[event] === INIT) this.claimAt[location] = event;
         // the events that run (not a lock that waits at the end, nor past where a run stopped)
         if (index >= this.length[thread]!) continue;
         this.pendingAt[location]!++;
@@ -287,12 +291,14 @@ export class GraphPreemptions {
       this.pendingAt = new Int32Array(locations);
       this.plainWritesAt = new Int32Array(locations);
       this.lastKeptAt = new Int32Array(locations);
+      this.claimAt = new Int32Array(locations);
     } else {
       this.held.fill(0, 0, locations);
       this.pendingAt.fill(0, 0, locations);
       this.plainWritesAt.fill(0, 0, locations);
     }
     this.lastKeptAt.fill(NONE, 0, locations);
+    this.claimAt.fill(NONE, 0, locations);
   }
 
   private ran(graph: Graph, event: number): boolean {
@@ -349,6 +355,7 @@ export class GraphPreemptions {
     const dependsOn = graph.dependsOn[event]!;
     if (dependsOn !== NONE && (graph.op[event] === Op.THREAD_JOIN || index === 0)) return this.ran(graph, dependsOn);
     const role = graph.role[event]!;
+    if (role === Role.ONCE) return this.onceMayRun(graph, graph.location[event]!);
     return (role !== Role.LOCK && role !== Role.LEAVE) || this.unitsLeft(graph, graph.location[event]!) >= graph.expectedLow[event]!;
   }
 
@@ -407,6 +414,14 @@ export class GraphPreemptions {
       default:
         return false;
     }
+  }
+
+  /** Whether a once call on `location` may run in the current state: unless its claim ran and the claim's routine has not returned. */
+  private onceMayRun(graph: Graph, location: number): boolean {
+    const claim = this.claimAt[location]!;
+    if (claim === NONE || !this.ran(graph, claim)) return true;
+    const end = graph.routineEnd(claim);
+    return end !== NONE && this.ran(graph, end);
   }
 
   /** The units a lock has left in the current state (a barrier's: its arrivals so far). */

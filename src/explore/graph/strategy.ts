@@ -10,7 +10,8 @@
 //
 // Mutexes (and spin locks, and semaphores: a lock's value is the units it has, and sem_post
 // a read-modify-write that adds one; and read-write locks: a read lock takes one unit, a write
-// lock every one, a reader's unlock gives its unit back as sem_post does; and barriers: the value is the arrivals so far, an
+// lock every one, a reader's unlock gives its unit back as sem_post does; and pthread_once:
+// graph.ts, Role.ONCE; and barriers: the value is the arrivals so far, an
 // arrival adds one as sem_post does, and a leave waits, as a lock does, for a write that
 // completes its round, which it reads and writes back unchanged): a lock is a read-modify-write of the mutex that reads a
 // free lock (the initial value or an unlock) and takes it; an attempt on a held lock is no
@@ -60,8 +61,9 @@ import { WORDS, has } from '../thread-set.js';
 import { grown } from '../typed-arrays.js';
 import type { LocationBases } from '../../report/replay.js';
 import type { Subtree } from '../subtree.js';
-import { Graph, INIT, Kind, NONE, Role, View, snapshotOf } from './graph.js';
+import { Graph, INIT, Kind, NONE, ONCE_CLAIMED, ONCE_DONE, Role, View, snapshotOf } from './graph.js';
 import { Lineariser } from './linearise.js';
+import { OnceRoutines } from './once-routines.js';
 import { Locations, READ_WRITE_LOCK_UNITS } from './locations.js';
 import { GraphPreemptions, Next, NextPast, RunEnd } from './preemptions.js';
 import { RepeatedTurns } from './repeated-turns.js';
@@ -124,6 +126,7 @@ export class GraphStrategy implements Strategy {
   /** per thread, its last step in the run being observed */
   private readonly lastStep = new Int32Array(MAX_THREADS);
   private readonly repeatedTurns = new RepeatedTurns();
+  private readonly onceRoutines = new OnceRoutines();
   private candidates = new Int32Array(64);
   private mapped = new Int32Array(64);
   /** per event, whether a backward revisit keeps it */
@@ -569,7 +572,7 @@ export class GraphStrategy implements Strategy {
     graph.addedMax[read] = maximal ? 1 : 0;
     const role = graph.role[read]!;
     // a lock reads only a free lock: a revisit to a held one deletes it, no alternative names one
-    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE || role === Role.TRY;
+    let writes = role === Role.UPDATE || role === Role.LOCK || role === Role.POST || role === Role.LEAVE || role === Role.TRY || role === Role.ONCE;
     if (role === Role.UPDATE || role === Role.CAS) {
       // the value it reads now, unless an initial value not known yet
       const location = graph.location[read]!;
@@ -654,6 +657,7 @@ export class GraphStrategy implements Strategy {
     this.viewBits(execution);
     const graph = this.frame.graph;
     const replayed = Math.min(this.replayed, execution.steps);
+    this.onceRoutines.clear();
     for (let step = 0; step < replayed; step++) {
       const event = this.lineariser.stepEvent[step]!;
       if (!this.replays(graph, event, execution, step)) {
@@ -673,6 +677,7 @@ export class GraphStrategy implements Strategy {
         return false;
       }
       this.noteValues(graph, event, execution, step);
+      if (graph.op[event] === Op.ONCE) this.noteOnce(graph, event, execution, step, replayed);
       const spun = graph.spins[event];
       this.noteSpin(graph, event, execution, step);
       // the graph's later events of its thread followed it as it was
@@ -882,12 +887,35 @@ export class GraphStrategy implements Strategy {
         if (graph.units(graph.coLast[location]!, location) < arrivals) this.addRead(this.frame, thread, Role.LEAVE, op, location, arrivals);
         continue;
       }
+      if (op === Op.ONCE) {
+        const location = this.locations.onceControl(execution.pendingObject[thread]!);
+        if (this.waitsForRoutine(graph, location)) this.addRead(this.frame, thread, Role.ONCE, op, location);
+        continue;
+      }
       if (!isAcquisition(op)) continue;
       // a semaphore nothing ran on yet is at its initial count: 0 when a wait on it waited
       const location = this.lockLocation(graph, op, execution.pendingObject[thread]!, enabledAtEnd(execution, lastSchedulingPoint(execution), thread) ? NONE : 0);
       const units = unitsTakenBy(op);
       if (this.locations.knowsInit(location) && graph.units(graph.coLast[location]!, location) < units) this.addRead(this.frame, thread, Role.LOCK, op, location, units);
     }
+  }
+
+  /**
+   * Once call `event` ran at step `step`: a claim (it read the initial value) learns where its
+   * routine ended (OnceRoutines), and the runtime must have claimed it too. `known`: the steps
+   * whose event the graph held as the run began.
+   */
+  private noteOnce(graph: Graph, event: number, execution: ExecutionView, step: number, known: number): void {
+    const recorded = execution.value[step]!;
+    const claims = graph.rf[event] === INIT;
+    if (claims !== (recorded !== 0)) throw this.divergence(`the once call at step ${step} ${claims ? 'found the routine done' : 'claimed the routine'}, not as the graph has it`);
+    if (claims) this.onceRoutines.noteClaim(graph, event, step, recorded, this.lineariser.stepEvent, known);
+  }
+
+  /** Whether a once call on `location` would wait now: the co-latest call claimed the routine, which has not returned in the graph. */
+  private waitsForRoutine(graph: Graph, location: number): boolean {
+    const last = location < graph.coLast.length ? graph.coLast[location]! : NONE;
+    return last !== NONE && graph.valueLow[last] === ONCE_CLAIMED && graph.routineEnd(last) === NONE;
   }
 
   /** Per thread, how many of its events in the graph the run ran: a failing run may stop before the end of the graph it replays. */
@@ -936,6 +964,13 @@ export class GraphStrategy implements Strategy {
         location = this.locations.barrier(object);
         end.next[thread] = Next.UNITS;
         end.needed[thread] = this.leaveTarget(graph, thread, location);
+      } else if (op === Op.ONCE) {
+        // the claim's routine has returned where the graph holds its end (then it had run)
+        const claim = graph.coLast[this.locations.onceControl(object)] ?? NONE;
+        const routineEnd = claim === NONE || graph.valueLow[claim] !== ONCE_CLAIMED ? NONE : graph.routineEnd(claim);
+        end.next[thread] = claim === NONE || graph.valueLow[claim] !== ONCE_CLAIMED ? Next.NOW : routineEnd === NONE ? Next.NEVER : Next.AFTER;
+        end.at[thread] = routineEnd;
+        continue;
       } else if (op === Op.THREAD_JOIN) {
         const exit = graph.lastOf(object);
         end.next[thread] = exit !== NONE && graph.op[exit] === Op.THREAD_EXIT ? Next.AFTER : Next.NEVER;
@@ -963,6 +998,8 @@ export class GraphStrategy implements Strategy {
   private absorb(graph: Graph, execution: ExecutionView, step: number): void {
     this.addEvent(graph, execution, step);
     const event = graph.count - 1;
+    if (graph.op[event] === Op.ONCE) this.noteOnce(graph, event, execution, step, step);
+    this.onceRoutines.absorbed(graph, step, event);
     this.noteSpin(graph, event, execution, step);
     const spin = graph.spinBefore(event);
     // the wait ends with a write to the turn's location, which the thread's next access reads (after its yields)
@@ -1078,6 +1115,9 @@ export class GraphStrategy implements Strategy {
       case Op.SEM_GETVALUE:
         this.addRead(frame, thread, Role.LOAD, op, this.lockLocation(graph, op, execution.object[step]!, execution.value[step]!));
         return;
+      case Op.ONCE:
+        this.addWrite(frame, this.addRead(frame, thread, Role.ONCE, op, this.locations.onceControl(execution.object[step]!)));
+        return;
       case Op.BARRIER_ARRIVE: {
         const location = this.locations.barrier(execution.object[step]!);
         const count = execution.value[step]!;
@@ -1151,9 +1191,21 @@ export class GraphStrategy implements Strategy {
     return event;
   }
 
-  /** The units an acquisition (a trylock: if they are there), post or barrier leave leaves, from those of the write it reads. */
+  /**
+   * The units an acquisition (a trylock: if they are there), post or barrier leave leaves,
+   * from those of the write it reads; what a once call writes, and the routine it waits for.
+   */
   private noteUnits(graph: Graph, event: number): void {
     const role = graph.role[event]!;
+    if (role === Role.ONCE) {
+      const rf = graph.rf[event]!;
+      // one that waits (waitsAtEnd) writes nothing; a new claim's routine ends where its run shows (noteOnce)
+      if (graph.blockedReading(event, rf)) return;
+      graph.valueLow[event] = rf === INIT ? ONCE_CLAIMED : ONCE_DONE;
+      graph.dependsOn[event] = rf !== INIT && graph.valueLow[rf] === ONCE_CLAIMED ? graph.routineEnd(rf) : NONE;
+      if (rf === INIT) graph.expectedLow[event] = 0;
+      return;
+    }
     const units = graph.units(graph.rf[event]!, graph.location[event]!);
     const wanted = graph.expectedLow[event]!;
     if (role === Role.TRY) {
