@@ -1,9 +1,9 @@
 /* pthread_once and C11 call_once: the first caller runs the routine; callers that come
  * while it runs wait until it is done. State in the once object: 0 not run, 1 done,
  * 2 + id while thread id runs the routine. The claiming call's step records where the
- * routine ended (ONCE_UNFINISHED while it runs): the step of the claiming thread it ended
- * after (the claim itself when it took none), the one every later call comes after; a call
- * that found the routine done records 0. */
+ * routine ended (ONCE_UNFINISHED while it runs): 1 + the step of the claiming thread it
+ * ended after (the claim itself when it took none), the one every later call comes after; a
+ * call that found the routine done records 0. */
 #include <pthread.h>
 #include <threads.h>
 
@@ -27,7 +27,7 @@ static void run_once(volatile int *control, void (*routine)(void), uintptr_t pc)
   routine();
   /* pthread_once returns in every caller after the routine: its effects happen before */
   race_on_once_done(self, (uintptr_t)control);
-  sched_record_value_at(claim, sched_last_step());
+  sched_record_value_at(claim, (int64_t)sched_last_step() + 1);
   *control = ONCE_DONE;
 }
 

@@ -80,6 +80,18 @@ describe('graph: one execution per reads-from class', () => {
     expect(result).toMatchObject({ problems: [], pastBug: [], redundant: [], refused: [] });
   });
 
+  it.each([
+    // a failing run that stops inside a claimed routine leaves where the graph has it end as it was
+    'graph/once_failure_inside_routine.c',
+    // a claim at step 0 whose routine takes no step records that it ended there, not that it found it done
+    'graph/once_first_step.c',
+    // a read unlock where no reader holds the lock (misuse) gives no unit back, as the runtime does
+    'graph/read_unlock_misuse.c',
+  ])('%s: every class as dfs at bounds 0-3, none twice, never refused', async (file) => {
+    const result = await checkSoundness(fixture(file), 'drf', 3, BOUNDS_ONLY, ['graph']);
+    expect(result).toMatchObject({ problems: [], redundant: [], refused: [] });
+  });
+
   it('4 threads x 1 locked increment through checkAllInterleavings: 4! executions', async () => {
     const test = (await checkAllInterleavings(fixture('por/locked_increments.c'), { strategy: 'graph', cflags: '-DTHREADS=4 -DINCREMENTS=1', maxBound: Infinity })).tests[0]!;
     expect(test).toMatchObject({ status: 'pass', executions: 24, complete: true });

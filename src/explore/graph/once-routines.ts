@@ -2,9 +2,11 @@
 // the runtime records at the claiming call's step the step its routine ended after
 // (runtime/once.c), which a later call waits for and comes after. A run replays every event
 // of its graph, so each claim's end is learnt again from every run (a cut may have taken the
-// routine's last events out, and the run that follows adds them again, maybe others).
+// routine's last events out, and the run that follows adds them again, maybe others); but a
+// failing run may stop before the end of the graph it replays, and a routine end the graph
+// holds is then kept as it was.
 import { grown } from '../typed-arrays.js';
-import type { Graph } from './graph.js';
+import { type Graph, NONE } from './graph.js';
 
 /** what the claiming call's step records while its routine has not returned (runtime/once.c) */
 const UNFINISHED = -1;
@@ -21,22 +23,27 @@ export class OnceRoutines {
   }
 
   /**
-   * Notes claim `claim`, run at step `step`, which recorded `recorded` (the step its routine
-   * ended after, or UNFINISHED): its routine's end is known now (`eventOfStep` for the steps
-   * whose event the graph held as the run began: those before `known`) or once that step is
-   * absorbed (absorbed).
+   * Notes claim `claim`, run at step `step`, which recorded `recorded` (1 + the step its
+   * routine ended after, or UNFINISHED): its routine's end is known now (`eventOfStep` for the
+   * steps whose event the graph held as the run began: those before `known`) or once that
+   * step is absorbed (absorbed).
    */
   noteClaim(graph: Graph, claim: number, step: number, recorded: number, eventOfStep: Int32Array, known: number): void {
+    if (recorded === UNFINISHED) {
+      // the graph holds the end of its routine, which the run would have reached had it not stopped before
+      if (step >= known || graph.routineEnd(claim) === NONE) graph.expectedLow[claim] = 0;
+      return;
+    }
+    const last = recorded - 1;
     graph.expectedLow[claim] = 0;
-    if (recorded === UNFINISHED) return;
-    if (recorded === step) this.ended(graph, claim, claim);
-    else if (recorded < known) this.ended(graph, claim, eventOfStep[recorded]!);
+    if (last === step) this.ended(graph, claim, claim);
+    else if (last < known) this.ended(graph, claim, eventOfStep[last]!);
     else {
       if (this.pending === this.endStep.length) {
         this.endStep = grown(this.endStep, this.pending * 2);
         this.claim = grown(this.claim, this.pending * 2);
       }
-      this.endStep[this.pending] = recorded;
+      this.endStep[this.pending] = last;
       this.claim[this.pending++] = claim;
     }
   }

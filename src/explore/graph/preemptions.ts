@@ -472,12 +472,13 @@ function sameThread(graph: Graph, first: number, second: number): boolean {
   return graph.thread[first] === graph.thread[second];
 }
 
-/** The units of its lock an event takes: an acquisition's (an attempt's that took them), those an unlock frees (less than none), -1 for a post, 0 for any other event. */
+/** The units of its lock an event takes: an acquisition's (an attempt's that took them), less than none for those an unlock or post gives, 0 for any other event. */
 function unitsTaken(graph: Graph, event: number): number {
   const role = graph.role[event]!;
   const wanted = graph.expectedLow[event]!;
   if (role === Role.TRY) return graph.units(graph.rf[event]!, graph.location[event]!) >= wanted ? wanted : 0;
-  return role === Role.LOCK ? wanted : role === Role.UNLOCK ? -graph.valueLow[event]! : role === Role.POST ? -1 : 0;
+  if (role === Role.POST) return graph.units(graph.rf[event]!, graph.location[event]!) - graph.valueLow[event]!;
+  return role === Role.LOCK ? wanted : role === Role.UNLOCK ? -graph.valueLow[event]! : 0;
 }
 
 function tooManyStates(states: number): UnsupportedHarnessError {

@@ -1215,7 +1215,9 @@ export class GraphStrategy implements Strategy {
     if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE) return;
     // one that cannot run waits (waitsAtEnd): it writes nothing
     if (graph.blockedReading(event, graph.rf[event]!)) return;
-    graph.valueLow[event] = role === Role.POST ? units + 1 : role === Role.LOCK ? units - wanted : units;
+    // a read unlock where no reader holds the lock is the runtime's misuse: it gives nothing back
+    const posts = role === Role.POST && (graph.op[event] !== Op.RWLOCK_READ_UNLOCK || (units > 0 && units < READ_WRITE_LOCK_UNITS));
+    graph.valueLow[event] = posts ? units + 1 : role === Role.LOCK ? units - wanted : units;
   }
 
   /**
