@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { checkAllInterleavings } from '../src/index.js';
 import { exploreAll } from './support/explore-all.js';
-import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine } from './support/random-programs.js';
+import { randomProgram, randomShape, spinlockShape, withThreads, withinGraphEngine, withoutReadWriteLocksOrOnce } from './support/random-programs.js';
 import { BOUNDS_ONLY, checkSoundness, refusal } from './support/soundness-check.js';
 import { fixture, writeHarness } from './support/harness.js';
 import { exploreInSubtrees, splitDifferences } from './support/subtrees-in-process.js';
@@ -489,7 +489,7 @@ describe('graph: random programs against dfs at bounds 0-3 (and unbounded dfs wh
 
   it.each(GRAPH_SHAPE_SEEDS)('seed %i, within what the engine models', async (seed) => {
     const drawn = randomShape(seed);
-    const shape = withinGraphEngine(withThreads(drawn, drawn.threads));
+    const shape = withoutReadWriteLocksOrOnce(withinGraphEngine(withThreads(drawn, drawn.threads)));
     const file = writeHarness(randomProgram(seed, shape), `random_${seed}_graph.c`);
     const result = await checkSoundness(file, shape.plain ? 'sc' : 'drf', 3, BOUNDS_ONLY, ['graph']);
     expect(result.refused).toEqual([]);

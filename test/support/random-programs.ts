@@ -220,6 +220,15 @@ export function withinGraphEngine(shape: ProgramShape): ProgramShape {
   };
 }
 
+/**
+ * The shape with a read-write lock drawn taken as a mutex, and no pthread_once: as
+ * withinGraphEngine drew programs before the engine modelled them, for the seeds that guard
+ * holes found in those programs.
+ */
+export function withoutReadWriteLocksOrOnce(shape: ProgramShape): ProgramShape {
+  return { ...shape, lock: shape.lock === 'rwlock' ? 'mutex' : shape.lock, once: false };
+}
+
 const SEQ = '__ATOMIC_SEQ_CST';
 /** the steps a long run adds: past the explorer's first per-node arrays (FIRST_NODES) */
 const LONG_RUN = 300;
