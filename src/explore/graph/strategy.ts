@@ -889,7 +889,8 @@ export class GraphStrategy implements Strategy {
       }
       if (op === Op.ONCE) {
         const location = this.locations.onceControl(execution.pendingObject[thread]!);
-        if (this.waitsForRoutine(graph, location)) this.addRead(this.frame, thread, Role.ONCE, op, location);
+        const claim = this.latestClaim(graph, location);
+        if (claim !== NONE && graph.routineEnd(claim) === NONE) this.addRead(this.frame, thread, Role.ONCE, op, location);
         continue;
       }
       if (!isAcquisition(op)) continue;
@@ -912,10 +913,10 @@ export class GraphStrategy implements Strategy {
     if (claims) this.onceRoutines.noteClaim(graph, event, step, recorded, this.lineariser.stepEvent, known);
   }
 
-  /** Whether a once call on `location` would wait now: the co-latest call claimed the routine, which has not returned in the graph. */
-  private waitsForRoutine(graph: Graph, location: number): boolean {
+  /** The co-latest once call on `location` when it claimed the routine (a call now waits for the routine's end), else NONE. */
+  private latestClaim(graph: Graph, location: number): number {
     const last = location < graph.coLast.length ? graph.coLast[location]! : NONE;
-    return last !== NONE && graph.valueLow[last] === ONCE_CLAIMED && graph.routineEnd(last) === NONE;
+    return last !== NONE && graph.valueLow[last] === ONCE_CLAIMED ? last : NONE;
   }
 
   /** Per thread, how many of its events in the graph the run ran: a failing run may stop before the end of the graph it replays. */
@@ -966,10 +967,9 @@ export class GraphStrategy implements Strategy {
         end.needed[thread] = this.leaveTarget(graph, thread, location);
       } else if (op === Op.ONCE) {
         // the claim's routine has returned where the graph holds its end (then it had run)
-        const claim = graph.coLast[this.locations.onceControl(object)] ?? NONE;
-        const routineEnd = claim === NONE || graph.valueLow[claim] !== ONCE_CLAIMED ? NONE : graph.routineEnd(claim);
-        end.next[thread] = claim === NONE || graph.valueLow[claim] !== ONCE_CLAIMED ? Next.NOW : routineEnd === NONE ? Next.NEVER : Next.AFTER;
-        end.at[thread] = routineEnd;
+        const claim = this.latestClaim(graph, this.locations.onceControl(object));
+        end.at[thread] = claim === NONE ? NONE : graph.routineEnd(claim);
+        end.next[thread] = claim === NONE ? Next.NOW : end.at[thread] === NONE ? Next.NEVER : Next.AFTER;
         continue;
       } else if (op === Op.THREAD_JOIN) {
         const exit = graph.lastOf(object);
@@ -1206,13 +1206,13 @@ export class GraphStrategy implements Strategy {
       if (rf === INIT) graph.expectedLow[event] = 0;
       return;
     }
+    if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE && role !== Role.TRY) return;
     const units = graph.units(graph.rf[event]!, graph.location[event]!);
     const wanted = graph.expectedLow[event]!;
     if (role === Role.TRY) {
       graph.valueLow[event] = units >= wanted ? units - wanted : units;
       return;
     }
-    if (role !== Role.LOCK && role !== Role.POST && role !== Role.LEAVE) return;
     // one that cannot run waits (waitsAtEnd): it writes nothing
     if (graph.blockedReading(event, graph.rf[event]!)) return;
     // a read unlock where no reader holds the lock is the runtime's misuse: it gives nothing back
