@@ -482,8 +482,13 @@ export class Graph {
   blockedReading(event: number, write: number): boolean {
     if (this.spinBefore(event) !== NONE) return this.waitsAfterSpin(event, write);
     const role = this.role[event]!;
-    if (role === Role.ONCE) return write !== INIT && this.valueLow[write] === ONCE_CLAIMED && this.routineEnd(write) === NONE;
+    if (role === Role.ONCE) return this.isOnceClaim(write) && this.routineEnd(write) === NONE;
     return (role === Role.LOCK || role === Role.LEAVE) && this.units(write, this.location[event]!) < this.expectedLow[event]!;
+  }
+
+  /** Whether `write` (INIT: a control's initial value) is a once call that claimed its routine. */
+  isOnceClaim(write: number): boolean {
+    return write !== INIT && this.role[write] === Role.ONCE && this.valueLow[write] === ONCE_CLAIMED;
   }
 
   /** The last event of the routine once claim `claim` ran, or NONE while the graph does not hold it. */

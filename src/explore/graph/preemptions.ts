@@ -245,7 +245,7 @@ export class GraphPreemptions {
         const location = graph.location[event]!;
         if (location === NONE) continue;
         if (event > this.lastKeptAt[location]!) this.lastKeptAt[location] = event;
-        if (graph.role[event] === Role.ONCE && graph.rf[event] === INIT) this.claimAt[location] = event;
+        if (graph.isOnceClaim(event)) this.claimAt[location] = event;
         // the events that run (not a lock that waits at the end, nor past where a run stopped)
         if (index >= this.length[thread]!) continue;
         this.pendingAt[location]!++;
@@ -472,13 +472,16 @@ function sameThread(graph: Graph, first: number, second: number): boolean {
   return graph.thread[first] === graph.thread[second];
 }
 
-/** The units of its lock an event takes: an acquisition's (an attempt's that took them), less than none for those an unlock or post gives, 0 for any other event. */
+/**
+ * The units of its lock an event takes (less than none: gives back), from what it writes: a
+ * read-modify-write of the lock (an acquisition, attempt or post) what it read less what it
+ * left, an unlock every unit it writes (over a held lock), any other event none.
+ */
 function unitsTaken(graph: Graph, event: number): number {
   const role = graph.role[event]!;
-  const wanted = graph.expectedLow[event]!;
-  if (role === Role.TRY) return graph.units(graph.rf[event]!, graph.location[event]!) >= wanted ? wanted : 0;
-  if (role === Role.POST) return graph.units(graph.rf[event]!, graph.location[event]!) - graph.valueLow[event]!;
-  return role === Role.LOCK ? wanted : role === Role.UNLOCK ? -graph.valueLow[event]! : 0;
+  if (role === Role.UNLOCK) return -graph.valueLow[event]!;
+  if (role !== Role.LOCK && role !== Role.TRY && role !== Role.POST) return 0;
+  return graph.units(graph.rf[event]!, graph.location[event]!) - graph.valueLow[event]!;
 }
 
 function tooManyStates(states: number): UnsupportedHarnessError {

@@ -916,7 +916,7 @@ export class GraphStrategy implements Strategy {
   /** The co-latest once call on `location` when it claimed the routine (a call now waits for the routine's end), else NONE. */
   private latestClaim(graph: Graph, location: number): number {
     const last = location < graph.coLast.length ? graph.coLast[location]! : NONE;
-    return last !== NONE && graph.valueLow[last] === ONCE_CLAIMED ? last : NONE;
+    return last !== NONE && graph.isOnceClaim(last) ? last : NONE;
   }
 
   /** Per thread, how many of its events in the graph the run ran: a failing run may stop before the end of the graph it replays. */
@@ -1202,7 +1202,7 @@ export class GraphStrategy implements Strategy {
       // one that waits (waitsAtEnd) writes nothing; a new claim's routine ends where its run shows (noteOnce)
       if (graph.blockedReading(event, rf)) return;
       graph.valueLow[event] = rf === INIT ? ONCE_CLAIMED : ONCE_DONE;
-      graph.dependsOn[event] = rf !== INIT && graph.valueLow[rf] === ONCE_CLAIMED ? graph.routineEnd(rf) : NONE;
+      graph.dependsOn[event] = graph.isOnceClaim(rf) ? graph.routineEnd(rf) : NONE;
       if (rf === INIT) graph.expectedLow[event] = 0;
       return;
     }
